@@ -1,0 +1,143 @@
+//! Message ids and pop receipts, made from an injected source of entropy.
+//!
+//! Tests seed the source so ids and receipts (and so XML bodies) are reproducible; hosts use
+//! the operating system's or the browser's generator.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use std::fmt;
+
+/// A source of random bytes.
+pub trait Entropy {
+    fn fill(&mut self, buf: &mut [u8]);
+}
+
+/// Deterministic entropy (SplitMix64) for tests, benchmarks and replayable scenarios.
+#[derive(Clone, Debug)]
+pub struct SeededEntropy(u64);
+
+impl SeededEntropy {
+    pub fn new(seed: u64) -> Self {
+        SeededEntropy(seed)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl Entropy for SeededEntropy {
+    fn fill(&mut self, buf: &mut [u8]) {
+        for chunk in buf.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+}
+
+/// The platform's generator (`getrandom`: OS natively, `crypto.getRandomValues` on wasm).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OsEntropy;
+
+impl Entropy for OsEntropy {
+    fn fill(&mut self, buf: &mut [u8]) {
+        // getrandom fails only on platforms without any source; there is nothing to fall back to
+        // that would keep receipts unguessable, so a failure leaves zeros rather than panicking.
+        let _ = getrandom::fill(buf);
+    }
+}
+
+/// A message id: a random (v4) GUID, written lowercase with hyphens as the service does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MessageId(uuid::Uuid);
+
+impl MessageId {
+    pub fn generate(entropy: &mut dyn Entropy) -> Self {
+        let mut bytes = [0u8; 16];
+        entropy.fill(&mut bytes);
+        MessageId(uuid::Builder::from_random_bytes(bytes).into_uuid())
+    }
+
+    /// Parses the id segment of a message URL. Anything that is not a GUID names no message.
+    pub fn parse(s: &str) -> Option<Self> {
+        uuid::Uuid::try_parse(s).ok().map(MessageId)
+    }
+}
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.hyphenated().fmt(f)
+    }
+}
+
+/// An opaque token proving who last dequeued (or updated) a message.
+///
+/// Receipts we issue are 16 random bytes; a client may send back any base64, which simply
+/// fails to match.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PopReceipt(Vec<u8>);
+
+impl PopReceipt {
+    pub fn generate(entropy: &mut dyn Entropy) -> Self {
+        let mut bytes = vec![0u8; 16];
+        entropy.fill(&mut bytes);
+        PopReceipt(bytes)
+    }
+
+    /// Decodes a receipt as sent in `popreceipt`. `None` when it is not base64.
+    pub fn from_base64(s: &str) -> Option<Self> {
+        if s.is_empty() {
+            return None;
+        }
+        STANDARD.decode(s).ok().map(PopReceipt)
+    }
+
+    pub fn to_base64(&self) -> String {
+        STANDARD.encode(&self.0)
+    }
+}
+
+impl fmt::Debug for PopReceipt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PopReceipt({})", self.to_base64())
+    }
+}
+
+impl fmt::Display for PopReceipt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_base64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_ids_are_lowercase_v4_guids() {
+        let id = MessageId::generate(&mut SeededEntropy::new(7)).to_string();
+        assert_eq!(id.len(), 36);
+        assert_eq!(id, id.to_lowercase());
+        assert_eq!(&id[14..15], "4");
+        assert_eq!(MessageId::parse(&id).map(|m| m.to_string()), Some(id));
+    }
+
+    #[test]
+    fn receipts_round_trip_through_base64() {
+        let r = PopReceipt::generate(&mut SeededEntropy::new(1));
+        assert_eq!(PopReceipt::from_base64(&r.to_base64()), Some(r));
+        assert_eq!(PopReceipt::from_base64("not base64!"), None);
+        assert_eq!(PopReceipt::from_base64(""), None);
+    }
+
+    #[test]
+    fn seeded_entropy_replays() {
+        let a = MessageId::generate(&mut SeededEntropy::new(42));
+        let b = MessageId::generate(&mut SeededEntropy::new(42));
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,45 @@
+//! Azure Queue Storage's numbers, in one place.
+//!
+//! See <https://learn.microsoft.com/rest/api/storageservices/queue-service-rest-api> and the
+//! per-operation pages linked on each constant.
+
+/// Largest message text in UTF-8 bytes, counted after XML decoding.
+/// <https://learn.microsoft.com/rest/api/storageservices/put-message>
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// Most messages one Get or Peek returns.
+/// <https://learn.microsoft.com/rest/api/storageservices/get-messages>
+pub const MAX_MESSAGES_PER_GET: u32 = 32;
+
+/// Longest visibility timeout and the default TTL: seven days.
+pub const MAX_VISIBILITY_SECS: u32 = 7 * 24 * 3600;
+
+/// TTL when `messagettl` is absent: seven days.
+pub const DEFAULT_TTL_SECS: u32 = 7 * 24 * 3600;
+
+/// Visibility timeout when Get Messages omits `visibilitytimeout`.
+pub const DEFAULT_GET_VISIBILITY_SECS: u32 = 30;
+
+/// Largest `maxresults` List Queues honours; larger values are reduced to it.
+/// <https://learn.microsoft.com/rest/api/storageservices/list-queues1>
+pub const MAX_LIST_RESULTS: u32 = 5000;
+
+/// Stored access policies per queue.
+/// <https://learn.microsoft.com/rest/api/storageservices/set-queue-acl>
+pub const MAX_SIGNED_IDENTIFIERS: usize = 5;
+
+/// Longest signed identifier `Id`.
+pub const MAX_SIGNED_IDENTIFIER_ID: usize = 64;
+
+/// CORS rules per service.
+/// <https://learn.microsoft.com/rest/api/storageservices/cross-origin-resource-sharing--cors--support-for-the-azure-storage-services>
+pub const MAX_CORS_RULES: usize = 5;
+
+/// Total size of a queue's metadata (names plus values).
+/// <https://learn.microsoft.com/rest/api/storageservices/set-queue-metadata>
+pub const MAX_METADATA_BYTES: usize = 8 * 1024;
+
+/// Queue name length bounds.
+/// <https://learn.microsoft.com/rest/api/storageservices/naming-queues-and-metadata>
+pub const MIN_QUEUE_NAME: usize = 3;
+pub const MAX_QUEUE_NAME: usize = 63;

@@ -1,0 +1,557 @@
+//! Azure Queue Storage semantics, pure and deterministic.
+//!
+//! Accounts own queues; queues own messages. This layer never reads a clock or an RNG: every
+//! time-dependent method takes `now`, and ids and pop receipts come from the [`Entropy`] the
+//! emulator was built with. It knows nothing of HTTP, JavaScript or storage (it may not import
+//! `crate::rest`, `crate::store`, `crate::wasm`, `web_sys`, `js_sys` or `wasm_bindgen`).
+//!
+//! # Invariants
+//! - A message is visible iff `time_next_visible <= now < expiration_time`.
+//! - A message leaves only by Delete Message with its current pop receipt, Clear Messages,
+//!   Delete Queue, or expiry. Every Get and Update issues a fresh receipt.
+//! - An operation that returns `Err` changed nothing.
+//! - Every state change is appended to the outbox ([`Emulator::take_changes`]) in order.
+
+pub mod acl;
+pub mod change;
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod limits;
+pub mod message;
+pub mod metadata;
+pub mod name;
+pub mod params;
+pub mod properties;
+pub mod queue;
+pub mod time;
+
+pub use acl::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
+pub use error::QueueError;
+pub use event::{Event, EventKind};
+pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
+pub use message::MessageRecord;
+pub use metadata::{Metadata, MetadataError};
+pub use name::{NameError, QueueName};
+pub use params::{MessageCount, MessageText, RangeError, TimeToLive, TooLarge, VisibilityTimeout};
+pub use properties::{
+    CorsRule, Logging, Metrics, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
+};
+pub use queue::Queue;
+#[cfg(not(target_arch = "wasm32"))]
+pub use time::SystemClock;
+pub use time::{Clock, ManualClock, NEVER, Timestamp};
+
+use std::collections::BTreeMap;
+
+/// What Create Queue found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Created {
+    /// A new queue (201).
+    New,
+    /// The queue existed with identical metadata (204).
+    AlreadyExisted,
+}
+
+/// One page of List Queues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuePage {
+    pub queues: Vec<(QueueName, Metadata)>,
+    /// The first queue of the next page, if there is one.
+    pub next: Option<QueueName>,
+}
+
+/// Get Queue Metadata's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueProperties {
+    pub metadata: Metadata,
+    pub approximate_message_count: usize,
+}
+
+/// Update Message's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Updated {
+    pub pop_receipt: PopReceipt,
+    pub time_next_visible: Timestamp,
+}
+
+#[derive(Debug, Default, Clone)]
+struct Account {
+    queues: BTreeMap<QueueName, Queue>,
+    properties: ServiceProperties,
+}
+
+/// The whole service: accounts → queues → messages, plus the outbox of changes.
+pub struct Emulator {
+    accounts: BTreeMap<String, Account>,
+    entropy: Box<dyn Entropy>,
+    outbox: Vec<Change>,
+    events: Option<Vec<Event>>,
+}
+
+impl std::fmt::Debug for Emulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Emulator")
+            .field("accounts", &self.accounts.keys().collect::<Vec<_>>())
+            .field("pending_changes", &self.outbox.len())
+            .finish()
+    }
+}
+
+impl Emulator {
+    /// An empty service drawing ids and receipts from `entropy`.
+    pub fn new(entropy: Box<dyn Entropy>) -> Self {
+        Emulator {
+            accounts: BTreeMap::new(),
+            entropy,
+            outbox: Vec::new(),
+            events: None,
+        }
+    }
+
+    /// Rebuilds the service from what a store saved. The outbox starts empty.
+    pub fn from_snapshot(snapshot: Snapshot, entropy: Box<dyn Entropy>) -> Self {
+        let mut emu = Emulator::new(entropy);
+        for a in snapshot.accounts {
+            let account = emu.accounts.entry(a.name).or_default();
+            if let Some(p) = a.properties {
+                account.properties = p;
+            }
+            for q in a.queues {
+                let queue = Queue::restore(q.queue, q.messages);
+                account.queues.insert(queue.name().clone(), queue);
+            }
+        }
+        emu
+    }
+
+    /// The whole state as a store would save it.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            accounts: self
+                .accounts
+                .iter()
+                .map(|(name, a)| AccountSnapshot {
+                    name: name.clone(),
+                    properties: Some(a.properties.clone()),
+                    queues: a
+                        .queues
+                        .values()
+                        .map(|q| QueueSnapshot {
+                            queue: q.record.clone(),
+                            messages: q.messages_in_order().cloned().collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Changes since the last call, oldest first. Drain after every operation that must be
+    /// durable before it is acknowledged.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Starts (or stops) recording [`Event`]s for [`Emulator::take_events`].
+    pub fn record_events(&mut self, on: bool) {
+        self.events = on.then(Vec::new);
+    }
+
+    /// Events since the last call, oldest first (empty unless recording).
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn emit(&mut self, at: Timestamp, account: &str, queue: &QueueName, kind: EventKind) {
+        if let Some(events) = self.events.as_mut() {
+            events.push(Event {
+                at,
+                account: account.to_owned(),
+                queue: queue.clone(),
+                kind,
+            });
+        }
+    }
+
+    fn queue_mut(&mut self, account: &str, name: &QueueName) -> Result<&mut Queue, QueueError> {
+        self.accounts
+            .get_mut(account)
+            .and_then(|a| a.queues.get_mut(name))
+            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))
+    }
+
+    /// A read-only view of a queue, for inspection (no purging, no side effects).
+    pub fn queue(&self, account: &str, name: &QueueName) -> Result<&Queue, QueueError> {
+        self.accounts
+            .get(account)
+            .and_then(|a| a.queues.get(name))
+            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))
+    }
+
+    /// Names of every queue in `account`, in order.
+    pub fn queue_names(&self, account: &str) -> Vec<QueueName> {
+        self.accounts
+            .get(account)
+            .map(|a| a.queues.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The queue, with expired messages purged (and their deletions queued) first.
+    fn live_queue(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<&mut Queue, QueueError> {
+        let gone = self.queue_mut(account, name)?.purge_expired(now);
+        for id in gone {
+            self.outbox.push(Change::MessageDeleted {
+                account: account.to_owned(),
+                queue: name.clone(),
+                id,
+            });
+            self.emit(now, account, name, EventKind::Expired { id });
+        }
+        self.queue_mut(account, name)
+    }
+
+    /// [`Self::live_queue`] together with the entropy source, borrowed side by side.
+    fn live_queue_and_entropy(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
+        self.live_queue(now, account, name)?;
+        let q = self
+            .accounts
+            .get_mut(account)
+            .and_then(|a| a.queues.get_mut(name))
+            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
+        Ok((q, self.entropy.as_mut()))
+    }
+
+    /// [Create Queue](https://learn.microsoft.com/rest/api/storageservices/create-queue4).
+    ///
+    /// # Errors
+    /// `QueueAlreadyExists` when the queue exists with different metadata.
+    pub fn create_queue(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        metadata: Metadata,
+    ) -> Result<Created, QueueError> {
+        let acct = self.accounts.entry(account.to_owned()).or_default();
+        if let Some(q) = acct.queues.get(name) {
+            return if q.metadata().same_as(&metadata) {
+                Ok(Created::AlreadyExisted)
+            } else {
+                Err(QueueError::QueueAlreadyExists(name.clone()))
+            };
+        }
+        let q = Queue::new(name.clone(), metadata);
+        self.outbox.push(Change::QueuePut {
+            account: account.to_owned(),
+            queue: q.record.clone(),
+        });
+        acct.queues.insert(name.clone(), q);
+        self.emit(now, account, name, EventKind::QueueCreated);
+        Ok(Created::New)
+    }
+
+    /// [Delete Queue](https://learn.microsoft.com/rest/api/storageservices/delete-queue3):
+    /// the queue and all its messages.
+    pub fn delete_queue(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<(), QueueError> {
+        self.accounts
+            .get_mut(account)
+            .and_then(|a| a.queues.remove(name))
+            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
+        self.outbox.push(Change::QueueDeleted {
+            account: account.to_owned(),
+            queue: name.clone(),
+        });
+        self.emit(now, account, name, EventKind::QueueDeleted);
+        Ok(())
+    }
+
+    /// [List Queues](https://learn.microsoft.com/rest/api/storageservices/list-queues1):
+    /// names starting with `prefix`, from `marker` (inclusive), at most `max` of them.
+    pub fn list_queues(
+        &self,
+        account: &str,
+        prefix: &str,
+        marker: Option<&str>,
+        max: usize,
+    ) -> QueuePage {
+        let Some(acct) = self.accounts.get(account) else {
+            return QueuePage {
+                queues: Vec::new(),
+                next: None,
+            };
+        };
+        let start = marker.unwrap_or("").max(prefix);
+        let mut matching = acct
+            .queues
+            .iter()
+            .skip_while(|(n, _)| n.as_str() < start)
+            .take_while(|(n, _)| n.as_str().starts_with(prefix));
+        let queues: Vec<_> = matching
+            .by_ref()
+            .take(max)
+            .map(|(n, q)| (n.clone(), q.metadata().clone()))
+            .collect();
+        let next = matching.next().map(|(n, _)| n.clone());
+        QueuePage { queues, next }
+    }
+
+    /// [Get Queue Metadata](https://learn.microsoft.com/rest/api/storageservices/get-queue-metadata),
+    /// with the approximate message count (expired messages are purged first, so not counted).
+    pub fn queue_properties(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<QueueProperties, QueueError> {
+        let q = self.live_queue(now, account, name)?;
+        Ok(QueueProperties {
+            metadata: q.metadata().clone(),
+            approximate_message_count: q.len(),
+        })
+    }
+
+    /// [Set Queue Metadata](https://learn.microsoft.com/rest/api/storageservices/set-queue-metadata):
+    /// replaces the whole set.
+    pub fn set_queue_metadata(
+        &mut self,
+        account: &str,
+        name: &QueueName,
+        metadata: Metadata,
+    ) -> Result<(), QueueError> {
+        let q = self.queue_mut(account, name)?;
+        q.set_metadata(metadata);
+        let record = q.record.clone();
+        self.outbox.push(Change::QueuePut {
+            account: account.to_owned(),
+            queue: record,
+        });
+        Ok(())
+    }
+
+    /// [Get Queue ACL](https://learn.microsoft.com/rest/api/storageservices/get-queue-acl).
+    pub fn queue_acl(
+        &self,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<Vec<SignedIdentifier>, QueueError> {
+        Ok(self.queue(account, name)?.acl().to_vec())
+    }
+
+    /// [Set Queue ACL](https://learn.microsoft.com/rest/api/storageservices/set-queue-acl):
+    /// replaces the stored access policies (the REST layer enforces at most five).
+    pub fn set_queue_acl(
+        &mut self,
+        account: &str,
+        name: &QueueName,
+        acl: Vec<SignedIdentifier>,
+    ) -> Result<(), QueueError> {
+        let q = self.queue_mut(account, name)?;
+        q.set_acl(acl);
+        let record = q.record.clone();
+        self.outbox.push(Change::QueuePut {
+            account: account.to_owned(),
+            queue: record,
+        });
+        Ok(())
+    }
+
+    /// [Put Message](https://learn.microsoft.com/rest/api/storageservices/put-message).
+    /// The caller has checked that `ttl` outlasts `visibility`.
+    pub fn put_message(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        text: MessageText,
+        visibility: VisibilityTimeout,
+        ttl: TimeToLive,
+    ) -> Result<MessageRecord, QueueError> {
+        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
+        let m = q.put(now, text, visibility, ttl, entropy);
+        self.outbox.push(Change::MessagePut {
+            account: account.to_owned(),
+            queue: name.clone(),
+            message: m.clone(),
+        });
+        self.emit(
+            now,
+            account,
+            name,
+            EventKind::Sent {
+                id: m.id,
+                visible_at: m.time_next_visible,
+            },
+        );
+        Ok(m)
+    }
+
+    /// [Get Messages](https://learn.microsoft.com/rest/api/storageservices/get-messages):
+    /// up to `count` visible messages, each hidden for `visibility` with a fresh receipt and
+    /// its dequeue count incremented.
+    pub fn get_messages(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        count: MessageCount,
+        visibility: VisibilityTimeout,
+    ) -> Result<Vec<MessageRecord>, QueueError> {
+        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
+        let got = q.get(now, count, visibility, entropy);
+        for m in &got {
+            self.outbox.push(Change::MessagePut {
+                account: account.to_owned(),
+                queue: name.clone(),
+                message: m.clone(),
+            });
+            self.emit(
+                now,
+                account,
+                name,
+                EventKind::Received {
+                    id: m.id,
+                    dequeue_count: m.dequeue_count,
+                    visible_at: m.time_next_visible,
+                },
+            );
+        }
+        Ok(got)
+    }
+
+    /// [Peek Messages](https://learn.microsoft.com/rest/api/storageservices/peek-messages):
+    /// up to `count` visible messages; visibility, receipts and counts are untouched.
+    pub fn peek_messages(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        count: MessageCount,
+    ) -> Result<Vec<MessageRecord>, QueueError> {
+        Ok(self.live_queue(now, account, name)?.peek(now, count))
+    }
+
+    /// [Delete Message](https://learn.microsoft.com/rest/api/storageservices/delete-message2).
+    ///
+    /// # Errors
+    /// `MessageNotFound` when the message is gone, expired, or `receipt` is not its current one.
+    pub fn delete_message(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        id: &MessageId,
+        receipt: &PopReceipt,
+    ) -> Result<(), QueueError> {
+        if !self.live_queue(now, account, name)?.delete(id, receipt) {
+            return Err(QueueError::MessageNotFound(*id));
+        }
+        self.outbox.push(Change::MessageDeleted {
+            account: account.to_owned(),
+            queue: name.clone(),
+            id: *id,
+        });
+        self.emit(now, account, name, EventKind::Deleted { id: *id });
+        Ok(())
+    }
+
+    /// [Update Message](https://learn.microsoft.com/rest/api/storageservices/update-message):
+    /// new text (if given) and visibility, a fresh receipt; the dequeue count is unchanged.
+    #[allow(clippy::too_many_arguments)] // the REST operation's own parameter list
+    pub fn update_message(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        id: &MessageId,
+        receipt: &PopReceipt,
+        text: Option<MessageText>,
+        visibility: VisibilityTimeout,
+    ) -> Result<Updated, QueueError> {
+        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
+        let m = q
+            .update(now, id, receipt, text, visibility, entropy)
+            .ok_or(QueueError::MessageNotFound(*id))?;
+        let updated = Updated {
+            pop_receipt: m.pop_receipt.clone(),
+            time_next_visible: m.time_next_visible,
+        };
+        self.emit(
+            now,
+            account,
+            name,
+            EventKind::Updated {
+                id: m.id,
+                visible_at: m.time_next_visible,
+            },
+        );
+        self.outbox.push(Change::MessagePut {
+            account: account.to_owned(),
+            queue: name.clone(),
+            message: m,
+        });
+        Ok(updated)
+    }
+
+    /// [Clear Messages](https://learn.microsoft.com/rest/api/storageservices/clear-messages).
+    pub fn clear_messages(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<(), QueueError> {
+        let count = self.queue_mut(account, name)?.clear();
+        self.outbox.push(Change::QueueCleared {
+            account: account.to_owned(),
+            queue: name.clone(),
+        });
+        self.emit(now, account, name, EventKind::Cleared { count });
+        Ok(())
+    }
+
+    /// [Get Queue Service Properties](https://learn.microsoft.com/rest/api/storageservices/get-queue-service-properties).
+    pub fn service_properties(&self, account: &str) -> ServiceProperties {
+        self.accounts
+            .get(account)
+            .map(|a| a.properties.clone())
+            .unwrap_or_default()
+    }
+
+    /// [Set Queue Service Properties](https://learn.microsoft.com/rest/api/storageservices/set-queue-service-properties):
+    /// parts absent from `update` keep their stored value.
+    pub fn set_service_properties(&mut self, account: &str, update: ServicePropertiesUpdate) {
+        let acct = self.accounts.entry(account.to_owned()).or_default();
+        acct.properties.apply(update);
+        let properties = acct.properties.clone();
+        self.outbox.push(Change::ServicePropertiesSet {
+            account: account.to_owned(),
+            properties,
+        });
+    }
+
+    /// The earliest future moment at which any queue of `account` changes by itself.
+    pub fn next_deadline(&self, now: Timestamp, account: &str) -> Option<Timestamp> {
+        self.accounts
+            .get(account)?
+            .queues
+            .values()
+            .filter_map(|q| q.next_deadline(now))
+            .min()
+    }
+}

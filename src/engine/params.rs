@@ -1,0 +1,181 @@
+//! Validated operation parameters: "parse, don't validate".
+//!
+//! The engine's methods take these types, so a value out of Azure's ranges cannot reach it.
+//! Each constructor reports the allowed range so the REST layer can name the query parameter.
+
+use super::limits::{MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_GET, MAX_VISIBILITY_SECS};
+use serde::{Deserialize, Serialize};
+
+/// A value outside its allowed inclusive range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeError {
+    pub min: i64,
+    pub max: i64,
+}
+
+/// How long a message stays hidden: 0 ..= 7 days (Get requires at least 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VisibilityTimeout(u32);
+
+impl VisibilityTimeout {
+    /// For Put and Update, where 0 means "visible now".
+    pub fn new(secs: i64) -> Result<Self, RangeError> {
+        Self::in_range(secs, 0)
+    }
+
+    /// For Get Messages, where the minimum is one second.
+    pub fn for_get(secs: i64) -> Result<Self, RangeError> {
+        Self::in_range(secs, 1)
+    }
+
+    fn in_range(secs: i64, min: i64) -> Result<Self, RangeError> {
+        let max = MAX_VISIBILITY_SECS as i64;
+        if (min..=max).contains(&secs) {
+            Ok(VisibilityTimeout(secs as u32))
+        } else {
+            Err(RangeError { min, max })
+        }
+    }
+
+    pub fn secs(self) -> u32 {
+        self.0
+    }
+}
+
+/// How long a message lives: a positive number of seconds, or forever (`-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TimeToLive {
+    Secs(u32),
+    Never,
+}
+
+impl TimeToLive {
+    /// `-1` or `1 ..= i32::MAX` (service versions since 2017-07-29).
+    pub fn new(secs: i64) -> Result<Self, RangeError> {
+        match secs {
+            -1 => Ok(TimeToLive::Never),
+            1..=0x7FFF_FFFF => Ok(TimeToLive::Secs(secs as u32)),
+            _ => Err(RangeError {
+                min: 1,
+                max: 0x7FFF_FFFF,
+            }),
+        }
+    }
+
+    /// True when a message put with `visibility` would become visible before it expires,
+    /// the rule Put Message enforces.
+    pub fn outlasts(self, visibility: VisibilityTimeout) -> bool {
+        match self {
+            TimeToLive::Never => true,
+            TimeToLive::Secs(s) => s > visibility.0,
+        }
+    }
+}
+
+impl Default for TimeToLive {
+    fn default() -> Self {
+        TimeToLive::Secs(super::limits::DEFAULT_TTL_SECS)
+    }
+}
+
+/// How many messages one Get or Peek returns: 1 ..= 32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageCount(u32);
+
+impl MessageCount {
+    pub fn new(n: i64) -> Result<Self, RangeError> {
+        let max = MAX_MESSAGES_PER_GET as i64;
+        if (1..=max).contains(&n) {
+            Ok(MessageCount(n as u32))
+        } else {
+            Err(RangeError { min: 1, max })
+        }
+    }
+
+    pub const ONE: MessageCount = MessageCount(1);
+
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Message text of at most 64 KiB of UTF-8.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MessageText(String);
+
+/// The text was larger than the service accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    pub size: usize,
+}
+
+impl MessageText {
+    pub fn new(text: impl Into<String>) -> Result<Self, TooLarge> {
+        let text = text.into();
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Err(TooLarge { size: text.len() });
+        }
+        Ok(MessageText(text))
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visibility_ranges() {
+        assert!(VisibilityTimeout::new(0).is_ok());
+        assert!(VisibilityTimeout::new(604_800).is_ok());
+        assert_eq!(
+            VisibilityTimeout::new(604_801),
+            Err(RangeError {
+                min: 0,
+                max: 604_800
+            })
+        );
+        assert_eq!(
+            VisibilityTimeout::for_get(0),
+            Err(RangeError {
+                min: 1,
+                max: 604_800
+            })
+        );
+    }
+
+    #[test]
+    fn ttl_accepts_minus_one_and_positive() {
+        assert_eq!(TimeToLive::new(-1), Ok(TimeToLive::Never));
+        assert_eq!(TimeToLive::new(1), Ok(TimeToLive::Secs(1)));
+        assert!(TimeToLive::new(0).is_err());
+        assert!(TimeToLive::new(-2).is_err());
+        assert!(TimeToLive::new(1 << 31).is_err());
+    }
+
+    #[test]
+    fn ttl_must_outlast_visibility() {
+        let v = VisibilityTimeout::new(10).unwrap();
+        assert!(!TimeToLive::Secs(10).outlasts(v));
+        assert!(TimeToLive::Secs(11).outlasts(v));
+        assert!(TimeToLive::Never.outlasts(v));
+    }
+
+    #[test]
+    fn text_limit_counts_utf8_bytes() {
+        assert!(MessageText::new("a".repeat(65_536)).is_ok());
+        assert_eq!(
+            MessageText::new("a".repeat(65_537)),
+            Err(TooLarge { size: 65_537 })
+        );
+        // 21_846 three-byte characters = 65_538 bytes.
+        assert!(MessageText::new("\u{20ac}".repeat(21_846)).is_err());
+    }
+}

@@ -1,0 +1,249 @@
+//! One queue: its messages, ordered for delivery and for expiry.
+//!
+//! Two ordered indexes and an id map keep every operation O(log n) in queue depth:
+//! - `by_visibility` on (time_next_visible, seq): the front holds the next deliverable messages;
+//! - `by_expiry` on (expiration_time, seq): the front holds the next to expire, so lazy purging
+//!   touches only messages that really expired.
+
+use super::acl::SignedIdentifier;
+use super::change::QueueRecord;
+use super::ids::{Entropy, MessageId, PopReceipt};
+use super::message::MessageRecord;
+use super::metadata::Metadata;
+use super::name::QueueName;
+use super::params::{MessageCount, MessageText, TimeToLive, VisibilityTimeout};
+use super::time::{NEVER, Timestamp};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+type OrderKey = (Timestamp, u64);
+
+/// A queue's state. Methods evaluate visibility and expiry lazily at the `now` they are given.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    pub(super) record: QueueRecord,
+    messages: HashMap<MessageId, MessageRecord>,
+    by_visibility: BTreeMap<OrderKey, MessageId>,
+    by_expiry: BTreeMap<OrderKey, MessageId>,
+    next_seq: u64,
+}
+
+impl Queue {
+    pub(super) fn new(name: QueueName, metadata: Metadata) -> Self {
+        Queue {
+            record: QueueRecord {
+                name,
+                metadata,
+                acl: Vec::new(),
+            },
+            messages: HashMap::new(),
+            by_visibility: BTreeMap::new(),
+            by_expiry: BTreeMap::new(),
+            next_seq: 0,
+        }
+    }
+
+    /// Rebuilds a queue from stored records; the insertion sequence resumes after the highest.
+    pub(super) fn restore(record: QueueRecord, messages: Vec<MessageRecord>) -> Self {
+        let mut q = Queue::new(record.name.clone(), record.metadata.clone());
+        q.record = record;
+        for m in messages {
+            q.next_seq = q.next_seq.max(m.seq + 1);
+            q.insert(m);
+        }
+        q
+    }
+
+    pub fn name(&self) -> &QueueName {
+        &self.record.name
+    }
+
+    pub fn metadata(&self) -> &Metadata {
+        &self.record.metadata
+    }
+
+    pub fn acl(&self) -> &[SignedIdentifier] {
+        &self.record.acl
+    }
+
+    /// Messages stored, including invisible ones and expired ones not yet purged.
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    fn insert(&mut self, m: MessageRecord) {
+        self.by_visibility
+            .insert((m.time_next_visible, m.seq), m.id);
+        self.by_expiry.insert((m.expiration_time, m.seq), m.id);
+        self.messages.insert(m.id, m);
+    }
+
+    fn remove(&mut self, id: &MessageId) -> Option<MessageRecord> {
+        let m = self.messages.remove(id)?;
+        self.by_visibility.remove(&(m.time_next_visible, m.seq));
+        self.by_expiry.remove(&(m.expiration_time, m.seq));
+        Some(m)
+    }
+
+    /// Removes every message whose time to live has run out, oldest expiry first, and returns
+    /// their ids. Cost is proportional to what expired.
+    pub(super) fn purge_expired(&mut self, now: Timestamp) -> Vec<MessageId> {
+        let mut gone = Vec::new();
+        while let Some((&(expiry, _), &id)) = self.by_expiry.first_key_value() {
+            if expiry > now {
+                break;
+            }
+            self.remove(&id);
+            gone.push(id);
+        }
+        gone
+    }
+
+    pub(super) fn put(
+        &mut self,
+        now: Timestamp,
+        text: MessageText,
+        visibility: VisibilityTimeout,
+        ttl: TimeToLive,
+        entropy: &mut dyn Entropy,
+    ) -> MessageRecord {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let expiration_time = match ttl {
+            TimeToLive::Never => NEVER,
+            TimeToLive::Secs(s) => now.plus_secs(s as u64),
+        };
+        let m = MessageRecord {
+            id: MessageId::generate(entropy),
+            seq,
+            text: Arc::from(text.into_string()),
+            insertion_time: now,
+            expiration_time,
+            time_next_visible: now.plus_secs(visibility.secs() as u64),
+            dequeue_count: 0,
+            pop_receipt: PopReceipt::generate(entropy),
+        };
+        self.insert(m.clone());
+        m
+    }
+
+    /// Takes up to `count` visible messages, in (time_next_visible, seq) order, hiding each
+    /// until `now + visibility` with a fresh pop receipt. Expects expired messages purged.
+    pub(super) fn get(
+        &mut self,
+        now: Timestamp,
+        count: MessageCount,
+        visibility: VisibilityTimeout,
+        entropy: &mut dyn Entropy,
+    ) -> Vec<MessageRecord> {
+        let ids: Vec<MessageId> = self
+            .by_visibility
+            .range(..=(now, u64::MAX))
+            .take(count.get())
+            .map(|(_, id)| *id)
+            .collect();
+        let hidden_until = now.plus_secs(visibility.secs() as u64);
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Some(m) = self.messages.get_mut(&id) else {
+                continue;
+            };
+            self.by_visibility.remove(&(m.time_next_visible, m.seq));
+            m.time_next_visible = hidden_until;
+            m.dequeue_count = m.dequeue_count.saturating_add(1);
+            m.pop_receipt = PopReceipt::generate(entropy);
+            self.by_visibility.insert((hidden_until, m.seq), id);
+            out.push(m.clone());
+        }
+        out
+    }
+
+    /// Up to `count` visible messages, without changing anything. Expects expired purged.
+    pub(super) fn peek(&self, now: Timestamp, count: MessageCount) -> Vec<MessageRecord> {
+        self.by_visibility
+            .range(..=(now, u64::MAX))
+            .take(count.get())
+            .filter_map(|(_, id)| self.messages.get(id).cloned())
+            .collect()
+    }
+
+    /// The message `id` if `receipt` is its current pop receipt.
+    fn current(&self, id: &MessageId, receipt: &PopReceipt) -> Option<&MessageRecord> {
+        self.messages.get(id).filter(|m| &m.pop_receipt == receipt)
+    }
+
+    pub(super) fn delete(&mut self, id: &MessageId, receipt: &PopReceipt) -> bool {
+        if self.current(id, receipt).is_none() {
+            return false;
+        }
+        self.remove(id).is_some()
+    }
+
+    pub(super) fn update(
+        &mut self,
+        now: Timestamp,
+        id: &MessageId,
+        receipt: &PopReceipt,
+        text: Option<MessageText>,
+        visibility: VisibilityTimeout,
+        entropy: &mut dyn Entropy,
+    ) -> Option<MessageRecord> {
+        self.current(id, receipt)?;
+        let mut m = self.remove(id)?;
+        if let Some(text) = text {
+            m.text = Arc::from(text.into_string());
+        }
+        m.time_next_visible = now.plus_secs(visibility.secs() as u64);
+        m.pop_receipt = PopReceipt::generate(entropy);
+        self.insert(m.clone());
+        Some(m)
+    }
+
+    /// Removes every message and returns how many there were.
+    pub(super) fn clear(&mut self) -> usize {
+        let n = self.messages.len();
+        self.messages.clear();
+        self.by_visibility.clear();
+        self.by_expiry.clear();
+        n
+    }
+
+    /// Every stored message in delivery order, visible or not (for inspection, never mutates).
+    pub fn messages_in_order(&self) -> impl Iterator<Item = &MessageRecord> {
+        self.by_visibility
+            .values()
+            .filter_map(|id| self.messages.get(id))
+    }
+
+    /// The earliest future moment at which something changes by itself: a hidden message
+    /// becomes visible, or a message expires.
+    pub fn next_deadline(&self, now: Timestamp) -> Option<Timestamp> {
+        let reappear = self
+            .by_visibility
+            .range((now, u64::MAX)..)
+            .find(|((t, _), _)| *t > now)
+            .map(|((t, _), _)| *t);
+        let expire = self
+            .by_expiry
+            .keys()
+            .next()
+            .map(|(t, _)| *t)
+            .filter(|t| *t > now && *t < NEVER);
+        match (reappear, expire) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub(super) fn set_metadata(&mut self, metadata: Metadata) {
+        self.record.metadata = metadata;
+    }
+
+    pub(super) fn set_acl(&mut self, acl: Vec<SignedIdentifier>) {
+        self.record.acl = acl;
+    }
+}

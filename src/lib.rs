@@ -1,0 +1,16 @@
+//! azqueue: Azure Queue Storage, rebuilt in Rust and compiled to WebAssembly.
+//!
+//! Layers (data flows down, never up):
+//! - [`engine`]: queue semantics, pure and deterministic (time and randomness are injected);
+//! - [`rest`]: the Azure Queue REST protocol over `http` types, no I/O;
+//! - [`store`]: the persistence contract and the memory store;
+//! - `wasm` (wasm32 only): the JavaScript faces — `QueueService`, `Queue`, `fetchHandler`.
+//!
+//! The engine appends every durable change to an outbox; the edge drains it into a store and
+//! only then answers, so nothing acknowledged is lost.
+
+pub mod engine;
+pub mod rest;
+pub mod store;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
