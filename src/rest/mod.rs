@@ -1,1 +1,17 @@
-//! placeholder
+//! The Azure Queue REST protocol over `http` types: request in, response out, no I/O.
+//!
+//! May import `crate::engine` only (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
+//! [`Service::handle`] reads the clock value it is given once and uses it for everything in
+//! the response; it never panics on any input. The caller drains the engine's outbox into a
+//! store before sending the response.
+
+pub mod config;
+pub mod dates;
+pub mod error;
+pub mod query;
+pub mod route;
+pub mod xml;
+
+pub use config::{AccountConfig, ServiceConfig};
+pub use error::{ErrorCode, RestError};
+pub use route::{Operation, Resource};

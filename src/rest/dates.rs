@@ -1,0 +1,128 @@
+//! The two date formats on the wire: RFC 1123 (headers, message XML) and ISO 8601 with seven
+//! fractional digits (access policies, SAS times, error messages).
+
+use crate::engine::{PolicyTime, Timestamp};
+use chrono::{DateTime, NaiveDate, NaiveDateTime};
+use std::time::{Duration, UNIX_EPOCH};
+
+/// `Wed, 04 Sep 2019 07:14:58 GMT`.
+pub fn rfc1123(t: Timestamp) -> String {
+    httpdate::fmt_http_date(UNIX_EPOCH + Duration::from_millis(t.as_millis()))
+}
+
+/// Parses an RFC 1123 date header.
+pub fn parse_rfc1123(s: &str) -> Option<Timestamp> {
+    let t = httpdate::parse_http_date(s.trim()).ok()?;
+    let ms = t.duration_since(UNIX_EPOCH).ok()?.as_millis();
+    Some(Timestamp::from_millis(ms as u64))
+}
+
+/// `2017-12-31T11:22:33.4560000Z`.
+pub fn iso8601(t: PolicyTime) -> String {
+    match DateTime::from_timestamp(t.secs, 0) {
+        Some(dt) => format!("{}.{:07}Z", dt.format("%Y-%m-%dT%H:%M:%S"), t.ticks),
+        None => String::new(),
+    }
+}
+
+/// A timestamp in the 7-digit ISO form, as used in error messages.
+pub fn iso8601_millis(t: Timestamp) -> String {
+    let ms = t.as_millis();
+    iso8601(PolicyTime {
+        secs: (ms / 1000) as i64,
+        ticks: (ms % 1000) as u32 * 10_000,
+    })
+}
+
+/// Parses the forms Azure accepts for access-policy and SAS times: `YYYY-MM-DD`,
+/// `YYYY-MM-DDThh:mmZ`, `YYYY-MM-DDThh:mm:ssZ` and `YYYY-MM-DDThh:mm:ss.fffffffZ` (1–7
+/// fractional digits), with `Z` or a numeric offset.
+pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
+    let s = s.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return Some(PolicyTime {
+            secs: d.and_hms_opt(0, 0, 0)?.and_utc().timestamp(),
+            ticks: 0,
+        });
+    }
+    let (body, offset_secs) = split_offset(s)?;
+    let (main, frac) = match body.split_once('.') {
+        Some((m, f)) => (m, Some(f)),
+        None => (body, None),
+    };
+    let naive = NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M:%S")
+        .or_else(|_| NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M"))
+        .ok()?;
+    let ticks = match frac {
+        None => 0,
+        Some(f) if (1..=7).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()) => {
+            f.parse::<u32>().ok()? * 10u32.pow(7 - f.len() as u32)
+        }
+        Some(_) => return None,
+    };
+    Some(PolicyTime {
+        secs: naive.and_utc().timestamp() - offset_secs,
+        ticks,
+    })
+}
+
+/// Splits `...Z` or `...+hh:mm` / `...-hh:mm` into the local part and the offset in seconds.
+fn split_offset(s: &str) -> Option<(&str, i64)> {
+    if let Some(body) = s.strip_suffix('Z').or_else(|| s.strip_suffix('z')) {
+        return Some((body, 0));
+    }
+    let tail_at = s.len().checked_sub(6)?;
+    let (body, tail) = s.split_at(tail_at);
+    let sign = match tail.as_bytes()[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let (h, m) = tail[1..].split_once(':')?;
+    Some((
+        body,
+        sign * (h.parse::<i64>().ok()? * 3600 + m.parse::<i64>().ok()? * 60),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc1123_round_trip() {
+        let t = Timestamp::from_secs(1_567_581_298);
+        assert_eq!(rfc1123(t), "Wed, 04 Sep 2019 07:14:58 GMT");
+        assert_eq!(parse_rfc1123("Wed, 04 Sep 2019 07:14:58 GMT"), Some(t));
+        assert_eq!(
+            rfc1123(crate::engine::NEVER),
+            "Fri, 31 Dec 9999 23:59:59 GMT"
+        );
+        assert_eq!(parse_rfc1123("yesterday"), None);
+    }
+
+    #[test]
+    fn iso8601_accepts_the_documented_forms() {
+        let full = parse_iso8601("2017-12-31T11:22:33.4560000Z").unwrap();
+        assert_eq!(iso8601(full), "2017-12-31T11:22:33.4560000Z");
+        assert_eq!(
+            iso8601(parse_iso8601("2017-12-31T11:22:33.456Z").unwrap()),
+            "2017-12-31T11:22:33.4560000Z"
+        );
+        assert_eq!(
+            iso8601(parse_iso8601("2017-12-31").unwrap()),
+            "2017-12-31T00:00:00.0000000Z"
+        );
+        assert_eq!(
+            iso8601(parse_iso8601("2017-12-31T11:22Z").unwrap()),
+            "2017-12-31T11:22:00.0000000Z"
+        );
+        assert_eq!(
+            iso8601(parse_iso8601("2017-12-31T11:22:33+01:00").unwrap()),
+            "2017-12-31T10:22:33.0000000Z"
+        );
+        assert_eq!(parse_iso8601("2017-13-31"), None);
+        assert_eq!(parse_iso8601("2017-12-31T11:22:33.12345678Z"), None);
+        assert_eq!(parse_iso8601("soon"), None);
+    }
+}

@@ -1,0 +1,154 @@
+//! Azure's error codes, one table, and the error value the REST layer renders.
+
+use crate::engine::QueueError;
+
+macro_rules! error_codes {
+    ($($code:ident => $status:literal, $message:literal;)*) => {
+        /// Every Azure error code this service can answer with.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ErrorCode { $($code,)* }
+
+        impl ErrorCode {
+            /// The code as it appears in `x-ms-error-code` and `<Code>`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$code => stringify!($code),)* }
+            }
+            pub fn status(self) -> u16 {
+                match self { $(ErrorCode::$code => $status,)* }
+            }
+            /// The service's own wording for `<Message>`.
+            pub fn message(self) -> &'static str {
+                match self { $(ErrorCode::$code => $message,)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    QueueNotFound => 404, "The specified queue does not exist.";
+    QueueAlreadyExists => 409, "The specified queue already exists.";
+    QueueBeingDeleted => 409, "The specified queue is being deleted.";
+    MessageNotFound => 404, "The specified message does not exist.";
+    PopReceiptMismatch => 400, "The specified pop receipt did not match the pop receipt for a dequeued message.";
+    InvalidMarker => 400, "The specified marker is invalid.";
+    RequestBodyTooLarge => 413, "The request body is too large and exceeds the maximum permissible limit.";
+    InvalidQueryParameterValue => 400, "Value for one of the query parameters specified in the request URI is invalid.";
+    OutOfRangeQueryParameterValue => 400, "One of the query parameters specified in the request URI is outside the permissible range.";
+    MissingRequiredQueryParameter => 400, "A query parameter that's mandatory for this request is not specified.";
+    InvalidXmlDocument => 400, "XML specified is not syntactically valid.";
+    InvalidXmlNodeValue => 400, "The value for one of the XML nodes is not in the correct format.";
+    MissingRequiredXmlNode => 400, "An XML node that's mandatory for this request is not specified.";
+    OutOfRangeInput => 400, "One of the request inputs is out of range.";
+    InvalidResourceName => 400, "The specifed resource name contains invalid characters.";
+    InvalidInput => 400, "One of the request inputs is not valid.";
+    InvalidUri => 400, "The requested URI does not represent any resource on the server.";
+    InvalidHttpVerb => 400, "The HTTP verb specified is invalid - it is not recognized by the server.";
+    UnsupportedHttpVerb => 405, "The resource doesn't support specified Http Verb.";
+    InvalidHeaderValue => 400, "The value for one of the HTTP headers is not in the correct format.";
+    MissingRequiredHeader => 400, "An HTTP header that's mandatory for this request is not specified.";
+    MissingContentLengthHeader => 411, "Content-Length HTTP header is missing.";
+    InvalidMetadata => 400, "The metadata specified is invalid. It has characters that are not permitted.";
+    EmptyMetadataKey => 400, "The key for one of the metadata key-value pairs is empty.";
+    MetadataTooLarge => 400, "The metadata specified exceeds the maximum permissible limit (8KB).";
+    Md5Mismatch => 400, "The MD5 value specified in the request did not match with the MD5 value calculated by the server.";
+    InvalidMd5 => 400, "The MD5 value specified in the request is invalid. MD5 value must be 128 bits and base64 encoded.";
+    MultipleVersionsSpecified => 400, "Request can specify either x-ms-version header or api-version query parameter but not both.";
+    AuthenticationFailed => 403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.";
+    InvalidAuthenticationInfo => 400, "Authentication information is not given in the correct format. Check the value of Authorization header.";
+    NoAuthenticationInformation => 401, "Server failed to authenticate the request. Please refer to the information in the www-authenticate header.";
+    ResourceNotFound => 404, "The specified resource does not exist.";
+    AuthorizationFailure => 403, "This request is not authorized to perform this operation.";
+    AuthorizationPermissionMismatch => 403, "This request is not authorized to perform this operation using this permission.";
+    AuthorizationServiceMismatch => 403, "This request is not authorized to perform this operation using this service.";
+    AuthorizationResourceTypeMismatch => 403, "This request is not authorized to perform this operation using this resource type.";
+    AuthorizationProtocolMismatch => 403, "This request is not authorized to perform this operation using this protocol.";
+    AuthorizationSourceIPMismatch => 403, "This request is not authorized to perform this operation using this source IP.";
+    CorsPreflightFailure => 403, "CORS not enabled or no matching rule found for this request.";
+    InternalError => 500, "Server encountered an internal error. Please try again after some time.";
+}
+
+/// An error on its way to the wire: a code, optionally Azure's alternative wording, and the
+/// extra elements that follow `<Message>` in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestError {
+    pub code: ErrorCode,
+    pub message: Option<&'static str>,
+    pub details: Vec<(&'static str, String)>,
+}
+
+impl From<ErrorCode> for RestError {
+    fn from(code: ErrorCode) -> Self {
+        RestError {
+            code,
+            message: None,
+            details: Vec::new(),
+        }
+    }
+}
+
+impl RestError {
+    pub fn new(code: ErrorCode) -> Self {
+        code.into()
+    }
+
+    /// Appends one detail element (`<name>value</name>`).
+    pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.details.push((name, value.into()));
+        self
+    }
+
+    /// Replaces the standard `<Message>` text with another of Azure's wordings.
+    pub fn worded(mut self, message: &'static str) -> Self {
+        self.message = Some(message);
+        self
+    }
+
+    pub fn status(&self) -> u16 {
+        self.code.status()
+    }
+
+    /// `400 InvalidQueryParameterValue` with name, value and reason.
+    pub fn invalid_query(name: &str, value: &str, reason: &str) -> Self {
+        RestError::new(ErrorCode::InvalidQueryParameterValue)
+            .with("QueryParameterName", name)
+            .with("QueryParameterValue", value)
+            .with("Reason", reason)
+    }
+
+    /// `400 OutOfRangeQueryParameterValue` with name, value and the allowed range.
+    pub fn query_out_of_range(name: &str, value: &str, min: i64, max: i64) -> Self {
+        RestError::new(ErrorCode::OutOfRangeQueryParameterValue)
+            .with("QueryParameterName", name)
+            .with("QueryParameterValue", value)
+            .with("MinimumAllowed", min.to_string())
+            .with("MaximumAllowed", max.to_string())
+    }
+
+    /// `400 InvalidXmlDocument` as the service reports it for bodies it cannot use.
+    pub fn invalid_xml() -> Self {
+        RestError::new(ErrorCode::InvalidXmlDocument)
+            .with("LineNumber", "0")
+            .with("LinePosition", "0")
+            .with("Reason", "")
+    }
+
+    /// `403 AuthenticationFailed` with a detail (never containing a key or expected signature).
+    pub fn auth_failed(detail: impl Into<String>) -> Self {
+        RestError::new(ErrorCode::AuthenticationFailed).with("AuthenticationErrorDetail", detail)
+    }
+
+    /// `413 RequestBodyTooLarge` with the limit that was exceeded.
+    pub fn too_large(limit: usize) -> Self {
+        RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
+    }
+}
+
+impl From<QueueError> for RestError {
+    fn from(e: QueueError) -> Self {
+        RestError::new(match e {
+            QueueError::QueueNotFound(_) => ErrorCode::QueueNotFound,
+            QueueError::QueueAlreadyExists(_) => ErrorCode::QueueAlreadyExists,
+            QueueError::MessageNotFound(_) => ErrorCode::MessageNotFound,
+        })
+    }
+}

@@ -1,0 +1,1 @@
+//! `QueueMessage` request bodies and `QueueMessagesList` responses.

@@ -1,0 +1,6 @@
+//! XML in and out: the writer in the service's style, and one module per document type.
+
+pub mod messages;
+pub mod writer;
+
+pub use writer::XmlWriter;
