@@ -1,0 +1,20 @@
+# Entry points. Each recipe is a small script under scripts/ so it can be run on its own.
+.PHONY: tools build test demo bench
+
+tools:
+	scripts/ensure-tools.sh
+
+# www/pkg (web) and www/pkg-node (nodejs) from one release build of the wasm library.
+build:
+	scripts/build.sh
+
+# Every layer, in order of cost; ends with `N passed, M failed` (layers) and fails if any did.
+test:
+	scripts/test-all.sh
+
+# The Azurite-compatible server: REST on 127.0.0.1:10001, the page on 127.0.0.1:8080.
+demo: tools build
+	node www/server.mjs
+
+bench:
+	scripts/bench.sh

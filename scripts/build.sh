@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the wasm package twice from one compile: `www/pkg` (--target web: browsers, service
+# workers, workerd, Deno, Bun) and `www/pkg-node` (--target nodejs: the Node server and tests).
+# Calls the wasm-bindgen CLI directly rather than wasm-pack, so no step can try to download
+# anything, and never runs wasm-opt (Debian's binaryen breaks the output; toolchain.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --lib --release --target wasm32-unknown-unknown
+wasm=target/wasm32-unknown-unknown/release/azqueue.wasm
+wasm-bindgen --target web --out-dir www/pkg "$wasm"
+wasm-bindgen --target nodejs --out-dir www/pkg-node "$wasm"
+printf 'build: www/pkg (web) and www/pkg-node (nodejs), %s KiB of wasm\n' \
+  "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))"

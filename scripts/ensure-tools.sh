@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Makes sure every tool the build and the test layers need is present, installing only what is
+# missing. Idempotent and quick (well under a second) when everything is already there, so
+# `make test` can call it every time. The versions are pinned in toolchain.md; the wasm-bindgen CLI
+# must equal the `wasm-bindgen` crate in Cargo.lock or wasm-pack goes to the network.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_PACK_VERSION=0.15.1
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+WASM_BINDGEN_VERSION=${WASM_BINDGEN_VERSION:-0.2.130}
+
+say() { printf 'ensure-tools: %s\n' "$*"; }
+
+# 1. The wasm target. rustup downloads it; if the download is refused, the copy kept beside the
+#    shared docs fits rustc 1.95.0 only.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding rust target wasm32-unknown-unknown"
+  if ! rustup target add wasm32-unknown-unknown; then
+    tarball=/work/shared/toolchain/rust-std-wasm32-unknown-unknown-1.95.0.tar.xz
+    if [ "$(rustc --version | cut -d' ' -f2)" = 1.95.0 ] && [ -f "$tarball" ]; then
+      say "rustup failed; extracting $tarball into the sysroot"
+      tar -xJf "$tarball" -C "$(rustc --print sysroot)/lib/rustlib/"
+    else
+      say "cannot get the wasm32 target (rustup failed and no matching fallback)" >&2
+      exit 1
+    fi
+  fi
+fi
+
+# 2. wasm-pack (its own lock file resolves offline-ish from the registry).
+if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
+  say "installing wasm-pack $WASM_PACK_VERSION (about 2.5 minutes)"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+fi
+
+# 3. wasm-bindgen CLI, exactly the crate's version. Not --locked: its lock file wants a
+#    webpki-roots release the registry mirror here does not have (toolchain.md, pitfall 4).
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WASM_BINDGEN_VERSION"; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# 4. Chromium and its driver for `wasm-pack test --headless --chrome` and Playwright.
+#    Never Debian's binaryen: its wasm-opt 108 breaks the output (toolchain.md, pitfall 2).
+if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+  say "installing chromium and chromium-driver"
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+if [ -x /usr/bin/wasm-opt ]; then
+  say "warning: /usr/bin/wasm-opt (Debian binaryen) is installed; wasm-pack may pick it up and break the output" >&2
+fi
+
+# 5. JS dependencies: reinstall when node_modules is missing or older than the manifest/lock.
+if [ -f package-lock.json ]; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+     || [ package.json -nt node_modules/.package-lock.json ]; then
+    say "npm ci"
+    npm ci --no-audit --no-fund
+  fi
+elif [ ! -d node_modules ] || [ package.json -nt node_modules ]; then
+  say "npm install (no package-lock.json yet)"
+  npm install --no-audit --no-fund
+fi
+
+# 6. Python SDK for the smoke test, in a project-local venv.
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import azure.storage.queue' 2>/dev/null; then
+  say "creating .venv with azure-storage-queue"
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check azure-storage-queue
+fi
