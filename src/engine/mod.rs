@@ -533,6 +533,15 @@ impl Emulator {
             .unwrap_or_default()
     }
 
+    /// The account's service properties without copying them (CORS runs on every request).
+    pub fn service_properties_ref(&self, account: &str) -> &ServiceProperties {
+        static DEFAULT: std::sync::OnceLock<ServiceProperties> = std::sync::OnceLock::new();
+        match self.accounts.get(account) {
+            Some(a) => &a.properties,
+            None => DEFAULT.get_or_init(ServiceProperties::default),
+        }
+    }
+
     /// [Set Queue Service Properties](https://learn.microsoft.com/rest/api/storageservices/set-queue-service-properties):
     /// parts absent from `update` keep their stored value.
     pub fn set_service_properties(&mut self, account: &str, update: ServicePropertiesUpdate) {

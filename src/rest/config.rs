@@ -34,6 +34,8 @@ pub struct ServiceConfig {
     pub anonymous: bool,
     /// Start XML bodies with a UTF-8 byte-order mark, as the real service does.
     pub emit_bom: bool,
+    /// Serve the side-effect-free inspection JSON under `/_azqueue/` (see `rest::inspect`).
+    pub inspect: bool,
 }
 
 impl ServiceConfig {
@@ -46,6 +48,7 @@ impl ServiceConfig {
             }],
             anonymous: false,
             emit_bom: true,
+            inspect: true,
         }
     }
 

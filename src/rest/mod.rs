@@ -6,8 +6,10 @@
 //! store before sending the response.
 
 pub mod config;
+pub mod cors;
 pub mod dates;
 pub mod error;
+pub mod inspect;
 pub mod query;
 pub mod route;
 pub mod xml;
