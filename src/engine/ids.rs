@@ -56,6 +56,10 @@ impl Entropy for OsEntropy {
 pub struct MessageId(uuid::Uuid);
 
 impl MessageId {
+    /// The smallest and largest ids: bounds for a key range over one queue's messages.
+    pub const MIN: MessageId = MessageId(uuid::Uuid::nil());
+    pub const MAX: MessageId = MessageId(uuid::Uuid::max());
+
     pub fn generate(entropy: &mut dyn Entropy) -> Self {
         let mut bytes = [0u8; 16];
         entropy.fill(&mut bytes);
