@@ -1,0 +1,134 @@
+//! `SignedIdentifiers` (Set/Get Queue ACL): a queue's stored access policies.
+//!
+//! Every problem with a Set Queue ACL body is `400 InvalidXmlDocument` with line and position
+//! `0` — the real service answers a bad permission string that way — except an oversized body
+//! (`413 RequestBodyTooLarge`, limit 10 000 bytes).
+
+use super::XmlWriter;
+use super::reader::{Element, is_blank, parse_document};
+use crate::engine::limits::{MAX_SIGNED_IDENTIFIER_ID, MAX_SIGNED_IDENTIFIERS};
+use crate::engine::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+use crate::rest::dates::{iso8601, parse_iso8601};
+use crate::rest::error::{ErrorCode, RestError};
+
+/// Largest Set Queue ACL body the service reads (legacy protocol head).
+pub const MAX_SIGNED_IDENTIFIERS_BYTES: usize = 10_000;
+
+/// Parses a [Set Queue ACL](https://learn.microsoft.com/rest/api/storageservices/set-queue-acl)
+/// body. An empty body means "no policies".
+///
+/// # Errors
+/// `413 RequestBodyTooLarge` over 10 000 bytes; otherwise `400 InvalidXmlDocument` for bad XML,
+/// a wrong root, more than five identifiers, a missing, empty, over-long or repeated `Id`, a
+/// permission outside `raup`, or a time `dates::parse_iso8601` does not accept.
+pub fn parse_signed_identifiers(body: &[u8]) -> Result<Vec<SignedIdentifier>, RestError> {
+    if body.len() > MAX_SIGNED_IDENTIFIERS_BYTES {
+        return Err(RestError::too_large(MAX_SIGNED_IDENTIFIERS_BYTES));
+    }
+    if is_blank(body) {
+        return Ok(Vec::new());
+    }
+    let root = parse_document(body)?;
+    if root.name != "SignedIdentifiers" {
+        return Err(RestError::invalid_xml());
+    }
+    let mut acl = Vec::new();
+    for el in root.children_named("SignedIdentifier") {
+        if acl.len() == MAX_SIGNED_IDENTIFIERS {
+            // The legacy service's own (ungrammatical) reason.
+            return Err(RestError::new(ErrorCode::InvalidXmlDocument)
+                .with("LineNumber", "0")
+                .with("LinePosition", "0")
+                .with(
+                    "Reason",
+                    "At most 5 signed identifier is allowed in the request body",
+                ));
+        }
+        let si = signed_identifier(el)?;
+        if acl.iter().any(|a: &SignedIdentifier| a.id == si.id) {
+            return Err(RestError::invalid_xml());
+        }
+        acl.push(si);
+    }
+    Ok(acl)
+}
+
+fn signed_identifier(el: &Element) -> Result<SignedIdentifier, RestError> {
+    let id = el
+        .child("Id")?
+        .map(|i| i.text.clone())
+        .filter(|id| !id.is_empty() && id.chars().count() <= MAX_SIGNED_IDENTIFIER_ID)
+        .ok_or_else(RestError::invalid_xml)?;
+    let policy = match el.child("AccessPolicy")? {
+        None => AccessPolicy::default(),
+        Some(p) => AccessPolicy {
+            start: time(p.child("Start")?)?,
+            expiry: time(p.child("Expiry")?)?,
+            permission: permission(p.child("Permission")?)?,
+        },
+    };
+    Ok(SignedIdentifier { id, policy })
+}
+
+/// An absent or empty `Start`/`Expiry` leaves the time unset (SDKs may send `<Start />`).
+fn time(el: Option<&Element>) -> Result<Option<PolicyTime>, RestError> {
+    match el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        // ASCII first: dates::parse_iso8601 slices by byte offsets.
+        Some(t) if t.is_ascii() => parse_iso8601(t)
+            .map(Some)
+            .ok_or_else(RestError::invalid_xml),
+        Some(_) => Err(RestError::invalid_xml()),
+    }
+}
+
+/// Letters from `raup` in any order; a repeat is tolerated (the service reads permissions as a
+/// set). An absent or empty `Permission` leaves it unset.
+fn permission(el: Option<&Element>) -> Result<Option<QueuePermissions>, RestError> {
+    let Some(text) = el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let mut p = QueuePermissions::default();
+    for c in text.chars() {
+        match c {
+            'r' => p.read = true,
+            'a' => p.add = true,
+            'u' => p.update = true,
+            'p' => p.process = true,
+            _ => return Err(RestError::invalid_xml()),
+        }
+    }
+    Ok(Some(p))
+}
+
+/// The [Get Queue ACL](https://learn.microsoft.com/rest/api/storageservices/get-queue-acl)
+/// body: only the parts of each policy that are set, times in the 7-digit form, permissions
+/// in canonical `raup` order.
+pub fn write_signed_identifiers(acl: &[SignedIdentifier], bom: bool) -> String {
+    let mut w = XmlWriter::document(bom);
+    if acl.is_empty() {
+        w.empty("SignedIdentifiers");
+        return w.finish();
+    }
+    w.open("SignedIdentifiers");
+    for si in acl {
+        w.open("SignedIdentifier").element("Id", &si.id);
+        let p = &si.policy;
+        if p.start.is_some() || p.expiry.is_some() || p.permission.is_some() {
+            w.open("AccessPolicy");
+            if let Some(t) = p.start {
+                w.element("Start", &iso8601(t));
+            }
+            if let Some(t) = p.expiry {
+                w.element("Expiry", &iso8601(t));
+            }
+            if let Some(perm) = p.permission {
+                w.element("Permission", &perm.to_string());
+            }
+            w.close("AccessPolicy");
+        }
+        w.close("SignedIdentifier");
+    }
+    w.close("SignedIdentifiers");
+    w.finish()
+}
