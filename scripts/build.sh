@@ -10,5 +10,8 @@ cargo build --lib --release --target wasm32-unknown-unknown
 wasm=target/wasm32-unknown-unknown/release/azqueue.wasm
 wasm-bindgen --target web --out-dir www/pkg "$wasm"
 wasm-bindgen --target nodejs --out-dir www/pkg-node "$wasm"
+# The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
+# package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
+echo '{ "type": "commonjs" }' > www/pkg-node/package.json
 printf 'build: www/pkg (web) and www/pkg-node (nodejs), %s KiB of wasm\n' \
   "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))"

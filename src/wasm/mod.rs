@@ -1,1 +1,39 @@
-//! placeholder
+//! The JavaScript faces of the service: the `QueueService` and `Queue` classes, the fetch handler
+//! `(Request) => Promise<Response>`, and the clocks and stores that only a JS host can provide.
+//!
+//! This is the only module that may touch `wasm_bindgen`, `js_sys` or `web_sys`; everything it
+//! does with queues goes through `crate::engine` (the JS classes) or `crate::rest` (the fetch
+//! handler), and it owns no queue logic of its own.
+//!
+//! # Invariants
+//! - One [`host::Host`] per `QueueService`, shared (`Rc`) by its `Queue`s and fetch handlers, so
+//!   the JS API and the REST handler see the same queues.
+//! - No `RefCell` borrow is held across an `.await` or across a call into JS (clippy's
+//!   `await_holding_refcell_ref` is denied); JS callbacks may therefore re-enter the service.
+//! - Every operation's changes are committed to the store before its Promise resolves, and
+//!   subscribers hear of them only after that (durable before visible).
+//! - Nothing on a request path panics on user input: a panic aborts the whole wasm instance.
+
+mod clock;
+mod error;
+mod events;
+mod fetch;
+mod inspect;
+mod js_object;
+mod options;
+mod queue;
+mod results;
+mod service;
+mod store;
+mod types;
+
+pub(crate) mod host;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: turns Rust panics into readable console errors
+/// (on stable Rust a panic aborts the instance, so the message is all a user gets).
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}

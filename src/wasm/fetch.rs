@@ -1,0 +1,136 @@
+//! `web_sys::Request` ⇄ `http::Request<Vec<u8>>` and `http::Response<Vec<u8>>` ⇄
+//! `web_sys::Response`: the only place the REST layer's pure types meet the Fetch API.
+
+use crate::rest::ErrorCode;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Reads a Fetch `Request` (method, absolute URL, headers, body). A request that `http` cannot
+/// represent comes back as the error response to send instead, never as a panic or rejection.
+pub(crate) async fn to_http(
+    request: &web_sys::Request,
+) -> Result<http::Request<Vec<u8>>, http::Response<Vec<u8>>> {
+    let method = request.method();
+    let mut builder = http::Request::builder()
+        .method(method.as_str())
+        .uri(lenient_uri(&request.url()));
+    let entries = js_sys::try_iter(&request.headers()).ok().flatten();
+    for entry in entries.into_iter().flatten() {
+        let Ok(pair) = entry.map(|v| js_sys::Array::from(&v)) else {
+            continue;
+        };
+        if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+            builder = builder.header(name, latin1_bytes(&value));
+        }
+    }
+    let body = if matches!(method.as_str(), "GET" | "HEAD") {
+        Vec::new()
+    } else {
+        read_body(request).await.map_err(|_| {
+            plain_error(
+                400,
+                ErrorCode::InvalidInput,
+                "the request body could not be read",
+            )
+        })?
+    };
+    builder.body(body).map_err(|_| {
+        plain_error(
+            400,
+            ErrorCode::InvalidInput,
+            ErrorCode::InvalidInput.message(),
+        )
+    })
+}
+
+async fn read_body(request: &web_sys::Request) -> Result<Vec<u8>, JsValue> {
+    let buffer = JsFuture::from(request.array_buffer()?).await?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Writes a Fetch `Response`. Statuses that may not carry a body (204, 304, …) get none.
+pub(crate) fn to_web(response: http::Response<Vec<u8>>) -> Result<web_sys::Response, JsValue> {
+    let headers = web_sys::Headers::new()?;
+    for (name, value) in response.headers() {
+        headers.append(name.as_str(), &latin1_string(value.as_bytes()))?;
+    }
+    let status = response.status();
+    let init = web_sys::ResponseInit::new();
+    init.set_status(status.as_u16());
+    if let Some(reason) = status.canonical_reason() {
+        init.set_status_text(reason);
+    }
+    init.set_headers(&headers);
+    let body = response.into_body();
+    let null_body = matches!(status.as_u16(), 101 | 103 | 204 | 205 | 304) || body.is_empty();
+    if null_body {
+        web_sys::Response::new_with_opt_buffer_source_and_init(None, &init)
+    } else {
+        let bytes = js_sys::Uint8Array::from(body.as_slice());
+        web_sys::Response::new_with_opt_buffer_source_and_init(Some(bytes.unchecked_ref()), &init)
+    }
+}
+
+/// `500 InternalError` when the store fails to commit: the change happened in memory but is not
+/// durable, so the client must not be told it succeeded.
+pub(crate) fn internal_error() -> http::Response<Vec<u8>> {
+    plain_error(
+        500,
+        ErrorCode::InternalError,
+        ErrorCode::InternalError.message(),
+    )
+}
+
+/// A minimal Azure-shaped error for the few failures that happen before the REST layer sees the
+/// request (unreadable body, unrepresentable URI) or after it answered (store failure).
+fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::Response<Vec<u8>> {
+    let body = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>{}</Code><Message>{}</Message></Error>",
+        code.as_str(),
+        message
+    );
+    let mut response = http::Response::new(body.into_bytes());
+    *response.status_mut() =
+        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_REQUEST);
+    let headers = response.headers_mut();
+    headers.insert(
+        "content-type",
+        http::HeaderValue::from_static("application/xml"),
+    );
+    headers.insert(
+        "x-ms-error-code",
+        http::HeaderValue::from_static(code.as_str()),
+    );
+    response
+}
+
+/// Percent-encodes the few characters a WHATWG URL may still contain but `http::Uri` refuses
+/// (`{`, `}`, `|`, `^`, a backtick, `"`, `<`, `>`, `\`, and anything non-ASCII).
+fn lenient_uri(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for b in url.bytes() {
+        if b.is_ascii_graphic()
+            && !matches!(
+                b,
+                b'{' | b'}' | b'|' | b'^' | b'`' | b'"' | b'<' | b'>' | b'\\'
+            )
+        {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Fetch header values are byte strings exposed as JS strings of code points 0–255; map each
+/// back to its byte so non-ASCII values reach the signature check unchanged.
+fn latin1_bytes(s: &str) -> Vec<u8> {
+    s.chars()
+        .map(|c| u8::try_from(c as u32).unwrap_or(b'?'))
+        .collect()
+}
+
+fn latin1_string(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| b as char).collect()
+}

@@ -1,0 +1,174 @@
+//! The state one `QueueService` shares with its `Queue`s and fetch handlers, and the single
+//! path every operation takes: engine op under a short borrow → commit → notify subscribers.
+
+use super::clock::AnyClock;
+use super::error::coded;
+use super::events;
+use super::fetch;
+use super::store::AnyStore;
+use crate::engine::{Clock, Emulator, Timestamp};
+use crate::rest::{ErrorCode, Service};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::JsValue;
+
+/// One service instance as JS sees it.
+#[derive(Debug)]
+pub(crate) struct Host {
+    service: RefCell<Service>,
+    clock: AnyClock,
+    store: AnyStore,
+    /// The account the `Queue`/`QueueService` methods act on (the REST surface serves all).
+    account: String,
+    listeners: RefCell<Vec<(u32, js_sys::Function)>>,
+    next_listener: Cell<u32>,
+}
+
+impl Host {
+    pub(crate) fn new(service: Service, clock: AnyClock, store: AnyStore, account: String) -> Self {
+        Host {
+            service: RefCell::new(service),
+            clock,
+            store,
+            account,
+            listeners: RefCell::new(Vec::new()),
+            next_listener: Cell::new(0),
+        }
+    }
+
+    /// Read once per operation, before any borrow: a callback clock is JS code and may call
+    /// back into this service.
+    pub(crate) fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    pub(crate) fn account(&self) -> &str {
+        &self.account
+    }
+
+    pub(crate) fn store(&self) -> &AnyStore {
+        &self.store
+    }
+
+    /// A read that cannot change state (no commit, no events).
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Service) -> T) -> Result<T, JsValue> {
+        let service = self.service.try_borrow().map_err(|_| busy())?;
+        Ok(f(&service))
+    }
+
+    /// Runs one engine operation for the JS API, then commits whatever it changed (even when it
+    /// failed: expired messages purged on the way are changes too) and tells subscribers.
+    /// Resolves only after the commit: durable before visible.
+    pub(crate) async fn run<T>(
+        &self,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
+    ) -> Result<T, JsValue> {
+        let now = self.now();
+        let (result, batch) = {
+            let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+            let emulator = service.emulator_mut();
+            let result = op(emulator, now, &self.account);
+            (result, emulator.take_changes())
+        };
+        self.store
+            .commit(batch)
+            .await
+            .map_err(|e| store_failed(&e))?;
+        self.deliver_events();
+        result
+    }
+
+    /// Serves one REST request: the fetch handler's body. Never rejects for an Azure error;
+    /// those are responses.
+    pub(crate) async fn fetch(
+        &self,
+        request: web_sys::Request,
+    ) -> Result<web_sys::Response, JsValue> {
+        let req = match fetch::to_http(&request).await {
+            Ok(req) => req,
+            Err(bad) => return fetch::to_web(bad),
+        };
+        let now = self.now();
+        let (response, batch) = {
+            let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+            let response = service.handle(now, &req);
+            (response, service.emulator_mut().take_changes())
+        };
+        if let Err(e) = self.store.commit(batch).await {
+            web_sys::console::error_2(&"azqueue: commit failed".into(), &e);
+            return fetch::to_web(fetch::internal_error());
+        }
+        self.deliver_events();
+        fetch::to_web(response)
+    }
+
+    /// Adds a listener for engine events; returns its id for [`Host::unsubscribe`].
+    pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
+        let id = self.next_listener.get();
+        self.next_listener.set(id.wrapping_add(1));
+        let mut listeners = self.listeners.borrow_mut();
+        if listeners.is_empty() {
+            self.service
+                .try_borrow_mut()
+                .map_err(|_| busy())?
+                .emulator_mut()
+                .record_events(true);
+        }
+        listeners.push((id, listener));
+        Ok(id)
+    }
+
+    pub(crate) fn unsubscribe(&self, id: u32) {
+        let mut listeners = self.listeners.borrow_mut();
+        listeners.retain(|(i, _)| *i != id);
+        if listeners.is_empty() {
+            // Stop recording so an unobserved service does not accumulate events.
+            if let Ok(mut service) = self.service.try_borrow_mut() {
+                service.emulator_mut().record_events(false);
+            }
+        }
+    }
+
+    /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
+    /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
+    /// logged and does not affect the others or the operation, which has already happened.
+    fn deliver_events(&self) {
+        let drained = match self.service.try_borrow_mut() {
+            Ok(mut service) => service.emulator_mut().take_events(),
+            Err(_) => return,
+        };
+        if drained.is_empty() {
+            return;
+        }
+        let listeners: Vec<js_sys::Function> = self
+            .listeners
+            .borrow()
+            .iter()
+            .map(|(_, f)| f.clone())
+            .collect();
+        for event in &drained {
+            let value = events::to_js(event);
+            for listener in &listeners {
+                if let Err(e) = listener.call1(&JsValue::NULL, &value) {
+                    web_sys::console::error_2(&"azqueue: an event listener threw".into(), &e);
+                }
+            }
+        }
+    }
+}
+
+/// Re-entrant use while an operation holds the state: only possible if JS code running inside
+/// an operation calls back in, which the borrow discipline above rules out. Reported rather
+/// than panicking, because a panic would abort the wasm instance.
+fn busy() -> JsValue {
+    coded(
+        ErrorCode::InternalError,
+        "the service was re-entered while an operation was in progress",
+    )
+}
+
+fn store_failed(e: &JsValue) -> JsValue {
+    coded(
+        ErrorCode::InternalError,
+        format!("the store could not save the change: {e:?}"),
+    )
+}

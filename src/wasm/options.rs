@@ -1,0 +1,440 @@
+//! JS option bags → validated engine parameters ("parse, don't validate" at the JS edge).
+//!
+//! Option names are `@azure/storage-queue`'s; range errors carry the REST query-parameter name
+//! (`visibilitytimeout`, `messagettl`, `numofmessages`) so a JS caller sees exactly the code and
+//! details the REST surface would answer with. Unknown properties (`abortSignal`, `timeout`, …)
+//! are ignored, so SDK-shaped option objects can be passed unchanged.
+
+use super::error::{coded, invalid_input, invalid_param, out_of_range};
+use crate::engine::limits::{
+    DEFAULT_GET_VISIBILITY_SECS, MAX_CORS_RULES, MAX_SIGNED_IDENTIFIER_ID, MAX_SIGNED_IDENTIFIERS,
+};
+use crate::engine::{
+    AccessPolicy, CorsRule, Logging, MessageCount, Metadata, MetadataError, Metrics, PolicyTime,
+    QueuePermissions, RetentionPolicy, ServicePropertiesUpdate, SignedIdentifier, TimeToLive,
+    VisibilityTimeout,
+};
+use crate::rest::ErrorCode;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Reads an options bag; `undefined` and `null` mean "all defaults".
+pub(crate) fn bag<T: DeserializeOwned + Default>(
+    value: &JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| invalid_input(format!("{what}: {e}")))
+}
+
+/// A whole number of seconds (or messages); anything else is the REST layer's "not a valid
+/// integer".
+fn whole(param: &str, v: f64) -> Result<i64, JsValue> {
+    if v.is_finite() && v.fract() == 0.0 {
+        Ok(v as i64)
+    } else {
+        Err(invalid_param(param, v, "Not a valid integer."))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct CreateQueueOptions {
+    pub(crate) metadata: Option<BTreeMap<String, String>>,
+}
+
+/// Metadata from `{ name: value }`, under the same rules as `x-ms-meta-*` headers.
+pub(crate) fn metadata(pairs: Option<BTreeMap<String, String>>) -> Result<Metadata, JsValue> {
+    let pairs = pairs.unwrap_or_default();
+    Metadata::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| match e {
+        MetadataError::EmptyName => coded(
+            ErrorCode::EmptyMetadataKey,
+            ErrorCode::EmptyMetadataKey.message(),
+        ),
+        MetadataError::InvalidName(name) => coded(
+            ErrorCode::InvalidMetadata,
+            format!("{} (name `{name}`)", ErrorCode::InvalidMetadata.message()),
+        ),
+        MetadataError::DuplicateName(name) => coded(
+            ErrorCode::InvalidMetadata,
+            format!("metadata name `{name}` appears twice (names ignore case)"),
+        ),
+        MetadataError::TooLarge => coded(
+            ErrorCode::MetadataTooLarge,
+            ErrorCode::MetadataTooLarge.message(),
+        ),
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct SendMessageOptions {
+    visibility_timeout: Option<f64>,
+    message_time_to_live: Option<f64>,
+}
+
+impl SendMessageOptions {
+    /// Visibility (default 0) and TTL (default 7 days, `-1` = never), with Put Message's rule
+    /// that the message must become visible before it expires.
+    pub(crate) fn parse(&self) -> Result<(VisibilityTimeout, TimeToLive), JsValue> {
+        let vis_secs = whole("visibilitytimeout", self.visibility_timeout.unwrap_or(0.0))?;
+        let visibility = VisibilityTimeout::new(vis_secs)
+            .map_err(|r| out_of_range("visibilitytimeout", vis_secs, r))?;
+        let ttl = match self.message_time_to_live {
+            None => TimeToLive::default(),
+            Some(v) => {
+                let secs = whole("messagettl", v)?;
+                TimeToLive::new(secs).map_err(|_| {
+                    invalid_param(
+                        "messagettl",
+                        secs,
+                        "Value must be greater than or equal to 1, or -1 to indicate an infinite TTL.",
+                    )
+                })?
+            }
+        };
+        if !ttl.outlasts(visibility) {
+            return Err(invalid_param(
+                "visibilitytimeout",
+                vis_secs,
+                "messagettl must be greater than visibilitytimeout",
+            ));
+        }
+        Ok((visibility, ttl))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct ReceiveMessagesOptions {
+    number_of_messages: Option<f64>,
+    visibility_timeout: Option<f64>,
+}
+
+impl ReceiveMessagesOptions {
+    /// Count (default 1, at most 32) and visibility (default 30 s, at least 1 s).
+    pub(crate) fn parse(&self) -> Result<(MessageCount, VisibilityTimeout), JsValue> {
+        let count = message_count(self.number_of_messages)?;
+        let secs = whole(
+            "visibilitytimeout",
+            self.visibility_timeout
+                .unwrap_or(DEFAULT_GET_VISIBILITY_SECS as f64),
+        )?;
+        let visibility = VisibilityTimeout::for_get(secs)
+            .map_err(|r| out_of_range("visibilitytimeout", secs, r))?;
+        Ok((count, visibility))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct PeekMessagesOptions {
+    number_of_messages: Option<f64>,
+}
+
+impl PeekMessagesOptions {
+    pub(crate) fn parse(&self) -> Result<MessageCount, JsValue> {
+        message_count(self.number_of_messages)
+    }
+}
+
+fn message_count(n: Option<f64>) -> Result<MessageCount, JsValue> {
+    let n = whole("numofmessages", n.unwrap_or(1.0))?;
+    MessageCount::new(n).map_err(|r| out_of_range("numofmessages", n, r))
+}
+
+/// Update Message's visibility: required on the wire, 0 (visible at once) when omitted in JS as
+/// in the SDK.
+pub(crate) fn update_visibility(secs: Option<f64>) -> Result<VisibilityTimeout, JsValue> {
+    let secs = whole("visibilitytimeout", secs.unwrap_or(0.0))?;
+    VisibilityTimeout::new(secs).map_err(|r| out_of_range("visibilitytimeout", secs, r))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct ListQueuesOptions {
+    pub(crate) prefix: Option<String>,
+    pub(crate) include_metadata: bool,
+}
+
+/// `[{ id, accessPolicy: { startsOn?, expiresOn?, permissions? } }]` → stored access policies.
+/// Times may be `Date`s or ISO 8601 strings.
+pub(crate) fn signed_identifiers(value: &JsValue) -> Result<Vec<SignedIdentifier>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let list = value
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| invalid_input("the access policy must be an array of signed identifiers"))?;
+    if list.length() as usize > MAX_SIGNED_IDENTIFIERS {
+        return Err(xml_error(
+            "At most 5 signed identifier is allowed in the request body",
+        ));
+    }
+    let mut out = Vec::new();
+    for item in list.iter() {
+        let id = get(&item, "id")
+            .as_string()
+            .ok_or_else(|| invalid_input("each signed identifier needs a string `id`"))?;
+        if id.chars().count() > MAX_SIGNED_IDENTIFIER_ID {
+            return Err(xml_error(
+                "a signed identifier id is longer than 64 characters",
+            ));
+        }
+        let policy = get(&item, "accessPolicy");
+        let permission = match get(&policy, "permissions").as_string() {
+            None => None,
+            Some(p) => Some(
+                QueuePermissions::parse(&p)
+                    .ok_or_else(|| xml_error("permissions may use only r, a, u and p"))?,
+            ),
+        };
+        out.push(SignedIdentifier {
+            id,
+            policy: AccessPolicy {
+                start: policy_time(&get(&policy, "startsOn"))?,
+                expiry: policy_time(&get(&policy, "expiresOn"))?,
+                permission,
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    if obj.is_object() {
+        js_sys::Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn policy_time(v: &JsValue) -> Result<Option<PolicyTime>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    if let Some(d) = v.dyn_ref::<js_sys::Date>() {
+        let ms = d.get_time();
+        if !ms.is_finite() {
+            return Err(xml_error("an access policy time is an invalid Date"));
+        }
+        let ms = ms as i64;
+        return Ok(Some(PolicyTime {
+            secs: ms.div_euclid(1000),
+            ticks: (ms.rem_euclid(1000) as u32) * 10_000,
+        }));
+    }
+    match v.as_string() {
+        Some(s) => crate::rest::dates::parse_iso8601(&s)
+            .map(Some)
+            .ok_or_else(|| xml_error(format!("`{s}` is not an ISO 8601 time"))),
+        None => Err(invalid_input(
+            "access policy times must be Dates or ISO 8601 strings",
+        )),
+    }
+}
+
+fn xml_error(message: impl std::fmt::Display) -> JsValue {
+    coded(
+        ErrorCode::InvalidXmlDocument,
+        format!("{} {message}", ErrorCode::InvalidXmlDocument.message()),
+    )
+}
+
+/// `QueueServiceProperties` as the SDK spells it. Absent parts keep their stored value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct ServicePropertiesInput {
+    queue_analytics_logging: Option<LoggingInput>,
+    hour_metrics: Option<MetricsInput>,
+    minute_metrics: Option<MetricsInput>,
+    cors: Option<Vec<CorsRuleInput>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LoggingInput {
+    #[serde(default = "one_point_oh")]
+    version: String,
+    delete_property: bool,
+    read: bool,
+    write: bool,
+    #[serde(default)]
+    retention_policy: RetentionInput,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MetricsInput {
+    #[serde(default = "one_point_oh")]
+    version: String,
+    enabled: bool,
+    #[serde(rename = "includeAPIs")]
+    include_apis: Option<bool>,
+    #[serde(default)]
+    retention_policy: RetentionInput,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RetentionInput {
+    enabled: bool,
+    days: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CorsRuleInput {
+    allowed_origins: String,
+    allowed_methods: String,
+    #[serde(default)]
+    allowed_headers: String,
+    #[serde(default)]
+    exposed_headers: String,
+    #[serde(default)]
+    max_age_in_seconds: f64,
+}
+
+fn one_point_oh() -> String {
+    "1.0".into()
+}
+
+impl ServicePropertiesInput {
+    pub(crate) fn parse(self) -> Result<ServicePropertiesUpdate, JsValue> {
+        let cors = match self.cors {
+            None => None,
+            Some(rules) if rules.len() > MAX_CORS_RULES => {
+                return Err(xml_error("at most five CORS rules are allowed"));
+            }
+            Some(rules) => Some(
+                rules
+                    .into_iter()
+                    .map(CorsRuleInput::parse)
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
+        Ok(ServicePropertiesUpdate {
+            logging: match self.queue_analytics_logging {
+                None => None,
+                Some(l) => Some(Logging {
+                    version: l.version,
+                    delete: l.delete_property,
+                    read: l.read,
+                    write: l.write,
+                    retention: l.retention_policy.parse()?,
+                }),
+            },
+            hour_metrics: self.hour_metrics.map(MetricsInput::parse).transpose()?,
+            minute_metrics: self.minute_metrics.map(MetricsInput::parse).transpose()?,
+            cors,
+        })
+    }
+}
+
+impl MetricsInput {
+    fn parse(self) -> Result<Metrics, JsValue> {
+        if self.enabled && self.include_apis.is_none() {
+            return Err(coded(
+                ErrorCode::MissingRequiredXmlNode,
+                "includeAPIs is required when metrics are enabled",
+            ));
+        }
+        Ok(Metrics {
+            version: self.version,
+            enabled: self.enabled,
+            include_apis: if self.enabled {
+                self.include_apis
+            } else {
+                None
+            },
+            retention: self.retention_policy.parse()?,
+        })
+    }
+}
+
+impl RetentionInput {
+    fn parse(self) -> Result<RetentionPolicy, JsValue> {
+        if !self.enabled {
+            return Ok(RetentionPolicy::default());
+        }
+        match self.days {
+            Some(d) if d.fract() == 0.0 && (1.0..=365.0).contains(&d) => Ok(RetentionPolicy {
+                enabled: true,
+                days: Some(d as u32),
+            }),
+            _ => Err(coded(
+                ErrorCode::OutOfRangeInput,
+                "retention days must be a whole number from 1 to 365 when retention is enabled",
+            )),
+        }
+    }
+}
+
+impl CorsRuleInput {
+    fn parse(self) -> Result<CorsRule, JsValue> {
+        const METHODS: [&str; 8] = [
+            "DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT", "PATCH",
+        ];
+        if let Some(bad) = self
+            .allowed_methods
+            .split(',')
+            .map(str::trim)
+            .find(|m| !METHODS.contains(m))
+        {
+            return Err(coded(
+                ErrorCode::InvalidXmlNodeValue,
+                format!("`{bad}` is not an allowed CORS method"),
+            ));
+        }
+        let age = self.max_age_in_seconds;
+        if age.fract() != 0.0 || !(0.0..=(u32::MAX as f64)).contains(&age) {
+            return Err(coded(
+                ErrorCode::InvalidXmlNodeValue,
+                "maxAgeInSeconds must be a non-negative whole number",
+            ));
+        }
+        Ok(CorsRule {
+            allowed_origins: self.allowed_origins,
+            allowed_methods: self.allowed_methods,
+            allowed_headers: self.allowed_headers,
+            exposed_headers: self.exposed_headers,
+            max_age_in_seconds: age as u32,
+        })
+    }
+}
+
+/// The rule `cors: true` installs: any origin, method and header, so a page can talk to an
+/// in-tab or local service without configuring CORS first.
+pub(crate) fn permissive_cors() -> CorsRule {
+    CorsRule {
+        allowed_origins: "*".into(),
+        allowed_methods: "DELETE,GET,HEAD,MERGE,POST,OPTIONS,PUT".into(),
+        allowed_headers: "*".into(),
+        exposed_headers: "*".into(),
+        max_age_in_seconds: 86_400,
+    }
+}
+
+/// `cors` in `open()` options: `true`, or an array of SDK-shaped CORS rules.
+pub(crate) fn cors_option(value: &JsValue) -> Result<Option<Vec<CorsRule>>, JsValue> {
+    if value.is_undefined() || value.is_null() || value.as_bool() == Some(false) {
+        return Ok(None);
+    }
+    if value.as_bool() == Some(true) {
+        return Ok(Some(vec![permissive_cors()]));
+    }
+    let rules: Vec<CorsRuleInput> = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|e| invalid_input(format!("cors: {e}")))?;
+    if rules.len() > MAX_CORS_RULES {
+        return Err(xml_error("at most five CORS rules are allowed"));
+    }
+    rules
+        .into_iter()
+        .map(CorsRuleInput::parse)
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}

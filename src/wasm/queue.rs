@@ -1,0 +1,304 @@
+//! The `Queue` class: one queue of a `QueueService`, with `QueueClient`'s method names, options
+//! and result shapes (`sendMessage`, `receiveMessages`, `peekMessages`, `updateMessage`,
+//! `deleteMessage`, `clearMessages`, …). Every method returns a Promise that resolves after the
+//! change is durable in the service's store.
+
+use super::error::{coded, invalid_param};
+use super::host::Host;
+use super::options::{
+    self, CreateQueueOptions, PeekMessagesOptions, ReceiveMessagesOptions, SendMessageOptions,
+};
+use super::results;
+use super::service::created_result;
+use super::types::{
+    JsMetadata, JsPeekMessagesOptions, JsQueueCreateOptions, JsReceiveMessagesOptions,
+    JsSendMessageOptions, JsSignedIdentifiers,
+};
+use crate::engine::limits::MAX_MESSAGE_BYTES;
+use crate::engine::{MessageId, MessageText, NameError, PopReceipt, QueueName};
+use crate::rest::{ErrorCode, RestError};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One queue. Get it from `service.queue(name)` or `await service.createQueue(name)`.
+///
+/// ```js
+/// const q = service.queue("orders");
+/// await q.create();
+/// const sent = await q.sendMessage("hello", { visibilityTimeout: 0, messageTimeToLive: 3600 });
+/// const { receivedMessageItems: [m] } = await q.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 30 });
+/// await q.deleteMessage(m.messageId, m.popReceipt);
+/// ```
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Queue {
+    host: Rc<Host>,
+    name: QueueName,
+}
+
+impl Queue {
+    pub(crate) fn new(host: Rc<Host>, name: QueueName) -> Self {
+        Queue { host, name }
+    }
+}
+
+/// Validates a queue name with the REST layer's codes: `OutOfRangeInput` for the length,
+/// `InvalidResourceName` for the characters.
+pub(crate) fn queue_name(name: &str) -> Result<QueueName, JsValue> {
+    QueueName::parse(name).map_err(|e| {
+        let code = match e {
+            NameError::Length => ErrorCode::OutOfRangeInput,
+            NameError::Characters => ErrorCode::InvalidResourceName,
+        };
+        coded(code, format!("{} (queue name `{name}`)", code.message()))
+    })
+}
+
+/// A message id as the engine knows it. A string that is not a GUID names no message, so it is
+/// reported as the REST layer reports an unknown id.
+fn message_id(id: &str) -> Result<MessageId, JsValue> {
+    MessageId::parse(id).ok_or_else(|| {
+        coded(
+            ErrorCode::MessageNotFound,
+            format!("message `{id}` does not exist"),
+        )
+    })
+}
+
+fn pop_receipt(receipt: &str) -> Result<PopReceipt, JsValue> {
+    PopReceipt::from_base64(receipt)
+        .ok_or_else(|| invalid_param("popreceipt", receipt, "Invalid pop receipt format"))
+}
+
+fn message_text(text: String) -> Result<MessageText, JsValue> {
+    MessageText::new(text).map_err(|t| {
+        JsValue::from(
+            RestError::too_large(MAX_MESSAGE_BYTES).with("MessageSize", t.size.to_string()),
+        )
+    })
+}
+
+#[wasm_bindgen]
+impl Queue {
+    /// The queue's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.name.as_str().to_owned()
+    }
+
+    /// Creates the queue. Resolves `{ succeeded: false }` when it already existed with the same
+    /// metadata (Azure's 204).
+    ///
+    /// # Errors
+    /// `QueueAlreadyExists` (409) when it exists with different metadata.
+    #[wasm_bindgen(unchecked_return_type = "QueueCreateResult")]
+    pub async fn create(&self, options: Option<JsQueueCreateOptions>) -> Result<JsValue, JsValue> {
+        let opts: CreateQueueOptions = options::bag(
+            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "create",
+        )?;
+        let metadata = options::metadata(opts.metadata)?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                Ok(created_result(
+                    emu.create_queue(now, account, name, metadata)?,
+                ))
+            })
+            .await
+    }
+
+    /// Deletes the queue and every message in it.
+    ///
+    /// # Errors
+    /// `QueueNotFound` (404).
+    pub async fn delete(&self) -> Result<(), JsValue> {
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| Ok(emu.delete_queue(now, account, name)?))
+            .await
+    }
+
+    /// `{ metadata, approximateMessagesCount }` (the count includes invisible messages).
+    #[wasm_bindgen(js_name = getProperties, unchecked_return_type = "QueueProperties")]
+    pub async fn get_properties(&self) -> Result<JsValue, JsValue> {
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                Ok(results::queue_properties(
+                    &emu.queue_properties(now, account, name)?,
+                ))
+            })
+            .await
+    }
+
+    /// Replaces all metadata (none given clears it).
+    #[wasm_bindgen(js_name = setMetadata)]
+    pub async fn set_metadata(&self, metadata: Option<JsMetadata>) -> Result<(), JsValue> {
+        let pairs: Option<BTreeMap<String, String>> = options::bag(
+            &metadata.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "setMetadata",
+        )?;
+        let metadata = options::metadata(pairs)?;
+        let name = &self.name;
+        self.host
+            .run(|emu, _, account| Ok(emu.set_queue_metadata(account, name, metadata)?))
+            .await
+    }
+
+    /// `{ signedIdentifiers: [{ id, accessPolicy: { startsOn?, expiresOn?, permissions? } }] }`.
+    #[wasm_bindgen(js_name = getAccessPolicy, unchecked_return_type = "QueueAccessPolicy")]
+    pub async fn get_access_policy(&self) -> Result<JsValue, JsValue> {
+        let name = &self.name;
+        self.host
+            .run(|emu, _, account| Ok(results::access_policy(&emu.queue_acl(account, name)?)))
+            .await
+    }
+
+    /// Replaces the stored access policies (at most five; none given clears them).
+    #[wasm_bindgen(js_name = setAccessPolicy)]
+    pub async fn set_access_policy(&self, acl: Option<JsSignedIdentifiers>) -> Result<(), JsValue> {
+        let acl = options::signed_identifiers(&acl.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+        let name = &self.name;
+        self.host
+            .run(|emu, _, account| Ok(emu.set_queue_acl(account, name, acl)?))
+            .await
+    }
+
+    /// Adds a message. `visibilityTimeout` (default 0) hides it at first; `messageTimeToLive`
+    /// (default 7 days, `-1` = forever) must outlast the visibility timeout.
+    ///
+    /// ```js
+    /// const { messageId, popReceipt, nextVisibleOn } = await q.sendMessage("hi", { visibilityTimeout: 10 });
+    /// ```
+    ///
+    /// # Errors
+    /// `RequestBodyTooLarge` (413) over 64 KiB of UTF-8; `OutOfRangeQueryParameterValue` or
+    /// `InvalidQueryParameterValue` (400) for bad timeouts; `QueueNotFound` (404).
+    #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "SentMessage")]
+    pub async fn send_message(
+        &self,
+        #[wasm_bindgen(js_name = messageText)] message_text_arg: String,
+        options: Option<JsSendMessageOptions>,
+    ) -> Result<JsValue, JsValue> {
+        let opts: SendMessageOptions = options::bag(
+            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "sendMessage",
+        )?;
+        let (visibility, ttl) = opts.parse()?;
+        let text = message_text(message_text_arg)?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                let m = emu.put_message(now, account, name, text, visibility, ttl)?;
+                Ok(results::sent(&m))
+            })
+            .await
+    }
+
+    /// Takes up to `numberOfMessages` (1–32, default 1) visible messages, hiding each for
+    /// `visibilityTimeout` seconds (default 30) under a fresh pop receipt.
+    ///
+    /// ```js
+    /// const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32 });
+    /// ```
+    #[wasm_bindgen(js_name = receiveMessages, unchecked_return_type = "ReceivedMessages")]
+    pub async fn receive_messages(
+        &self,
+        options: Option<JsReceiveMessagesOptions>,
+    ) -> Result<JsValue, JsValue> {
+        let opts: ReceiveMessagesOptions = options::bag(
+            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "receiveMessages",
+        )?;
+        let (count, visibility) = opts.parse()?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                Ok(results::received(
+                    &emu.get_messages(now, account, name, count, visibility)?,
+                ))
+            })
+            .await
+    }
+
+    /// Up to `numberOfMessages` (1–32, default 1) visible messages, changing nothing.
+    #[wasm_bindgen(js_name = peekMessages, unchecked_return_type = "PeekedMessages")]
+    pub async fn peek_messages(
+        &self,
+        options: Option<JsPeekMessagesOptions>,
+    ) -> Result<JsValue, JsValue> {
+        let opts: PeekMessagesOptions = options::bag(
+            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "peekMessages",
+        )?;
+        let count = opts.parse()?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                Ok(results::peeked(
+                    &emu.peek_messages(now, account, name, count)?,
+                ))
+            })
+            .await
+    }
+
+    /// Replaces the text (if `message` is given) and hides the message for `visibilityTimeout`
+    /// seconds (default 0: visible now). Issues a new pop receipt; the old one stops working.
+    ///
+    /// ```js
+    /// const { popReceipt } = await q.updateMessage(m.messageId, m.popReceipt, "50% done", 60);
+    /// ```
+    ///
+    /// # Errors
+    /// `MessageNotFound` (404) when the message is gone, expired, or the receipt is stale.
+    #[wasm_bindgen(js_name = updateMessage, unchecked_return_type = "UpdatedMessage")]
+    pub async fn update_message(
+        &self,
+        #[wasm_bindgen(js_name = messageId)] message_id_arg: String,
+        #[wasm_bindgen(js_name = popReceipt)] pop_receipt_arg: String,
+        message: Option<String>,
+        #[wasm_bindgen(js_name = visibilityTimeout)] visibility_timeout: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let receipt = pop_receipt(&pop_receipt_arg)?;
+        let visibility = options::update_visibility(visibility_timeout)?;
+        let text = message.map(message_text).transpose()?;
+        let id = message_id(&message_id_arg)?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| {
+                Ok(results::updated(&emu.update_message(
+                    now, account, name, &id, &receipt, text, visibility,
+                )?))
+            })
+            .await
+    }
+
+    /// Deletes a message, given its current pop receipt.
+    ///
+    /// # Errors
+    /// `MessageNotFound` (404) when the message is gone, expired, or the receipt is stale.
+    #[wasm_bindgen(js_name = deleteMessage)]
+    pub async fn delete_message(
+        &self,
+        #[wasm_bindgen(js_name = messageId)] message_id_arg: String,
+        #[wasm_bindgen(js_name = popReceipt)] pop_receipt_arg: String,
+    ) -> Result<(), JsValue> {
+        let receipt = pop_receipt(&pop_receipt_arg)?;
+        let id = message_id(&message_id_arg)?;
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| Ok(emu.delete_message(now, account, name, &id, &receipt)?))
+            .await
+    }
+
+    /// Deletes every message, visible or not.
+    #[wasm_bindgen(js_name = clearMessages)]
+    pub async fn clear_messages(&self) -> Result<(), JsValue> {
+        let name = &self.name;
+        self.host
+            .run(|emu, now, account| Ok(emu.clear_messages(now, account, name)?))
+            .await
+    }
+}

@@ -1,0 +1,99 @@
+//! TypeScript declarations for the option bags and results, so the generated `.d.ts` is
+//! precise (loro's pattern): interfaces in a custom section, and extern types that name them
+//! for parameters. Results are typed with `unchecked_return_type` on each method.
+//!
+//! Names and shapes follow `@azure/storage-queue` (12.x), so habits and types carry over.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS: &str = r#"
+/** An account and its key(s); keys are base64, as in Azure. */
+export interface AccountSpec { name: string; key?: string; keys?: string[] }
+
+export interface OpenOptions {
+  /** Where messages are kept. "indexeddb" is not available yet (persistence comes later). */
+  store?: "memory" | "indexeddb";
+  /** Database name for the "indexeddb" store. */
+  name?: string;
+  /** Accounts for the REST surface: a list, or Azurite's `AZURITE_ACCOUNTS` form
+   *  "name:key1[:key2];name2:key". Default: devstoreaccount1 with its well-known key. */
+  accounts?: AccountSpec[] | string;
+  /** The account the JS methods act on. Default: the first account. */
+  account?: string;
+  /** A clock: milliseconds since the epoch (or a Date). Default: Date.now. */
+  now?: () => number | Date;
+  /** Serve REST requests without credentials (for an in-tab queue only). Default false. */
+  anonymous?: boolean;
+  /** true: allow any origin, method and header; or explicit CORS rules for every account. */
+  cors?: boolean | CorsRule[];
+  /** Start XML bodies with a UTF-8 byte-order mark, as Azure does. Default true. */
+  emitBom?: boolean;
+  /** Seed for message ids and pop receipts (reproducible runs). Default: crypto randomness. */
+  seed?: number;
+}
+
+export interface QueueCreateOptions { metadata?: Record<string, string> }
+export interface QueueCreateResult { /** false when the queue already existed with the same metadata */ succeeded: boolean }
+export interface SendMessageOptions { visibilityTimeout?: number; messageTimeToLive?: number }
+export interface SentMessage { messageId: string; popReceipt: string; insertedOn: Date; expiresOn: Date; nextVisibleOn: Date }
+export interface ReceiveMessagesOptions { numberOfMessages?: number; visibilityTimeout?: number }
+export interface ReceivedMessageItem { messageId: string; insertedOn: Date; expiresOn: Date; popReceipt: string; nextVisibleOn: Date; dequeueCount: number; messageText: string }
+export interface ReceivedMessages { receivedMessageItems: ReceivedMessageItem[] }
+export interface PeekMessagesOptions { numberOfMessages?: number }
+export interface PeekedMessageItem { messageId: string; insertedOn: Date; expiresOn: Date; dequeueCount: number; messageText: string }
+export interface PeekedMessages { peekedMessageItems: PeekedMessageItem[] }
+export interface UpdatedMessage { popReceipt: string; nextVisibleOn: Date }
+export interface QueueProperties { metadata: Record<string, string>; approximateMessagesCount: number }
+export interface AccessPolicy { startsOn?: Date; expiresOn?: Date; permissions?: string }
+export interface SignedIdentifier { id: string; accessPolicy: AccessPolicy }
+export interface QueueAccessPolicy { signedIdentifiers: SignedIdentifier[] }
+export interface ListQueuesOptions { prefix?: string; includeMetadata?: boolean }
+export interface QueueItem { name: string; metadata?: Record<string, string> }
+export interface RetentionPolicy { enabled: boolean; days?: number }
+export interface Logging { version: string; deleteProperty: boolean; read: boolean; write: boolean; retentionPolicy: RetentionPolicy }
+export interface Metrics { version?: string; enabled: boolean; includeAPIs?: boolean; retentionPolicy?: RetentionPolicy }
+export interface CorsRule { allowedOrigins: string; allowedMethods: string; allowedHeaders: string; exposedHeaders: string; maxAgeInSeconds: number }
+export interface QueueServiceProperties { queueAnalyticsLogging?: Logging; hourMetrics?: Metrics; minuteMetrics?: Metrics; cors?: CorsRule[] }
+
+/** What subscribers hear, after the change is durable. */
+export type QueueEvent =
+  | { type: "queueCreated" | "queueDeleted"; at: Date; account: string; queue: string }
+  | { type: "sent" | "updated"; at: Date; account: string; queue: string; messageId: string; visibleAt: Date }
+  | { type: "received"; at: Date; account: string; queue: string; messageId: string; dequeueCount: number; visibleAt: Date }
+  | { type: "deleted" | "expired"; at: Date; account: string; queue: string; messageId: string }
+  | { type: "cleared"; at: Date; account: string; queue: string; count: number };
+
+export interface InspectedMessage { messageId: string; messageText: string; insertedOn: Date; expiresOn: Date; nextVisibleOn: Date; dequeueCount: number; popReceipt: string; visible: boolean; expired: boolean }
+export interface Inspection {
+  now: Date; store: string; committedChanges: number;
+  accounts: { name: string; queues: { name: string; metadata: Record<string, string>; messages: InspectedMessage[] }[] }[];
+}
+
+/** Errors thrown by QueueService and Queue carry the Azure error code and HTTP status. */
+export interface QueueError extends Error { name: "QueueError"; code: string; statusCode: number; details?: Record<string, string> }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "OpenOptions")]
+    pub type JsOpenOptions;
+    #[wasm_bindgen(typescript_type = "QueueCreateOptions")]
+    pub type JsQueueCreateOptions;
+    #[wasm_bindgen(typescript_type = "SendMessageOptions")]
+    pub type JsSendMessageOptions;
+    #[wasm_bindgen(typescript_type = "ReceiveMessagesOptions")]
+    pub type JsReceiveMessagesOptions;
+    #[wasm_bindgen(typescript_type = "PeekMessagesOptions")]
+    pub type JsPeekMessagesOptions;
+    #[wasm_bindgen(typescript_type = "Record<string, string>")]
+    pub type JsMetadata;
+    #[wasm_bindgen(typescript_type = "SignedIdentifier[]")]
+    pub type JsSignedIdentifiers;
+    #[wasm_bindgen(typescript_type = "ListQueuesOptions")]
+    pub type JsListQueuesOptions;
+    #[wasm_bindgen(typescript_type = "QueueServiceProperties")]
+    pub type JsQueueServiceProperties;
+    #[wasm_bindgen(typescript_type = "(event: QueueEvent) => void")]
+    pub type JsEventListener;
+}
