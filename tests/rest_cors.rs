@@ -255,3 +255,28 @@ fn prefixed_exposed_entry_lists_matching_response_headers_then_literals() {
         Some("x-ms-meta-color,x-custom")
     );
 }
+
+// ---- robustness ----
+
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Stored rules are validated on the way in, but evaluation must not rely on it.
+        #[test]
+        fn any_rules_and_header_values(
+            origins in ".{0,40}", methods in ".{0,20}", allowed in ".{0,40}", exposed in ".{0,40}",
+            origin in "[ -~]{0,20}", method in "[ -~]{0,10}", requested in "[ -~]{0,40}",
+        ) {
+            let rules = [rule(&origins, &methods, &allowed, &exposed)];
+            let req = headers(&[
+                ("origin", &origin),
+                ("access-control-request-method", &method),
+                ("access-control-request-headers", &requested),
+            ]);
+            let _ = preflight(&rules, &req);
+            let _ = actual_response_headers(&rules, &method, &req, &get_response());
+        }
+    }
+}

@@ -411,9 +411,10 @@ fn permission_letters_in_any_order_are_canonicalised() {
     assert_eq!(acl[0].policy.permission.unwrap().to_string(), "raup");
 }
 
+/// The second value would make `dates::parse_iso8601` slice inside `€` if it got that far.
 #[test]
 fn unparsable_start_is_invalid_xml() {
-    for start in ["tomorrow", "2017-12-31T11:22:33é+01:00"] {
+    for start in ["tomorrow", "2017-12-31T€12345"] {
         let body = format!(
             "<SignedIdentifiers><SignedIdentifier><Id>a</Id><AccessPolicy><Start>{start}</Start>\
              </AccessPolicy></SignedIdentifier></SignedIdentifiers>"
