@@ -72,7 +72,8 @@ fn split_offset(s: &str) -> Option<(&str, i64)> {
         return Some((body, 0));
     }
     let tail_at = s.len().checked_sub(6)?;
-    let (body, tail) = s.split_at(tail_at);
+    // Request data: the cut may fall inside a multi-byte character, which is simply no offset.
+    let (body, tail) = (s.get(..tail_at)?, s.get(tail_at..)?);
     let sign = match tail.as_bytes()[0] {
         b'+' => 1,
         b'-' => -1,
@@ -124,5 +125,6 @@ mod tests {
         assert_eq!(parse_iso8601("2017-13-31"), None);
         assert_eq!(parse_iso8601("2017-12-31T11:22:33.12345678Z"), None);
         assert_eq!(parse_iso8601("soon"), None);
+        assert_eq!(parse_iso8601("\u{20ac}12345"), None);
     }
 }

@@ -5,15 +5,19 @@
 //! the response; it never panics on any input. The caller drains the engine's outbox into a
 //! store before sending the response.
 
+pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod dates;
 pub mod error;
 pub mod inspect;
+pub mod ops;
 pub mod query;
 pub mod route;
+pub mod service;
 pub mod xml;
 
 pub use config::{AccountConfig, ServiceConfig};
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
+pub use service::Service;

@@ -1,0 +1,125 @@
+//! The operations, one file per REST resource. Each turns validated request input into one
+//! engine call and renders the answer; none touches authentication or CORS.
+
+pub mod message_id;
+pub mod messages;
+pub mod queue;
+pub mod service;
+
+use super::error::{ErrorCode, RestError};
+use super::query::Query;
+use super::route::Target;
+use crate::engine::{Emulator, Metadata, MetadataError, QueueName, Timestamp};
+use http::HeaderMap;
+
+/// Everything an operation may read, and the engine it may change.
+#[derive(Debug)]
+pub struct OpContext<'a> {
+    pub emu: &'a mut Emulator,
+    pub now: Timestamp,
+    pub target: &'a Target,
+    pub query: &'a Query,
+    pub headers: &'a HeaderMap,
+    pub body: &'a [u8],
+    pub bom: bool,
+    /// `scheme://host[/account]` of the request, for List Queues' `ServiceEndpoint`.
+    pub endpoint: String,
+}
+
+impl OpContext<'_> {
+    pub fn account(&self) -> &str {
+        &self.target.account
+    }
+
+    /// The queue the resource names; the caller validated its syntax before routing.
+    pub fn queue_name(&self) -> Result<QueueName, RestError> {
+        let raw = self.target.resource.queue().unwrap_or("");
+        QueueName::parse(raw).map_err(|_| RestError::new(ErrorCode::InvalidResourceName))
+    }
+
+    /// An optional integer query parameter.
+    ///
+    /// # Errors
+    /// `InvalidQueryParameterValue` when not an integer, `OutOfRangeQueryParameterValue`
+    /// when it does not fit in 32 bits.
+    pub fn int_param(&self, name: &str) -> Result<Option<i64>, RestError> {
+        let Some(raw) = self.query.get(name) else {
+            return Ok(None);
+        };
+        match raw.trim().parse::<i64>() {
+            Ok(v) if i32::try_from(v).is_ok() => Ok(Some(v)),
+            Ok(_) => Err(RestError::query_out_of_range(
+                name,
+                raw,
+                i32::MIN as i64,
+                i32::MAX as i64,
+            )),
+            Err(_) => Err(RestError::invalid_query(name, raw, "Not a valid integer.")),
+        }
+    }
+
+    /// The `x-ms-meta-*` headers as metadata.
+    pub fn metadata(&self) -> Result<Metadata, RestError> {
+        metadata_from_headers(self.headers)
+    }
+}
+
+/// Collects `x-ms-meta-*` headers, mapping each rule violation to its Azure code.
+pub fn metadata_from_headers(headers: &HeaderMap) -> Result<Metadata, RestError> {
+    let mut pairs = Vec::new();
+    for (name, value) in headers {
+        if let Some(meta) = name.as_str().strip_prefix("x-ms-meta-") {
+            let value = value
+                .to_str()
+                .map_err(|_| RestError::new(ErrorCode::InvalidMetadata))?;
+            pairs.push((meta, value));
+        }
+    }
+    Metadata::from_pairs(pairs).map_err(|e| {
+        RestError::new(match e {
+            MetadataError::EmptyName => ErrorCode::EmptyMetadataKey,
+            MetadataError::InvalidName(_) | MetadataError::DuplicateName(_) => {
+                ErrorCode::InvalidMetadata
+            }
+            MetadataError::TooLarge => ErrorCode::MetadataTooLarge,
+        })
+    })
+}
+
+/// A successful answer before the common headers are added.
+#[derive(Debug, Default)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    /// An XML document, sent as `application/xml`.
+    pub xml: Option<String>,
+    /// Reads that return data carry `Cache-Control: no-cache`.
+    pub no_cache: bool,
+}
+
+impl Reply {
+    pub fn status(status: u16) -> Self {
+        Reply {
+            status,
+            ..Reply::default()
+        }
+    }
+
+    pub fn xml(status: u16, xml: String) -> Self {
+        Reply {
+            status,
+            xml: Some(xml),
+            ..Reply::default()
+        }
+    }
+
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    pub fn no_cache(mut self) -> Self {
+        self.no_cache = true;
+        self
+    }
+}

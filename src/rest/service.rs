@@ -1,0 +1,415 @@
+//! The request pipeline: address → version → queue name → credentials → operation →
+//! permission → the operation itself → common headers and CORS.
+
+use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
+use super::config::ServiceConfig;
+use super::cors;
+use super::dates::{iso8601_millis, rfc1123};
+use super::error::{ErrorCode, RestError};
+use super::inspect;
+use super::ops::{self, OpContext, Reply};
+use super::query::Query;
+use super::route::{self, Operation, Target};
+use super::xml::XmlWriter;
+use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
+use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
+
+/// The version answered when the request names none (the newest the SDKs send).
+pub const DEFAULT_VERSION: &str = "2026-04-06";
+
+/// The REST face of an [`Emulator`].
+pub struct Service {
+    config: ServiceConfig,
+    keys: Vec<(String, Vec<AccountKey>)>,
+    emu: Emulator,
+    request_ids: Box<dyn Entropy>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("config", &self.config)
+            .field("emulator", &self.emu)
+            .finish()
+    }
+}
+
+/// What the request asked for, read once.
+struct Incoming<'a> {
+    method: &'a str,
+    host: Option<&'a str>,
+    path: &'a str,
+    raw_query: Option<&'a str>,
+    query: Query,
+    headers: &'a HeaderMap,
+    https: bool,
+}
+
+impl Service {
+    pub fn new(config: ServiceConfig, emulator: Emulator) -> Self {
+        let keys = config
+            .accounts
+            .iter()
+            .map(|a| {
+                (
+                    a.name.clone(),
+                    a.keys
+                        .iter()
+                        .filter_map(|k| AccountKey::from_base64(k))
+                        .collect(),
+                )
+            })
+            .collect();
+        Service {
+            config,
+            keys,
+            emu: emulator,
+            request_ids: Box::new(OsEntropy),
+        }
+    }
+
+    /// Draws request ids from `entropy` instead of the platform (reproducible responses).
+    pub fn with_request_ids(mut self, entropy: Box<dyn Entropy>) -> Self {
+        self.request_ids = entropy;
+        self
+    }
+
+    pub fn emulator(&self) -> &Emulator {
+        &self.emu
+    }
+
+    pub fn emulator_mut(&mut self) -> &mut Emulator {
+        &mut self.emu
+    }
+
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// Answers one request at `now`. Never panics; Azure errors are responses. Drain
+    /// `emulator_mut().take_changes()` into the store before sending the response.
+    pub fn handle(&mut self, now: Timestamp, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
+        let uri = req.uri();
+        let host = uri.authority().map(|a| a.as_str()).or_else(|| {
+            req.headers()
+                .get(http::header::HOST)
+                .and_then(|h| h.to_str().ok())
+        });
+        let incoming = Incoming {
+            method: req.method().as_str(),
+            host,
+            path: uri.path(),
+            raw_query: uri.query(),
+            query: Query::parse(uri.query()),
+            headers: req.headers(),
+            https: uri.scheme_str() == Some("https"),
+        };
+        let request_id = self.new_request_id();
+        let version = response_version(&incoming);
+        if let Some(rest) = incoming.path.strip_prefix(inspect::PREFIX) {
+            let (status, json) =
+                inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest);
+            let mut resp = Response::new(json.into_bytes());
+            *resp.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
+            set(resp.headers_mut(), "content-type", "application/json");
+            set(resp.headers_mut(), "x-ms-request-id", &request_id);
+            return resp;
+        }
+        let target = route::target(incoming.host, incoming.path, |a| {
+            self.config.account(a).is_some()
+        });
+        let (result, target) = match target {
+            Ok(t) => (self.dispatch(now, &incoming, req.body(), &t), Some(t)),
+            Err(e) => (Err(e), None),
+        };
+        let mut resp = match result {
+            Ok(reply) => render_reply(reply),
+            Err(e) => render_error(&e, &request_id, now, self.config.emit_bom),
+        };
+        let h = resp.headers_mut();
+        set(h, "x-ms-request-id", &request_id);
+        set(h, "x-ms-version", &version);
+        set(h, "date", &rfc1123(now));
+        set(h, "server", concat!("azqueue/", env!("CARGO_PKG_VERSION")));
+        if let Some(id) = incoming.headers.get("x-ms-client-request-id") {
+            if id.len() <= 1024 && id.as_bytes().iter().all(|b| (0x20..0x7f).contains(b)) {
+                h.insert("x-ms-client-request-id", id.clone());
+            }
+        }
+        if incoming.method == "HEAD" {
+            resp.body_mut().clear();
+        }
+        if incoming.method != "OPTIONS" {
+            if let Some(t) = &target {
+                let rules = &self.emu.service_properties_ref(&t.account).cors;
+                if !rules.is_empty() {
+                    for (name, value) in cors::actual_response_headers(
+                        rules,
+                        incoming.method,
+                        incoming.headers,
+                        resp.headers(),
+                    ) {
+                        if let Ok(v) = HeaderValue::from_str(&value) {
+                            resp.headers_mut().insert(name, v);
+                        }
+                    }
+                }
+            }
+        }
+        resp
+    }
+
+    fn new_request_id(&mut self) -> String {
+        let mut bytes = [0u8; 16];
+        self.request_ids.fill(&mut bytes);
+        uuid::Builder::from_random_bytes(bytes)
+            .into_uuid()
+            .hyphenated()
+            .to_string()
+    }
+
+    fn dispatch(
+        &mut self,
+        now: Timestamp,
+        inc: &Incoming,
+        body: &[u8],
+        target: &Target,
+    ) -> Result<Reply, RestError> {
+        let Some((_, keys)) = self.keys.iter().find(|(name, _)| *name == target.account) else {
+            return Err(RestError::new(ErrorCode::ResourceNotFound));
+        };
+        check_version(inc)?;
+        if inc.method == "OPTIONS" {
+            let rules = &self.emu.service_properties_ref(&target.account).cors;
+            let headers = cors::preflight(rules, inc.headers)?;
+            let mut reply = Reply::status(200);
+            for (name, value) in headers {
+                reply = reply.header(name.as_str().to_owned(), value);
+            }
+            return Ok(reply);
+        }
+        let queue = target.resource.queue();
+        if let Some(q) = queue {
+            QueueName::parse(q).map_err(|e| match e {
+                crate::engine::NameError::Length => RestError::new(ErrorCode::OutOfRangeInput),
+                crate::engine::NameError::Characters => {
+                    RestError::new(ErrorCode::InvalidResourceName)
+                }
+            })?;
+        }
+        let emu = &self.emu;
+        let account = target.account.as_str();
+        let policy = |id: &str| {
+            let name = QueueName::parse(queue?).ok()?;
+            let acl = emu.queue(account, &name).ok()?.acl();
+            acl.iter().find(|s| s.id == id).map(|s| s.policy.clone())
+        };
+        let auth = AuthInput {
+            method: inc.method,
+            path: inc.path,
+            query: inc.raw_query,
+            headers: inc.headers,
+            account,
+            queue,
+            https: inc.https,
+            client_ip: None,
+            now,
+        };
+        let principal = authenticate(&auth, keys, &policy)?;
+        if matches!(principal, Principal::Anonymous) && !self.config.anonymous {
+            return Err(RestError::new(ErrorCode::NoAuthenticationInformation));
+        }
+        let op = route::route(inc.method, &target.resource, &inc.query)?;
+        authorize(&principal, op)?;
+        if target.secondary && !is_read(op) {
+            return Err(RestError::new(ErrorCode::AuthorizationFailure));
+        }
+        if let Some(t) = ops_timeout_error(inc) {
+            return Err(t);
+        }
+        let endpoint = endpoint(inc, target);
+        let mut ctx = OpContext {
+            emu: &mut self.emu,
+            now,
+            target,
+            query: &inc.query,
+            headers: inc.headers,
+            body,
+            bom: self.config.emit_bom,
+            endpoint,
+        };
+        run(op, &mut ctx)
+    }
+}
+
+fn run(op: Operation, ctx: &mut OpContext) -> Result<Reply, RestError> {
+    use Operation::*;
+    match op {
+        ListQueues => ops::service::list_queues(ctx),
+        GetServiceProperties => ops::service::get_properties(ctx),
+        SetServiceProperties => ops::service::set_properties(ctx),
+        GetServiceStats => ops::service::get_stats(ctx),
+        CreateQueue => ops::queue::create(ctx),
+        DeleteQueue => ops::queue::delete(ctx),
+        GetQueueMetadata => ops::queue::get_metadata(ctx),
+        SetQueueMetadata => ops::queue::set_metadata(ctx),
+        GetQueueAcl => ops::queue::get_acl(ctx),
+        SetQueueAcl => ops::queue::set_acl(ctx),
+        PutMessage => ops::messages::put(ctx),
+        GetMessages => ops::messages::get(ctx),
+        PeekMessages => ops::messages::peek(ctx),
+        ClearMessages => ops::messages::clear(ctx),
+        DeleteMessage => ops::message_id::delete(ctx),
+        UpdateMessage => ops::message_id::update(ctx),
+        // Preflight is answered before authentication.
+        Preflight => Err(RestError::new(ErrorCode::UnsupportedHttpVerb)),
+    }
+}
+
+/// Operations the read-only secondary endpoint serves.
+fn is_read(op: Operation) -> bool {
+    use Operation::*;
+    matches!(
+        op,
+        ListQueues
+            | GetServiceProperties
+            | GetServiceStats
+            | GetQueueMetadata
+            | GetQueueAcl
+            | PeekMessages
+    )
+}
+
+/// `timeout` is accepted on every operation; it must be an integer (values above 30 are
+/// reduced by the service, and an emulator finishes well within any of them).
+fn ops_timeout_error(inc: &Incoming) -> Option<RestError> {
+    let raw = inc.query.get("timeout")?;
+    match raw.trim().parse::<i64>() {
+        Ok(v) if i32::try_from(v).is_ok() => None,
+        Ok(_) => Some(RestError::query_out_of_range(
+            "timeout",
+            raw,
+            i32::MIN as i64,
+            i32::MAX as i64,
+        )),
+        Err(_) => Some(RestError::invalid_query(
+            "timeout",
+            raw,
+            "Not a valid integer.",
+        )),
+    }
+}
+
+/// `scheme://host[/account]` as the client addressed the service.
+fn endpoint(inc: &Incoming, target: &Target) -> String {
+    let scheme = if inc.https { "https" } else { "http" };
+    let host = inc.host.unwrap_or("localhost");
+    if target.path_style {
+        let first = inc
+            .path
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or("");
+        format!("{scheme}://{host}/{first}")
+    } else {
+        format!("{scheme}://{host}")
+    }
+}
+
+/// The version to echo: `x-ms-version`, else a SAS's `api-version` or `sv`, else ours.
+fn response_version(inc: &Incoming) -> String {
+    inc.headers
+        .get("x-ms-version")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| is_version(v))
+        .or_else(|| inc.query.get("api-version").filter(|v| is_version(v)))
+        .or_else(|| inc.query.get("sv").filter(|v| is_version(v)))
+        .unwrap_or(DEFAULT_VERSION)
+        .to_owned()
+}
+
+/// Any well-formed version is served: there is no "unsupported version" wall, so SDKs newer
+/// than this emulator keep working.
+fn check_version(inc: &Incoming) -> Result<(), RestError> {
+    let header = inc.headers.get("x-ms-version");
+    if header.is_some() && inc.query.has("api-version") {
+        return Err(RestError::new(ErrorCode::MultipleVersionsSpecified));
+    }
+    match header.map(|v| v.to_str()) {
+        None => Ok(()),
+        Some(Ok(v)) if is_version(v) => Ok(()),
+        Some(v) => Err(RestError::new(ErrorCode::InvalidHeaderValue)
+            .with("HeaderName", "x-ms-version")
+            .with("HeaderValue", v.unwrap_or(""))),
+    }
+}
+
+fn is_version(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+fn set(h: &mut HeaderMap, name: &'static str, value: &str) {
+    if let Ok(v) = HeaderValue::from_str(value) {
+        h.insert(HeaderName::from_static(name), v);
+    }
+}
+
+fn render_reply(reply: Reply) -> Response<Vec<u8>> {
+    let body = reply.xml.map(String::into_bytes).unwrap_or_default();
+    let has_body = !body.is_empty();
+    let mut resp = Response::new(body);
+    *resp.status_mut() = http::StatusCode::from_u16(reply.status).unwrap_or(http::StatusCode::OK);
+    let h = resp.headers_mut();
+    if has_body {
+        set(h, "content-type", "application/xml");
+    }
+    if reply.no_cache {
+        set(h, "cache-control", "no-cache");
+    }
+    for (name, value) in reply.headers {
+        if let (Ok(n), Ok(v)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            h.append(n, v);
+        }
+    }
+    resp
+}
+
+/// The `<Error>` document with the code, Azure's message, request id and time, then details.
+pub fn render_error(
+    e: &RestError,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut w = XmlWriter::document(bom);
+    w.open("Error").element("Code", e.code.as_str());
+    let message = e.message.unwrap_or(e.code.message());
+    w.element(
+        "Message",
+        &format!(
+            "{message}\nRequestId:{request_id}\nTime:{}",
+            iso8601_millis(now)
+        ),
+    );
+    for (name, value) in &e.details {
+        w.element(name, value);
+    }
+    w.close("Error");
+    let mut resp = Response::new(w.finish().into_bytes());
+    *resp.status_mut() =
+        http::StatusCode::from_u16(e.status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+    let h = resp.headers_mut();
+    set(h, "content-type", "application/xml");
+    set(h, "x-ms-error-code", e.code.as_str());
+    resp
+}

@@ -1,0 +1,563 @@
+//! Put, Get, Peek, Delete, Update and Clear over the REST surface, one behaviour per test.
+
+mod common;
+use common::*;
+
+const XML: &str = r#"<?xml version="1.0" encoding="utf-8"?>"#;
+const T0_RFC: &str = "Tue, 14 Nov 2023 22:13:20 GMT";
+const T0_PLUS_7D: &str = "Tue, 21 Nov 2023 22:13:20 GMT";
+
+#[test]
+fn put_message_returns_201_with_the_put_shape() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body("hello"),
+    );
+    assert_eq!(r.status(), 201);
+    assert_eq!(r.header("content-type"), Some("application/xml"));
+    assert_eq!(r.header("cache-control"), None);
+    let (id, receipt) = (r.xml_field("MessageId"), r.xml_field("PopReceipt"));
+    let want = format!(
+        "{XML}<QueueMessagesList><QueueMessage><MessageId>{id}</MessageId><InsertionTime>{T0_RFC}</InsertionTime><ExpirationTime>{T0_PLUS_7D}</ExpirationTime><PopReceipt>{receipt}</PopReceipt><TimeNextVisible>{T0_RFC}</TimeNextVisible></QueueMessage></QueueMessagesList>"
+    );
+    assert_eq!(r.text(), want);
+    assert_eq!(id.len(), 36);
+}
+
+#[test]
+fn get_messages_returns_every_field_in_order_and_hides_the_message() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, _) = h.put("q01", "a <b> & 'c' \"d\"", "");
+    let r = h.call(
+        "GET",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=10",
+        "",
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    let receipt = r.xml_field("PopReceipt");
+    let want = format!(
+        "{XML}<QueueMessagesList><QueueMessage><MessageId>{id}</MessageId><InsertionTime>{T0_RFC}</InsertionTime><ExpirationTime>{T0_PLUS_7D}</ExpirationTime><PopReceipt>{receipt}</PopReceipt><TimeNextVisible>Tue, 14 Nov 2023 22:13:30 GMT</TimeNextVisible><DequeueCount>1</DequeueCount><MessageText>a &lt;b&gt; &amp; 'c' \"d\"</MessageText></QueueMessage></QueueMessagesList>"
+    );
+    assert_eq!(r.text(), want);
+    let again = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    assert_eq!(again.text(), format!("{XML}<QueueMessagesList />"));
+}
+
+#[test]
+fn peek_shows_visible_messages_without_receipts_or_side_effects() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, _) = h.put("q01", "peeked", "");
+    let r = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    let want = format!(
+        "{XML}<QueueMessagesList><QueueMessage><MessageId>{id}</MessageId><InsertionTime>{T0_RFC}</InsertionTime><ExpirationTime>{T0_PLUS_7D}</ExpirationTime><DequeueCount>0</DequeueCount><MessageText>peeked</MessageText></QueueMessage></QueueMessagesList>"
+    );
+    assert_eq!(r.text(), want);
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    assert_eq!(got.xml_field("DequeueCount"), "1");
+}
+
+#[test]
+fn peek_with_visibilitytimeout_is_refused() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call(
+        "GET",
+        "/devstoreaccount1/q01/messages?peekonly=true&visibilitytimeout=5",
+        "",
+    );
+    r.assert_error(400, "InvalidQueryParameterValue");
+    assert!(
+        r.text()
+            .contains("<Reason>Not a valid parameter in conjunction with peek.</Reason>")
+    );
+}
+
+#[test]
+fn a_message_reappears_after_its_visibility_timeout_with_dequeue_count_two() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "job", "");
+    let first = h.call(
+        "GET",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=30",
+        "",
+    );
+    h.advance(29);
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1/q01/messages", "")
+            .xml_fields("MessageId")
+            .len(),
+        0
+    );
+    h.advance(1);
+    let second = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    assert_eq!(second.xml_field("DequeueCount"), "2");
+    assert_ne!(
+        second.xml_field("PopReceipt"),
+        first.xml_field("PopReceipt")
+    );
+}
+
+#[test]
+fn delete_with_the_current_receipt_removes_the_message() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "x", "");
+    let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    let (id, receipt) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
+    let r = h.call(
+        "DELETE",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
+            enc(&receipt)
+        ),
+        "",
+    );
+    assert_eq!(r.status(), 204);
+    assert!(r.text().is_empty());
+    let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("0"));
+}
+
+#[test]
+fn a_stale_receipt_is_refused_with_404_message_not_found() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "x", "");
+    let first = h.call(
+        "GET",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=1",
+        "",
+    );
+    h.advance(1);
+    h.call("GET", "/devstoreaccount1/q01/messages", "");
+    let (id, stale) = (first.xml_field("MessageId"), first.xml_field("PopReceipt"));
+    let r = h.call(
+        "DELETE",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
+            enc(&stale)
+        ),
+        "",
+    );
+    r.assert_error(404, "MessageNotFound");
+    let u = h.call(
+        "PUT",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=0",
+            enc(&stale)
+        ),
+        "",
+    );
+    u.assert_error(404, "MessageNotFound");
+}
+
+#[test]
+fn the_put_receipt_deletes_before_any_get() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, receipt) = h.put("q01", "x", "");
+    let r = h.call(
+        "DELETE",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
+            enc(&receipt)
+        ),
+        "",
+    );
+    assert_eq!(r.status(), 204);
+}
+
+#[test]
+fn a_malformed_pop_receipt_is_400() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, _) = h.put("q01", "x", "");
+    let r = h.call(
+        "DELETE",
+        &format!("/devstoreaccount1/q01/messages/{id}?popreceipt=%21%21"),
+        "",
+    );
+    r.assert_error(400, "InvalidQueryParameterValue");
+    assert!(r.text().contains("<QueryParameterName>popreceipt</QueryParameterName><QueryParameterValue>!!</QueryParameterValue><Reason>Invalid pop receipt format</Reason>"));
+    let missing = h.call(
+        "DELETE",
+        &format!("/devstoreaccount1/q01/messages/{id}"),
+        "",
+    );
+    missing.assert_error(400, "InvalidQueryParameterValue");
+}
+
+#[test]
+fn update_returns_a_new_receipt_and_next_visible_time_and_keeps_the_count() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "step 1", "");
+    let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    let (id, receipt) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
+    let r = h.call(
+        "PUT",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=60",
+            enc(&receipt)
+        ),
+        &message_body("step 2"),
+    );
+    assert_eq!(r.status(), 204);
+    let new_receipt = r.header("x-ms-popreceipt").unwrap().to_owned();
+    assert_ne!(new_receipt, receipt);
+    assert_eq!(
+        r.header("x-ms-time-next-visible"),
+        Some("Tue, 14 Nov 2023 22:14:20 GMT")
+    );
+    h.advance(60);
+    let again = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    assert_eq!(again.xml_field("MessageText"), "step 2");
+    assert_eq!(again.xml_field("DequeueCount"), "2");
+}
+
+#[test]
+fn update_without_a_body_keeps_the_text() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, receipt) = h.put("q01", "keep me", "");
+    let r = h.call(
+        "PUT",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=0",
+            enc(&receipt)
+        ),
+        "",
+    );
+    assert_eq!(r.status(), 204);
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_field("MessageText"), "keep me");
+}
+
+#[test]
+fn update_requires_visibilitytimeout_in_range() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, receipt) = h.put("q01", "x", "");
+    let missing = h.call(
+        "PUT",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
+            enc(&receipt)
+        ),
+        "",
+    );
+    missing.assert_error(400, "InvalidQueryParameterValue");
+    let big = h.call(
+        "PUT",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=604801",
+            enc(&receipt)
+        ),
+        "",
+    );
+    big.assert_error(400, "OutOfRangeQueryParameterValue");
+    assert!(
+        big.text()
+            .contains("<MinimumAllowed>0</MinimumAllowed><MaximumAllowed>604800</MaximumAllowed>")
+    );
+}
+
+#[test]
+fn put_with_a_delay_hides_the_message_until_then() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=60",
+        &message_body("later"),
+    );
+    assert_eq!(
+        r.xml_field("TimeNextVisible"),
+        "Tue, 14 Nov 2023 22:14:20 GMT"
+    );
+    assert!(
+        h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "")
+            .xml_fields("MessageId")
+            .is_empty()
+    );
+    h.advance(60);
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "")
+            .xml_field("MessageText"),
+        "later"
+    );
+}
+
+#[test]
+fn ttl_minus_one_never_expires() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?messagettl=-1",
+        &message_body("forever"),
+    );
+    assert_eq!(
+        r.xml_field("ExpirationTime"),
+        "Fri, 31 Dec 9999 23:59:59 GMT"
+    );
+}
+
+#[test]
+fn expired_messages_are_not_returned_or_counted() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, receipt) = h.put("q01", "short", "?messagettl=10");
+    h.advance(10);
+    assert!(
+        h.call("GET", "/devstoreaccount1/q01/messages", "")
+            .xml_fields("MessageId")
+            .is_empty()
+    );
+    let meta = h.call("HEAD", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("0"));
+    let d = h.call(
+        "DELETE",
+        &format!(
+            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
+            enc(&receipt)
+        ),
+        "",
+    );
+    d.assert_error(404, "MessageNotFound");
+}
+
+#[test]
+fn visibility_must_be_shorter_than_ttl_including_the_default() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=10&messagettl=10",
+        &message_body("x"),
+    );
+    r.assert_error(400, "InvalidQueryParameterValue");
+    assert!(r.text().contains("<QueryParameterName>visibilitytimeout</QueryParameterName><QueryParameterValue>10</QueryParameterValue><Reason>messagettl must be greater than visibilitytimeout</Reason>"));
+    let d = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=604800",
+        &message_body("x"),
+    );
+    d.assert_error(400, "InvalidQueryParameterValue");
+    let ok = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?visibilitytimeout=604800&messagettl=-1",
+        &message_body("x"),
+    );
+    assert_eq!(ok.status(), 201);
+}
+
+#[test]
+fn put_parameter_ranges() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for (query, code) in [
+        ("visibilitytimeout=-1", "OutOfRangeQueryParameterValue"),
+        ("visibilitytimeout=604801", "OutOfRangeQueryParameterValue"),
+        ("messagettl=0", "OutOfRangeQueryParameterValue"),
+        ("messagettl=-2", "OutOfRangeQueryParameterValue"),
+        ("visibilitytimeout=abc", "InvalidQueryParameterValue"),
+        ("messagettl=99999999999", "OutOfRangeQueryParameterValue"),
+    ] {
+        let r = h.call(
+            "POST",
+            &format!("/devstoreaccount1/q01/messages?{query}"),
+            &message_body("x"),
+        );
+        r.assert_error(400, code);
+    }
+    let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(
+        meta.header("x-ms-approximate-messages-count"),
+        Some("0"),
+        "bad input changed nothing"
+    );
+}
+
+#[test]
+fn the_64_kib_limit_counts_decoded_utf8_bytes() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let at_limit = "a".repeat(65_536);
+    assert_eq!(
+        h.call(
+            "POST",
+            "/devstoreaccount1/q01/messages",
+            &message_body(&at_limit)
+        )
+        .status(),
+        201
+    );
+    // 16 384 escaped `<` are 65 536 decoded bytes though the body is four times larger.
+    let escaped = "<".repeat(65_536);
+    assert_eq!(
+        h.call(
+            "POST",
+            "/devstoreaccount1/q01/messages",
+            &message_body(&escaped)
+        )
+        .status(),
+        413
+    );
+    let multibyte = "\u{20ac}".repeat(21_845); // 65 535 bytes
+    assert_eq!(
+        h.call(
+            "POST",
+            "/devstoreaccount1/q01/messages",
+            &message_body(&multibyte)
+        )
+        .status(),
+        201
+    );
+    let over = "a".repeat(65_537);
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body(&over),
+    );
+    r.assert_error(413, "RequestBodyTooLarge");
+    assert!(r.text().contains("<MaxLimit>65536</MaxLimit>"));
+}
+
+#[test]
+fn get_messages_count_and_visibility_ranges() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for i in 0..40 {
+        h.put("q01", &format!("m{i}"), "");
+    }
+    let r = h.call("GET", "/devstoreaccount1/q01/messages?numofmessages=32", "");
+    assert_eq!(r.xml_fields("MessageId").len(), 32);
+    let rest = h.call("GET", "/devstoreaccount1/q01/messages?numofmessages=32", "");
+    assert_eq!(
+        rest.xml_fields("MessageId").len(),
+        8,
+        "fewer visible than asked: all of them"
+    );
+    for q in [
+        "numofmessages=0",
+        "numofmessages=33",
+        "visibilitytimeout=0",
+        "visibilitytimeout=604801",
+    ] {
+        h.call("GET", &format!("/devstoreaccount1/q01/messages?{q}"), "")
+            .assert_error(400, "OutOfRangeQueryParameterValue");
+    }
+    let r = h.call("GET", "/devstoreaccount1/q01/messages?numofmessages=33", "");
+    assert!(r.text().contains("<QueryParameterName>numofmessages</QueryParameterName><QueryParameterValue>33</QueryParameterValue><MinimumAllowed>1</MinimumAllowed><MaximumAllowed>32</MaximumAllowed>"));
+}
+
+#[test]
+fn messages_come_out_in_insertion_order() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for i in 0..5 {
+        h.put("q01", &format!("m{i}"), "");
+    }
+    let r = h.call("GET", "/devstoreaccount1/q01/messages?numofmessages=5", "");
+    assert_eq!(r.xml_fields("MessageText"), ["m0", "m1", "m2", "m3", "m4"]);
+}
+
+#[test]
+fn clear_messages_removes_visible_and_invisible() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "a", "");
+    h.put("q01", "b", "?visibilitytimeout=100");
+    h.call("GET", "/devstoreaccount1/q01/messages", "");
+    assert_eq!(
+        h.call("DELETE", "/devstoreaccount1/q01/messages", "")
+            .status(),
+        204
+    );
+    let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("0"));
+}
+
+#[test]
+fn message_operations_on_a_missing_queue_are_404_queue_not_found() {
+    let mut h = Harness::new();
+    h.call(
+        "POST",
+        "/devstoreaccount1/nope/messages",
+        &message_body("x"),
+    )
+    .assert_error(404, "QueueNotFound");
+    h.call("GET", "/devstoreaccount1/nope/messages", "")
+        .assert_error(404, "QueueNotFound");
+    h.call("DELETE", "/devstoreaccount1/nope/messages", "")
+        .assert_error(404, "QueueNotFound");
+    h.call(
+        "DELETE",
+        "/devstoreaccount1/nope/messages/not-a-guid?popreceipt=AAAA",
+        "",
+    )
+    .assert_error(404, "QueueNotFound");
+}
+
+#[test]
+fn an_unknown_message_id_is_404_message_not_found() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.call(
+        "DELETE",
+        "/devstoreaccount1/q01/messages/not-a-guid?popreceipt=AAAA",
+        "",
+    )
+    .assert_error(404, "MessageNotFound");
+    h.call(
+        "DELETE",
+        "/devstoreaccount1/q01/messages/6e2b9a52-2a4c-4b36-9a57-5c1d1a7d5f00?popreceipt=AAAA",
+        "",
+    )
+    .assert_error(404, "MessageNotFound");
+}
+
+#[test]
+fn bad_message_envelopes_are_400_invalid_xml_document() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for body in [
+        "",
+        "nonsense",
+        "<Other><MessageText>x</MessageText></Other>",
+        "<QueueMessage></QueueMessage>",
+    ] {
+        let r = h.call("POST", "/devstoreaccount1/q01/messages", body);
+        r.assert_error(400, "InvalidXmlDocument");
+    }
+}
+
+#[test]
+fn content_md5_is_verified_when_present() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let body = message_body("x");
+    let r = h.call_with(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &body,
+        &[("content-md5", "AAAAAAAAAAAAAAAAAAAAAA==")],
+    );
+    r.assert_error(400, "Md5Mismatch");
+    let r = h.call_with(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &body,
+        &[("content-md5", "xyz")],
+    );
+    r.assert_error(400, "InvalidMd5");
+}

@@ -1,0 +1,266 @@
+//! Queue operations over the REST surface: create, delete, list, metadata, ACL.
+
+mod common;
+use common::*;
+
+const XML: &str = r#"<?xml version="1.0" encoding="utf-8"?>"#;
+
+#[test]
+fn create_is_201_then_204_with_identical_metadata_then_409_with_different() {
+    let mut h = Harness::new();
+    let meta = [("x-ms-meta-Team", "web")];
+    let r = h.call_with("PUT", "/devstoreaccount1/orders", "", &meta);
+    assert_eq!(r.status(), 201);
+    assert!(r.text().is_empty());
+    assert!(r.header("x-ms-request-id").is_some());
+    assert!(r.header("date").is_some());
+    let same = h.call_with(
+        "PUT",
+        "/devstoreaccount1/orders",
+        "",
+        &[("x-ms-meta-team", "web")],
+    );
+    assert_eq!(same.status(), 204);
+    let other = h.call_with(
+        "PUT",
+        "/devstoreaccount1/orders",
+        "",
+        &[("x-ms-meta-team", "ops")],
+    );
+    other.assert_error(409, "QueueAlreadyExists");
+    let none = h.call("PUT", "/devstoreaccount1/orders", "");
+    none.assert_error(409, "QueueAlreadyExists");
+}
+
+#[test]
+fn queue_names_are_validated() {
+    let mut h = Harness::new();
+    h.call("PUT", "/devstoreaccount1/Bad_Name", "")
+        .assert_error(400, "InvalidResourceName");
+    h.call("PUT", "/devstoreaccount1/a--b", "")
+        .assert_error(400, "InvalidResourceName");
+    h.call("PUT", "/devstoreaccount1/ab", "")
+        .assert_error(400, "OutOfRangeInput");
+    h.call("PUT", &format!("/devstoreaccount1/{}", "a".repeat(64)), "")
+        .assert_error(400, "OutOfRangeInput");
+    let r = h.call("PUT", "/devstoreaccount1/Bad", "");
+    assert!(
+        r.text()
+            .contains("The specifed resource name contains invalid characters.")
+    );
+}
+
+#[test]
+fn metadata_rules_are_enforced() {
+    let mut h = Harness::new();
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/qu1",
+        "",
+        &[("x-ms-meta-1abc", "v")],
+    )
+    .assert_error(400, "InvalidMetadata");
+    let big = "v".repeat(8 * 1024);
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/qu1",
+        "",
+        &[("x-ms-meta-a", big.as_str())],
+    )
+    .assert_error(400, "MetadataTooLarge");
+    h.call("GET", "/devstoreaccount1/qu1?comp=metadata", "")
+        .assert_error(404, "QueueNotFound");
+}
+
+#[test]
+fn delete_queue_is_204_then_404() {
+    let mut h = Harness::new();
+    h.create("gone");
+    h.put("gone", "x", "");
+    assert_eq!(h.call("DELETE", "/devstoreaccount1/gone", "").status(), 204);
+    h.call("DELETE", "/devstoreaccount1/gone", "")
+        .assert_error(404, "QueueNotFound");
+    h.create("gone");
+    let meta = h.call("GET", "/devstoreaccount1/gone?comp=metadata", "");
+    assert_eq!(
+        meta.header("x-ms-approximate-messages-count"),
+        Some("0"),
+        "messages went with the queue"
+    );
+}
+
+#[test]
+fn get_metadata_returns_count_and_meta_headers_and_head_has_no_body() {
+    let mut h = Harness::new();
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/q01",
+        "",
+        &[("x-ms-meta-color", "green")],
+    );
+    h.put("q01", "a", "");
+    h.put("q01", "b", "?visibilitytimeout=50");
+    let r = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("x-ms-approximate-messages-count"), Some("2"));
+    assert_eq!(r.header("x-ms-meta-color"), Some("green"));
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    let head = h.call("HEAD", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(head.header("x-ms-approximate-messages-count"), Some("2"));
+    assert!(head.text().is_empty());
+    let missing = h.call("HEAD", "/devstoreaccount1/nope?comp=metadata", "");
+    assert_eq!(missing.status(), 404);
+    assert_eq!(missing.code(), Some("QueueNotFound"));
+    assert!(missing.text().is_empty());
+}
+
+#[test]
+fn set_metadata_replaces_the_whole_set() {
+    let mut h = Harness::new();
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/q01",
+        "",
+        &[("x-ms-meta-a", "1"), ("x-ms-meta-b", "2")],
+    );
+    let r = h.call_with(
+        "PUT",
+        "/devstoreaccount1/q01?comp=metadata",
+        "",
+        &[("x-ms-meta-c", "3")],
+    );
+    assert_eq!(r.status(), 204);
+    let got = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(got.header("x-ms-meta-a"), None);
+    assert_eq!(got.header("x-ms-meta-c"), Some("3"));
+    h.call("PUT", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1/q01?comp=metadata", "")
+            .header("x-ms-meta-c"),
+        None
+    );
+}
+
+#[test]
+fn list_queues_pages_with_inclusive_next_markers() {
+    let mut h = Harness::new();
+    for q in ["qu1", "qu2", "qu3", "other"] {
+        h.create(q);
+    }
+    let r = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&prefix=q&maxresults=2",
+        "",
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    assert_eq!(
+        r.text(),
+        format!(
+            "{XML}<EnumerationResults ServiceEndpoint=\"http://127.0.0.1:10001/devstoreaccount1/\"><Prefix>q</Prefix><MaxResults>2</MaxResults><Queues><Queue><Name>qu1</Name></Queue><Queue><Name>qu2</Name></Queue></Queues><NextMarker>/devstoreaccount1/qu3</NextMarker></EnumerationResults>"
+        )
+    );
+    let page2 = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&prefix=q&maxresults=2&marker=%2Fdevstoreaccount1%2Fqu3",
+        "",
+    );
+    assert_eq!(
+        page2.text(),
+        format!(
+            "{XML}<EnumerationResults ServiceEndpoint=\"http://127.0.0.1:10001/devstoreaccount1/\"><Prefix>q</Prefix><Marker>/devstoreaccount1/qu3</Marker><MaxResults>2</MaxResults><Queues><Queue><Name>qu3</Name></Queue></Queues><NextMarker /></EnumerationResults>"
+        )
+    );
+}
+
+#[test]
+fn list_queues_with_metadata_and_empty_results() {
+    let mut h = Harness::new();
+    let empty = h.call("GET", "/devstoreaccount1/?comp=list", "");
+    assert_eq!(
+        empty.text(),
+        format!(
+            "{XML}<EnumerationResults ServiceEndpoint=\"http://127.0.0.1:10001/devstoreaccount1/\"><Queues /><NextMarker /></EnumerationResults>"
+        )
+    );
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/withmeta",
+        "",
+        &[("x-ms-meta-color", "green")],
+    );
+    h.create("without");
+    let r = h.call("GET", "/devstoreaccount1?comp=list&include=metadata", "");
+    assert!(
+        r.text().contains(
+            "<Queue><Name>withmeta</Name><Metadata><color>green</color></Metadata></Queue>"
+        )
+    );
+    assert!(
+        r.text()
+            .contains("<Queue><Name>without</Name><Metadata /></Queue>")
+    );
+}
+
+#[test]
+fn list_queues_parameter_errors() {
+    let mut h = Harness::new();
+    h.call("GET", "/devstoreaccount1?comp=list&maxresults=0", "")
+        .assert_error(400, "OutOfRangeQueryParameterValue");
+    h.call("GET", "/devstoreaccount1?comp=list&include=acl", "")
+        .assert_error(400, "InvalidQueryParameterValue");
+    h.call("GET", "/devstoreaccount1?comp=list&marker=garbage", "")
+        .assert_error(400, "InvalidMarker");
+    let clamped = h.call("GET", "/devstoreaccount1?comp=list&maxresults=9000", "");
+    assert!(clamped.text().contains("<MaxResults>5000</MaxResults>"));
+}
+
+#[test]
+fn acl_round_trips_in_canonical_form() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let empty = h.call("GET", "/devstoreaccount1/q01?comp=acl", "");
+    assert_eq!(empty.text(), format!("{XML}<SignedIdentifiers />"));
+    let body = r#"<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier><Id>policy1</Id><AccessPolicy><Start>2017-12-31T11:22:33.456Z</Start><Expiry>2018-12-31T11:22:33.4560000Z</Expiry><Permission>pura</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>"#;
+    assert_eq!(
+        h.call("PUT", "/devstoreaccount1/q01?comp=acl", body)
+            .status(),
+        204
+    );
+    let r = h.call("GET", "/devstoreaccount1/q01?comp=acl", "");
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    assert_eq!(
+        r.text(),
+        format!(
+            "{XML}<SignedIdentifiers><SignedIdentifier><Id>policy1</Id><AccessPolicy><Start>2017-12-31T11:22:33.4560000Z</Start><Expiry>2018-12-31T11:22:33.4560000Z</Expiry><Permission>raup</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>"
+        )
+    );
+}
+
+#[test]
+fn acl_rejects_more_than_five_policies_and_bad_permissions_without_changing_anything() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let one = |id: usize, perm: &str| {
+        format!(
+            "<SignedIdentifier><Id>p{id}</Id><AccessPolicy><Permission>{perm}</Permission></AccessPolicy></SignedIdentifier>"
+        )
+    };
+    let six: String = (0..6).map(|i| one(i, "r")).collect();
+    h.call(
+        "PUT",
+        "/devstoreaccount1/q01?comp=acl",
+        &format!("<SignedIdentifiers>{six}</SignedIdentifiers>"),
+    )
+    .assert_error(400, "InvalidXmlDocument");
+    h.call(
+        "PUT",
+        "/devstoreaccount1/q01?comp=acl",
+        &format!("<SignedIdentifiers>{}</SignedIdentifiers>", one(1, "rwdl")),
+    )
+    .assert_error(400, "InvalidXmlDocument");
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1/q01?comp=acl", "").text(),
+        format!("{XML}<SignedIdentifiers />")
+    );
+}

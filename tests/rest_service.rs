@@ -1,0 +1,217 @@
+//! Service-level behaviour: properties, stats, versions, common headers, addressing, verbs.
+
+mod common;
+use azqueue::rest::ServiceConfig;
+use common::*;
+
+#[test]
+fn default_service_properties_match_a_fresh_account() {
+    let mut h = Harness::new();
+    let r = h.call(
+        "GET",
+        "/devstoreaccount1/?restype=service&comp=properties",
+        "",
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    assert_eq!(
+        r.text(),
+        r#"<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Logging><Version>1.0</Version><Read>false</Read><Write>false</Write><Delete>false</Delete><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs><RetentionPolicy><Enabled>true</Enabled><Days>7</Days></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>"#
+    );
+}
+
+#[test]
+fn set_service_properties_is_202_and_keeps_absent_parts() {
+    let mut h = Harness::new();
+    let body = r#"<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Cors><CorsRule><AllowedOrigins>http://a.example</AllowedOrigins><AllowedMethods>GET,PUT</AllowedMethods><AllowedHeaders>x-ms-meta-*</AllowedHeaders><ExposedHeaders>*</ExposedHeaders><MaxAgeInSeconds>60</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>"#;
+    let r = h.call(
+        "PUT",
+        "/devstoreaccount1/?restype=service&comp=properties",
+        body,
+    );
+    assert_eq!(r.status(), 202);
+    assert!(r.text().is_empty());
+    let got = h
+        .call(
+            "GET",
+            "/devstoreaccount1/?restype=service&comp=properties",
+            "",
+        )
+        .text();
+    assert!(got.contains("<CorsRule><AllowedMethods>GET,PUT</AllowedMethods><AllowedOrigins>http://a.example</AllowedOrigins>"));
+    assert!(
+        got.contains("<HourMetrics><Version>1.0</Version><Enabled>true</Enabled>"),
+        "untouched part kept"
+    );
+}
+
+#[test]
+fn stats_only_on_the_secondary() {
+    let mut h = Harness::new();
+    let r = h.call(
+        "GET",
+        "/devstoreaccount1-secondary/?restype=service&comp=stats",
+        "",
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.text(),
+        r#"<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>Tue, 14 Nov 2023 22:13:20 GMT</LastSyncTime></GeoReplication></StorageServiceStats>"#
+    );
+    let primary = h.call("GET", "/devstoreaccount1/?restype=service&comp=stats", "");
+    primary.assert_error(400, "InvalidQueryParameterValue");
+    assert!(primary.text().contains("<QueryParameterName>comp</QueryParameterName><QueryParameterValue>stats</QueryParameterValue>"));
+}
+
+#[test]
+fn the_secondary_is_read_only() {
+    let mut h = Harness::new();
+    h.call("PUT", "/devstoreaccount1-secondary/q01", "")
+        .assert_error(403, "AuthorizationFailure");
+    h.create("q01");
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1-secondary/q01?comp=metadata", "")
+            .status(),
+        200
+    );
+}
+
+#[test]
+fn the_request_version_is_echoed_and_any_well_formed_version_is_served() {
+    let mut h = Harness::new();
+    for v in ["2009-09-19", "2026-04-06", "2031-01-01"] {
+        let r = h.call_with(
+            "GET",
+            "/devstoreaccount1?comp=list",
+            "",
+            &[("x-ms-version", v)],
+        );
+        assert_eq!(r.status(), 200, "{v}");
+        assert_eq!(r.header("x-ms-version"), Some(v));
+    }
+    let bad = h.call_with(
+        "GET",
+        "/devstoreaccount1?comp=list",
+        "",
+        &[("x-ms-version", "latest")],
+    );
+    bad.assert_error(400, "InvalidHeaderValue");
+    assert!(
+        bad.text()
+            .contains("<HeaderName>x-ms-version</HeaderName><HeaderValue>latest</HeaderValue>")
+    );
+    let both = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&api-version=2025-11-05",
+        "",
+    );
+    both.assert_error(400, "MultipleVersionsSpecified");
+}
+
+#[test]
+fn client_request_id_is_echoed_when_short_and_printable() {
+    let mut h = Harness::new();
+    let r = h.call_with(
+        "GET",
+        "/devstoreaccount1?comp=list",
+        "",
+        &[("x-ms-client-request-id", "abc-123")],
+    );
+    assert_eq!(r.header("x-ms-client-request-id"), Some("abc-123"));
+    let long = "x".repeat(1025);
+    let r = h.call_with(
+        "GET",
+        "/devstoreaccount1?comp=list",
+        "",
+        &[("x-ms-client-request-id", long.as_str())],
+    );
+    assert_eq!(r.header("x-ms-client-request-id"), None);
+}
+
+#[test]
+fn error_bodies_carry_request_id_and_time() {
+    let mut h = Harness::new();
+    let r = h.call("GET", "/devstoreaccount1/missing?comp=metadata", "");
+    let id = r.header("x-ms-request-id").unwrap().to_owned();
+    assert_eq!(
+        r.text(),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>QueueNotFound</Code><Message>The specified queue does not exist.\nRequestId:{id}\nTime:2023-11-14T22:13:20.0000000Z</Message></Error>"
+        )
+    );
+    assert_eq!(r.header("content-type"), Some("application/xml"));
+}
+
+#[test]
+fn xml_bodies_start_with_a_byte_order_mark_by_default() {
+    let config = ServiceConfig {
+        anonymous: true,
+        ..ServiceConfig::dev()
+    };
+    let mut h = Harness::with_config(config);
+    let r = h.call("GET", "/devstoreaccount1?comp=list", "");
+    assert!(r.0.body().starts_with(b"\xEF\xBB\xBF<?xml"));
+}
+
+#[test]
+fn unknown_accounts_paths_and_verbs() {
+    let mut h = Harness::new();
+    h.call("GET", "/nosuchaccount?comp=list", "")
+        .assert_error(404, "ResourceNotFound");
+    h.call("GET", "/devstoreaccount1/q01/bogus", "")
+        .assert_error(400, "InvalidUri");
+    h.call("PATCH", "/devstoreaccount1/q01", "")
+        .assert_error(400, "InvalidHttpVerb");
+    h.call("POST", "/devstoreaccount1/q01", "")
+        .assert_error(405, "UnsupportedHttpVerb");
+    h.call("GET", "/devstoreaccount1/q01?timeout=abc", "")
+        .assert_error(400, "InvalidQueryParameterValue");
+}
+
+#[test]
+fn requests_without_credentials_are_refused_unless_anonymous_is_on() {
+    let mut h = Harness::with_config(ServiceConfig::dev());
+    let r = h.call("PUT", "/devstoreaccount1/q01", "");
+    assert_eq!(r.status(), 401);
+    assert_eq!(r.code(), Some("NoAuthenticationInformation"));
+    assert!(
+        h.service
+            .emulator()
+            .queue_names("devstoreaccount1")
+            .is_empty(),
+        "nothing changed"
+    );
+}
+
+#[test]
+fn host_style_addressing_works() {
+    let mut h = Harness::new();
+    let req = http::Request::builder()
+        .method("PUT")
+        .uri("http://devstoreaccount1.queue.localhost:10001/hostq")
+        .header("x-ms-version", "2025-11-05")
+        .body(Vec::new())
+        .unwrap();
+    assert_eq!(h.send(req).status(), 201);
+    let r = h.call("GET", "/devstoreaccount1?comp=list", "");
+    assert!(r.text().contains("<Name>hostq</Name>"));
+}
+
+#[test]
+fn inspection_shows_invisible_messages_without_side_effects() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "hidden", "?visibilitytimeout=30");
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/q01", "");
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let v: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+    assert_eq!(v["messages"][0]["state"], "invisible");
+    assert_eq!(v["messages"][0]["messageText"], "hidden");
+    assert_eq!(v["messages"][0]["dequeueCount"], 0);
+    assert!(v["messages"][0].get("popReceipt").is_none());
+    assert!(
+        h.service.emulator_mut().take_changes().len() == 2,
+        "only create + put, nothing from inspection"
+    );
+}
