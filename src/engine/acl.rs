@@ -4,7 +4,7 @@ use super::time::Timestamp;
 use std::fmt;
 
 /// A subset of the queue SAS permissions, always written in the canonical order `r a u p`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct QueuePermissions {
     pub read: bool,
     pub add: bool,
@@ -57,7 +57,9 @@ impl fmt::Display for QueuePermissions {
 }
 
 /// A stored access policy's time, kept to the 100 ns tick the service's ISO 8601 output shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PolicyTime {
     /// Seconds since the Unix epoch.
     pub secs: i64,
@@ -72,7 +74,7 @@ impl PolicyTime {
 }
 
 /// The three optional parts of a policy.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct AccessPolicy {
     pub start: Option<PolicyTime>,
     pub expiry: Option<PolicyTime>,
@@ -80,7 +82,7 @@ pub struct AccessPolicy {
 }
 
 /// One `SignedIdentifier`: an id (≤ 64 characters) and its policy.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SignedIdentifier {
     pub id: String,
     pub policy: AccessPolicy,

@@ -52,7 +52,10 @@ impl Entropy for OsEntropy {
 }
 
 /// A message id: a random (v4) GUID, written lowercase with hyphens as the service does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct MessageId(uuid::Uuid);
 
 impl MessageId {
@@ -82,8 +85,22 @@ impl fmt::Display for MessageId {
 ///
 /// Receipts we issue are 16 random bytes; a client may send back any base64, which simply
 /// fails to match.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct PopReceipt(Vec<u8>);
+
+impl TryFrom<String> for PopReceipt {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        PopReceipt::from_base64(&s).ok_or_else(|| format!("`{s}` is not a base64 pop receipt"))
+    }
+}
+
+impl From<PopReceipt> for String {
+    fn from(r: PopReceipt) -> String {
+        r.to_base64()
+    }
+}
 
 impl PopReceipt {
     pub fn generate(entropy: &mut dyn Entropy) -> Self {

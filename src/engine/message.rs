@@ -6,7 +6,7 @@ use super::time::Timestamp;
 /// A stored message, with Azure's field names.
 ///
 /// Visible iff `time_next_visible <= now < expiration_time`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MessageRecord {
     pub id: MessageId,
     /// Insertion order within the queue: the tie-breaker that keeps delivery FIFO-ish and

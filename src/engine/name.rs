@@ -14,8 +14,24 @@ pub enum NameError {
 
 /// A queue name: 3–63 characters of `a-z`, `0-9` and `-`, starting and ending with a letter or
 /// digit, with no two dashes in a row.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "String", into = "String")]
 pub struct QueueName(String);
+
+impl TryFrom<String> for QueueName {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        QueueName::parse(&s).map_err(|e| format!("`{s}` is not a queue name: {e:?}"))
+    }
+}
+
+impl From<QueueName> for String {
+    fn from(q: QueueName) -> String {
+        q.0
+    }
+}
 
 impl QueueName {
     pub fn parse(s: &str) -> Result<Self, NameError> {

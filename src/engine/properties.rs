@@ -3,14 +3,14 @@
 //! The engine stores them; the REST layer parses and renders their XML and evaluates CORS.
 
 /// A retention policy: when enabled, `days` is 1..=365.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RetentionPolicy {
     pub enabled: bool,
     pub days: Option<u32>,
 }
 
 /// The `Logging` element.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Logging {
     pub version: String,
     pub delete: bool,
@@ -20,7 +20,7 @@ pub struct Logging {
 }
 
 /// The `HourMetrics` and `MinuteMetrics` elements.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Metrics {
     pub version: String,
     pub enabled: bool,
@@ -30,7 +30,7 @@ pub struct Metrics {
 
 /// One `CorsRule`. Lists are kept as the comma-separated strings the client sent, which is
 /// also how they are written back.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CorsRule {
     pub allowed_origins: String,
     pub allowed_methods: String,
@@ -40,7 +40,7 @@ pub struct CorsRule {
 }
 
 /// All of an account's service properties.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ServiceProperties {
     pub logging: Logging,
     pub hour_metrics: Metrics,
@@ -49,7 +49,7 @@ pub struct ServiceProperties {
 }
 
 /// A Set Queue Service Properties request: each absent part keeps its stored value.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ServicePropertiesUpdate {
     pub logging: Option<Logging>,
     pub hour_metrics: Option<Metrics>,

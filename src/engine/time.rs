@@ -7,7 +7,19 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 /// Milliseconds since the Unix epoch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Timestamp(u64);
 
 /// The latest instant Azure can express: `Fri, 31 Dec 9999 23:59:59 GMT`, used for TTL `-1`.
