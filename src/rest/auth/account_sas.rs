@@ -47,11 +47,12 @@ impl<'a> AccountSasFields<'a> {
     /// `account sp ss srt st se sip spr sv`, each followed by `\n`, plus `ses\n` from
     /// 2020-12-06 (so a current token ends in `sv\n\n` when `ses` is empty).
     pub fn string_to_sign(&self, account: &str) -> String {
-        let f = self;
         let mut s = String::new();
-        let mut lines = vec![account, f.sp, f.ss, f.srt, f.st, f.se, f.sip, f.spr, f.sv];
-        if f.sv >= ENCRYPTION_SCOPE_SINCE {
-            lines.push(f.ses);
+        let mut lines = vec![
+            account, self.sp, self.ss, self.srt, self.st, self.se, self.sip, self.spr, self.sv,
+        ];
+        if self.sv >= ENCRYPTION_SCOPE_SINCE {
+            lines.push(self.ses);
         }
         for line in lines {
             s.push_str(line);

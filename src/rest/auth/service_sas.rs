@@ -57,17 +57,16 @@ impl<'a> ServiceSasFields<'a> {
     /// | 2015-02-21 | sp, st, se, `/queue/<account>/<queue>`, si, sv |
     /// | 2012-02-12 … 2014-02-14 | sp, st, se, `/<account>/<queue>`, si, sv |
     pub fn string_to_sign(&self, account: &str, queue: &str) -> String {
-        let f = self;
-        let resource = if f.sv >= SERVICE_PREFIX_SINCE {
+        let resource = if self.sv >= SERVICE_PREFIX_SINCE {
             format!("/queue/{account}/{queue}")
         } else {
             format!("/{account}/{queue}")
         };
-        let mut lines = vec![f.sp, f.st, f.se, &resource, f.si];
-        if f.signs_ip_and_protocol() {
-            lines.extend([f.sip, f.spr]);
+        let mut lines = vec![self.sp, self.st, self.se, &resource, self.si];
+        if self.signs_ip_and_protocol() {
+            lines.extend([self.sip, self.spr]);
         }
-        lines.push(f.sv);
+        lines.push(self.sv);
         lines.join("\n")
     }
 }
