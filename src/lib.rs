@@ -13,4 +13,4 @@ pub mod engine;
 pub mod rest;
 pub mod store;
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;

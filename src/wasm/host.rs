@@ -5,9 +5,10 @@ use super::clock::AnyClock;
 use super::error::coded;
 use super::events;
 use super::fetch;
-use super::store::AnyStore;
+use super::store::HostStore;
 use crate::engine::{Clock, Emulator, Timestamp};
 use crate::rest::{ErrorCode, Service};
+use crate::store::StoreError;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
 
@@ -16,7 +17,7 @@ use wasm_bindgen::JsValue;
 pub(crate) struct Host {
     service: RefCell<Service>,
     clock: AnyClock,
-    store: AnyStore,
+    store: HostStore,
     /// The account the `Queue`/`QueueService` methods act on (the REST surface serves all).
     account: String,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
@@ -24,7 +25,12 @@ pub(crate) struct Host {
 }
 
 impl Host {
-    pub(crate) fn new(service: Service, clock: AnyClock, store: AnyStore, account: String) -> Self {
+    pub(crate) fn new(
+        service: Service,
+        clock: AnyClock,
+        store: HostStore,
+        account: String,
+    ) -> Self {
         Host {
             service: RefCell::new(service),
             clock,
@@ -45,7 +51,7 @@ impl Host {
         &self.account
     }
 
-    pub(crate) fn store(&self) -> &AnyStore {
+    pub(crate) fn store(&self) -> &HostStore {
         &self.store
     }
 
@@ -94,7 +100,7 @@ impl Host {
             (response, service.emulator_mut().take_changes())
         };
         if let Err(e) = self.store.commit(batch).await {
-            web_sys::console::error_2(&"azqueue: commit failed".into(), &e);
+            web_sys::console::error_1(&format!("azqueue: commit failed: {e}").into());
             return fetch::to_web(fetch::internal_error());
         }
         self.deliver_events();
@@ -166,9 +172,9 @@ fn busy() -> JsValue {
     )
 }
 
-fn store_failed(e: &JsValue) -> JsValue {
+fn store_failed(e: &StoreError) -> JsValue {
     coded(
         ErrorCode::InternalError,
-        format!("the store could not save the change: {e:?}"),
+        format!("the store could not save the change: {e}"),
     )
 }

@@ -29,6 +29,9 @@ mod types;
 
 pub(crate) mod host;
 
+pub use queue::Queue;
+pub use service::QueueService;
+
 use wasm_bindgen::prelude::*;
 
 /// Runs once when the module is instantiated: turns Rust panics into readable console errors

@@ -10,7 +10,7 @@ use super::js_object::date;
 use super::options::{self, ListQueuesOptions, ServicePropertiesInput};
 use super::queue::{Queue, queue_name};
 use super::results;
-use super::store::AnyStore;
+use super::store::HostStore;
 use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
@@ -59,7 +59,7 @@ impl QueueService {
         };
 
         let store = match get("store").as_string().as_deref() {
-            None | Some("memory") => AnyStore::memory(),
+            None | Some("memory") => HostStore::memory(),
             Some("indexeddb") => {
                 return Err(js_error(
                     "StoreUnavailable",
@@ -110,7 +110,14 @@ impl QueueService {
         };
         let cors = options::cors_option(&get("cors"))?;
 
-        let snapshot = store.load().await?;
+        let snapshot = store.load().await.map_err(|e| {
+            js_error(
+                "StoreUnavailable",
+                500,
+                &format!("the store could not be read: {e}"),
+                &[],
+            )
+        })?;
         let emulator = Emulator::from_snapshot(snapshot, entropy);
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
         let host = Rc::new(Host::new(

@@ -1,61 +1,62 @@
 //! Where a `QueueService` makes each operation's changes durable before answering.
 //!
-//! TODO(store): `crate::store` (the `Store` trait, `MemoryStore`, and the IndexedDB store) is
-//! being written separately. Until it lands, the memory backend here is a stand-in: the engine
-//! itself already holds the whole state in memory, so a memory "commit" has nothing to make
-//! more durable and only counts the changes (for `inspect()` and tests). Swap the variant for
-//! `crate::store::MemoryStore` and add `Idb(IdbStore)` when they exist; the call sites already
-//! drain `Emulator::take_changes()` after every operation and await `commit` before resolving.
+//! The backend is chosen at `open()`: `memory` is `crate::store::MemoryStore`. IndexedDB comes
+//! with the persistence work (a later issue); `open({ store: "indexeddb" })` says so until then.
 
 use crate::engine::{Change, Snapshot};
+use crate::store::{MemoryStore, Store, StoreError};
 use std::cell::Cell;
-use wasm_bindgen::JsValue;
 
 /// The backend chosen at `open()`. An enum rather than `dyn Store`: async trait methods are not
-/// object-safe, and two variants do not justify boxing (style.md 3.4).
+/// object-safe, and a handful of variants do not justify boxing (style.md 3.4).
 #[derive(Debug)]
 pub(crate) enum AnyStore {
-    Memory(MemoryBackend),
+    Memory(MemoryStore),
 }
 
-/// Counts what was committed; holds nothing (see the module note).
-#[derive(Debug, Default)]
-pub(crate) struct MemoryBackend {
+/// A backend plus a count of what it committed (shown by `inspect()`).
+#[derive(Debug)]
+pub(crate) struct HostStore {
+    backend: AnyStore,
     committed: Cell<u64>,
 }
 
-impl AnyStore {
+impl HostStore {
     pub(crate) fn memory() -> Self {
-        AnyStore::Memory(MemoryBackend::default())
+        HostStore {
+            backend: AnyStore::Memory(MemoryStore::new()),
+            committed: Cell::new(0),
+        }
     }
 
     /// What the store saved, to rebuild the engine at `open()`.
-    pub(crate) async fn load(&self) -> Result<Snapshot, JsValue> {
-        match self {
-            AnyStore::Memory(_) => Ok(Snapshot::default()),
+    pub(crate) async fn load(&self) -> Result<Snapshot, StoreError> {
+        match &self.backend {
+            AnyStore::Memory(s) => s.load().await,
         }
     }
 
-    /// Makes one operation's changes durable, all or nothing. Resolves before the operation's
-    /// Promise (or HTTP response) does: the flush barrier of design.md, invariant 3.
-    pub(crate) async fn commit(&self, batch: Vec<Change>) -> Result<(), JsValue> {
-        match self {
-            AnyStore::Memory(m) => {
-                m.committed.set(m.committed.get() + batch.len() as u64);
-                Ok(())
-            }
+    /// Makes one operation's changes durable, all or nothing. Awaited before the operation's
+    /// Promise (or HTTP response) resolves: the flush barrier of design.md, invariant 3.
+    pub(crate) async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
         }
+        let n = batch.len() as u64;
+        match &self.backend {
+            AnyStore::Memory(s) => s.commit(batch).await?,
+        }
+        self.committed.set(self.committed.get() + n);
+        Ok(())
     }
 
     /// Changes committed since `open()`.
     pub(crate) fn committed(&self) -> u64 {
-        match self {
-            AnyStore::Memory(m) => m.committed.get(),
-        }
+        self.committed.get()
     }
 
     pub(crate) fn kind(&self) -> &'static str {
-        match self {
+        match &self.backend {
             AnyStore::Memory(_) => "memory",
         }
     }

@@ -1,0 +1,41 @@
+//! The JS faces under Node (`wasm-pack test --node`): bindings, error mapping, fetch handler.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_scenarios;
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+async fn message_lifecycle() {
+    wasm_scenarios::message_lifecycle().await;
+}
+
+#[wasm_bindgen_test]
+async fn option_errors_match_rest() {
+    wasm_scenarios::option_errors_match_rest().await;
+}
+
+#[wasm_bindgen_test]
+async fn indexeddb_store_is_not_available_yet() {
+    wasm_scenarios::indexeddb_store_is_not_available_yet().await;
+}
+
+#[wasm_bindgen_test]
+async fn fetch_handler_round_trip() {
+    wasm_scenarios::fetch_handler_round_trip().await;
+}
+
+#[wasm_bindgen_test]
+async fn fetch_handler_requires_credentials() {
+    wasm_scenarios::fetch_handler_requires_credentials().await;
+}
+
+#[wasm_bindgen_test]
+async fn subscribers_hear_events() {
+    wasm_scenarios::subscribers_hear_events().await;
+}
+
+#[wasm_bindgen_test]
+async fn inspect_shows_invisible_messages() {
+    wasm_scenarios::inspect_shows_invisible_messages().await;
+}
