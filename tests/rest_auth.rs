@@ -283,15 +283,25 @@ struct Captured {
     req: Req,
 }
 
-fn captured_requests() -> Vec<Captured> {
-    include_str!("fixtures/auth/sdk_requests.txt")
-        .split("\n\n")
+/// Requests signed by the JS and the Python SDK.
+const CAPTURES: [(&str, &str); 2] = [
+    ("js", include_str!("fixtures/auth/sdk_requests.txt")),
+    (
+        "python",
+        include_str!("fixtures/auth/sdk_requests_python.txt"),
+    ),
+];
+
+fn captured_requests(text: &str) -> Vec<Captured> {
+    text.split("\n\n")
         .filter(|b| !b.trim().is_empty())
         .map(|block| {
             let mut lines = block.lines();
             let name = lines.next().unwrap().trim_start_matches("=== ").to_owned();
             let (method, url) = lines.next().unwrap().split_once(' ').unwrap();
-            let target = url.strip_prefix("http://127.0.0.1:10001").unwrap();
+            // Drop scheme and authority (Python's secondary stats URL has an empty host).
+            let authority_and_target = url.strip_prefix("http://").unwrap();
+            let target = &authority_and_target[authority_and_target.find('/').unwrap()..];
             let (path, query) = match target.split_once('?') {
                 Some((p, q)) => (p, Some(q)),
                 None => (target, None),
@@ -315,41 +325,51 @@ fn captured_requests() -> Vec<Captured> {
 }
 
 #[test]
-fn every_request_the_js_sdk_signs_authenticates() {
-    let captured = captured_requests();
-    assert!(captured.len() >= 20, "{} requests", captured.len());
-    for Captured { name, req } in &captured {
-        let got = req.auth_with(&[key(DEV_KEY)], &readers);
-        let want_kind = match name.as_str() {
-            "service_sas" | "service_sas_stored_policy" => "ServiceSas",
-            "account_sas" => "AccountSas",
-            _ => "SharedKey",
-        };
-        assert!(
-            format!("{got:?}").starts_with(&format!("Ok({want_kind}")),
-            "{name}: {got:?}"
-        );
-        // And the same request with another key does not.
-        assert!(
-            req.auth_with(&[key(OTHER_KEY)], &readers).is_err(),
-            "{name}"
-        );
+fn every_request_the_sdks_sign_authenticates() {
+    for (sdk, text) in CAPTURES {
+        let captured = captured_requests(text);
+        assert!(captured.len() >= 20, "{sdk}: {} requests", captured.len());
+        for Captured { name, req } in &captured {
+            let name = format!("{sdk} {name}");
+            check_captured(&name, req);
+        }
     }
+}
+
+fn check_captured(name: &str, req: &Req) {
+    let got = req.auth_with(&[key(DEV_KEY)], &readers);
+    let want_kind = match name.split(' ').nth(1) {
+        Some("service_sas" | "service_sas_stored_policy") => "ServiceSas",
+        Some("account_sas") => "AccountSas",
+        _ => "SharedKey",
+    };
+    assert!(
+        format!("{got:?}").starts_with(&format!("Ok({want_kind}")),
+        "{name}: {got:?}"
+    );
+    // And the same request with another key does not.
+    assert!(
+        req.auth_with(&[key(OTHER_KEY)], &readers).is_err(),
+        "{name}"
+    );
 }
 
 #[test]
 fn sdk_signed_stored_policy_sas_takes_the_policys_permissions() {
-    let captured = captured_requests();
-    let sas = captured
-        .iter()
-        .find(|c| c.name == "service_sas_stored_policy")
-        .unwrap();
-    assert_eq!(
-        sas.req.auth_with(&[key(DEV_KEY)], &readers),
-        Ok(Principal::ServiceSas {
-            permissions: QueuePermissions::parse("r").unwrap()
-        })
-    );
+    for (sdk, text) in CAPTURES {
+        let captured = captured_requests(text);
+        let sas = captured
+            .iter()
+            .find(|c| c.name == "service_sas_stored_policy")
+            .unwrap();
+        assert_eq!(
+            sas.req.auth_with(&[key(DEV_KEY)], &readers),
+            Ok(Principal::ServiceSas {
+                permissions: QueuePermissions::parse("r").unwrap()
+            }),
+            "{sdk}"
+        );
+    }
 }
 
 // ---- SharedKey canonicalisation ---------------------------------------------------------------
