@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// azqueue's Node server: a drop-in for `azurite-queue`. The Azure Queue REST API on
+// --queueHost:--queuePort (default 127.0.0.1:10001, path-style URLs like Azurite's) served by the
+// wasm fetch handler, and the files of www/ on --webPort (default 8080). Glue only: every queue
+// decision is made inside the wasm package.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeListener } from './node-http.mjs';
+
+const WWW = path.dirname(fileURLToPath(import.meta.url));
+
+const USAGE = `usage: node www/server.mjs [options]
+
+  --queueHost HOST          address for the queue service (default 127.0.0.1)
+  --queuePort PORT          port for the queue service (default 10001; 0 picks a free port)
+  --webHost HOST            address for the page (default: the queue host)
+  --webPort PORT            port for the page and the files of www/ (default 8080; 0 = free port)
+  --inMemoryPersistence     keep everything in memory (the only mode for now)
+  -l, --location DIR        accepted for Azurite compatibility; the durable journal comes later,
+                            so data is memory-only for now
+  -s, --silent              no access log
+  -d, --debug FILE          append a detailed request log to FILE
+  --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
+  -L, --loose               accepted for Azurite compatibility (no effect)
+  --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
+  -h, --help                this text
+
+Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.`;
+
+class UsageError extends Error {}
+
+// name → [kind, canonical name]; kinds: "value" takes an argument, "flag" does not.
+const OPTIONS = {
+  '--queueHost': ['value', 'queueHost'],
+  '--queuePort': ['value', 'queuePort'],
+  '--webHost': ['value', 'webHost'],
+  '--webPort': ['value', 'webPort'],
+  '--inMemoryPersistence': ['flag', 'inMemoryPersistence'],
+  '--location': ['value', 'location'],
+  '-l': ['value', 'location'],
+  '--silent': ['flag', 'silent'],
+  '-s': ['flag', 'silent'],
+  '--debug': ['value', 'debug'],
+  '-d': ['value', 'debug'],
+  '--skipApiVersionCheck': ['flag', 'skipApiVersionCheck'],
+  '--loose': ['flag', 'loose'],
+  '-L': ['flag', 'loose'],
+  '--disableProductStyleUrl': ['flag', 'disableProductStyleUrl'],
+  '--help': ['flag', 'help'],
+  '-h': ['flag', 'help'],
+};
+
+/** Parses Azurite-style arguments (`--flag value` or `--flag=value`). Throws UsageError. */
+export function parseArgs(argv) {
+  const opts = { queueHost: '127.0.0.1', queuePort: 10001, webPort: 8080 };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith('--') && argv[i].includes('=')
+      ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
+      : [argv[i], undefined];
+    const spec = OPTIONS[name];
+    if (!spec) throw new UsageError(`unknown option ${JSON.stringify(argv[i])}`);
+    const [kind, key] = spec;
+    if (kind === 'flag') {
+      if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+      opts[key] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('-'))) {
+      throw new UsageError(`${name} needs a value`);
+    }
+    opts[key] = value;
+  }
+  for (const key of ['queuePort', 'webPort']) {
+    const n = Number(opts[key]);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) {
+      throw new UsageError(`--${key} must be a port number from 0 to 65535, not ${JSON.stringify(opts[key])}`);
+    }
+    opts[key] = n;
+  }
+  opts.webHost ??= opts.queueHost;
+  return opts;
+}
+
+function loadPackage() {
+  const entry = path.join(WWW, 'pkg-node', 'azqueue.js');
+  if (!fs.existsSync(entry)) {
+    throw new Error(`${path.relative(process.cwd(), entry)} is missing: run \`make build\` first`);
+  }
+  return createRequire(import.meta.url)(entry);
+}
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.ts': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+};
+
+/** Serves the files under www/ (GET/HEAD only, never outside the directory). */
+function staticListener(root) {
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    let file = path.join(root, pathname);
+    if (!file.startsWith(root + path.sep) && file !== root) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.stat(file, (err, st) => {
+      if (!err && st.isDirectory()) file = path.join(file, 'index.html');
+      fs.readFile(file, (readErr, bytes) => {
+        if (readErr) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+          return;
+        }
+        res.writeHead(200, {
+          'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+          'content-length': bytes.length,
+          'cache-control': 'no-cache',
+        });
+        res.end(req.method === 'HEAD' ? undefined : bytes);
+      });
+    });
+  };
+}
+
+function listen(server, host, port, what) {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err) => {
+      const why = err.code === 'EADDRINUSE' ? 'the port is already in use'
+        : err.code === 'EACCES' ? 'permission denied'
+        : err.code === 'EADDRNOTAVAIL' ? 'no such local address' : err.message;
+      reject(new Error(`cannot serve the ${what} on ${host}:${port}: ${why}`));
+    });
+    server.listen(port, host, () => resolve(server.address().port));
+  });
+}
+
+function urlHost(host) {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts both servers; resolves to { queueUrl, webUrl, connectionString, close() }.
+ * `log(line)` receives access-log lines unless `silent`.
+ */
+export async function startServer(opts, { log = console.log } = {}) {
+  const { QueueService } = loadPackage();
+  const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
+  const service = await QueueService.open({ store: 'memory', accounts });
+  const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
+
+  const onDone = ({ req, status, errorCode, ms }) => {
+    const line = `${new Date().toISOString()} ${req.method} ${req.url} ${status}${errorCode ? ` ${errorCode}` : ''} ${ms.toFixed(1)}ms`;
+    if (!opts.silent) log(line);
+    if (debug) {
+      const headers = Object.entries(req.headers)
+        // The signature is not the key, but it has no place in a log either.
+        .map(([k, v]) => `  ${k}: ${k === 'authorization' ? String(v).replace(/:[^:]*$/, ':<redacted>') : v}`)
+        .join('\n');
+      debug.write(`${line}\n${headers}\n`);
+    }
+  };
+
+  const queueServer = http.createServer(nodeListener(service.fetchHandler(), {
+    fallbackHost: `${urlHost(opts.queueHost)}:${opts.queuePort}`,
+    onDone,
+  }));
+  const webServer = http.createServer(staticListener(WWW));
+  const close = () => new Promise((resolve) => {
+    let pending = 2;
+    const done = () => { if (--pending === 0) { debug?.end(); resolve(); } };
+    for (const s of [queueServer, webServer]) {
+      if (!s.listening) { done(); continue; }
+      s.close(done);
+      s.closeAllConnections();
+    }
+  });
+
+  try {
+    const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
+    const webPort = await listen(webServer, opts.webHost, opts.webPort, 'page');
+    const origin = `http://${urlHost(opts.queueHost)}:${queuePort}`;
+    return {
+      queueUrl: `${origin}/${service.account}`,
+      webUrl: `http://${urlHost(opts.webHost)}:${webPort}/`,
+      connectionString: service.connectionString(origin),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`azqueue: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (opts.location) {
+    console.log(`azqueue: --location ${opts.location} accepted, but the durable journal comes later: data is memory-only for now`);
+  }
+  let server;
+  try {
+    server = await startServer(opts);
+  } catch (err) {
+    console.error(`azqueue: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(`azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`);
+  let stopping = false;
+  const stop = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    console.log(`azqueue: stopped (${signal})`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await main();
+}
