@@ -7,8 +7,8 @@
 
 use super::Store;
 use crate::engine::{
-    CorsRule, Emulator, Metadata, MessageCount, MessageText, QueueName, SeededEntropy, ServicePropertiesUpdate,
-    Snapshot, TimeToLive, Timestamp, VisibilityTimeout,
+    CorsRule, Emulator, MessageCount, MessageText, Metadata, QueueName, SeededEntropy,
+    ServicePropertiesUpdate, Snapshot, TimeToLive, Timestamp, VisibilityTimeout,
 };
 
 const ACCOUNT: &str = "devstoreaccount1";
@@ -38,14 +38,19 @@ fn normalized(mut s: Snapshot) -> Snapshot {
 }
 
 async fn commit_all<S: Store>(store: &S, emu: &mut Emulator) -> Result<(), String> {
-    store.commit(emu.take_changes()).await.map_err(|e| e.to_string())
+    store
+        .commit(emu.take_changes())
+        .await
+        .map_err(|e| e.to_string())
 }
 
 async fn expect_same<S: Store>(store: &S, emu: &Emulator, what: &str) -> Result<(), String> {
     let loaded = normalized(store.load().await.map_err(|e| e.to_string())?);
     let rebuilt = Emulator::from_snapshot(loaded.clone(), Box::new(SeededEntropy::new(0)));
     if normalized(rebuilt.snapshot()) != normalized(emu.snapshot()) {
-        return Err(format!("{what}: the reloaded state differs from the engine's"));
+        return Err(format!(
+            "{what}: the reloaded state differs from the engine's"
+        ));
     }
     Ok(())
 }
@@ -73,13 +78,28 @@ async fn messages_and_queues_survive_reload<S: Store>(store: &S) -> Result<(), S
     let t = Timestamp::from_secs(1_700_000_000);
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
     let meta = Metadata::from_pairs([("team", "web")]).map_err(|e| format!("{e:?}"))?;
-    emu.create_queue(t, ACCOUNT, &name("orders"), meta).map_err(|e| e.to_string())?;
-    for i in 0..5 {
-        emu.put_message(t, ACCOUNT, &name("orders"), text(&format!("m{i} <&>")), vis(i), TimeToLive::default())
-            .map_err(|e| e.to_string())?;
-    }
-    emu.put_message(t, ACCOUNT, &name("orders"), text("forever"), vis(0), TimeToLive::Never)
+    emu.create_queue(t, ACCOUNT, &name("orders"), meta)
         .map_err(|e| e.to_string())?;
+    for i in 0..5 {
+        emu.put_message(
+            t,
+            ACCOUNT,
+            &name("orders"),
+            text(&format!("m{i} <&>")),
+            vis(i),
+            TimeToLive::default(),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    emu.put_message(
+        t,
+        ACCOUNT,
+        &name("orders"),
+        text("forever"),
+        vis(0),
+        TimeToLive::Never,
+    )
+    .map_err(|e| e.to_string())?;
     commit_all(store, &mut emu).await?;
     expect_same(store, &emu, "put").await
 }
@@ -88,19 +108,42 @@ async fn dequeue_and_update_rewrite_records<S: Store>(store: &S) -> Result<(), S
     let t = Timestamp::from_secs(1_700_000_000);
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(2)));
     let q = name("work");
-    emu.create_queue(t, ACCOUNT, &q, Metadata::default()).map_err(|e| e.to_string())?;
+    emu.create_queue(t, ACCOUNT, &q, Metadata::default())
+        .map_err(|e| e.to_string())?;
     for i in 0..3 {
-        emu.put_message(t, ACCOUNT, &q, text(&format!("job {i}")), vis(0), TimeToLive::default())
-            .map_err(|e| e.to_string())?;
+        emu.put_message(
+            t,
+            ACCOUNT,
+            &q,
+            text(&format!("job {i}")),
+            vis(0),
+            TimeToLive::default(),
+        )
+        .map_err(|e| e.to_string())?;
     }
     let got = emu
-        .get_messages(t, ACCOUNT, &q, MessageCount::new(2).map_err(|e| format!("{e:?}"))?, vis(30))
+        .get_messages(
+            t,
+            ACCOUNT,
+            &q,
+            MessageCount::new(2).map_err(|e| format!("{e:?}"))?,
+            vis(30),
+        )
         .map_err(|e| e.to_string())?;
     let first = got.first().ok_or("no message dequeued")?;
-    emu.update_message(t, ACCOUNT, &q, &first.id, &first.pop_receipt, Some(text("50%")), vis(60))
-        .map_err(|e| e.to_string())?;
+    emu.update_message(
+        t,
+        ACCOUNT,
+        &q,
+        &first.id,
+        &first.pop_receipt,
+        Some(text("50%")),
+        vis(60),
+    )
+    .map_err(|e| e.to_string())?;
     let second = got.get(1).ok_or("only one message dequeued")?;
-    emu.delete_message(t, ACCOUNT, &q, &second.id, &second.pop_receipt).map_err(|e| e.to_string())?;
+    emu.delete_message(t, ACCOUNT, &q, &second.id, &second.pop_receipt)
+        .map_err(|e| e.to_string())?;
     commit_all(store, &mut emu).await?;
     expect_same(store, &emu, "get/update/delete").await
 }
@@ -110,11 +153,21 @@ async fn deleting_a_queue_removes_only_its_messages<S: Store>(store: &S) -> Resu
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(3)));
     // Names chosen so one is a prefix of the other: a sloppy prefix delete would take both.
     for qn in ["aaa", "aaab"] {
-        emu.create_queue(t, ACCOUNT, &name(qn), Metadata::default()).map_err(|e| e.to_string())?;
-        emu.put_message(t, ACCOUNT, &name(qn), text(qn), vis(0), TimeToLive::default()).map_err(|e| e.to_string())?;
+        emu.create_queue(t, ACCOUNT, &name(qn), Metadata::default())
+            .map_err(|e| e.to_string())?;
+        emu.put_message(
+            t,
+            ACCOUNT,
+            &name(qn),
+            text(qn),
+            vis(0),
+            TimeToLive::default(),
+        )
+        .map_err(|e| e.to_string())?;
     }
     commit_all(store, &mut emu).await?;
-    emu.delete_queue(t, ACCOUNT, &name("aaa")).map_err(|e| e.to_string())?;
+    emu.delete_queue(t, ACCOUNT, &name("aaa"))
+        .map_err(|e| e.to_string())?;
     commit_all(store, &mut emu).await?;
     expect_same(store, &emu, "delete queue").await
 }
@@ -123,10 +176,13 @@ async fn clear_and_properties_survive_reload<S: Store>(store: &S) -> Result<(), 
     let t = Timestamp::from_secs(1_700_000_000);
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(4)));
     let q = name("cleared");
-    emu.create_queue(t, ACCOUNT, &q, Metadata::default()).map_err(|e| e.to_string())?;
-    emu.put_message(t, ACCOUNT, &q, text("x"), vis(0), TimeToLive::default()).map_err(|e| e.to_string())?;
+    emu.create_queue(t, ACCOUNT, &q, Metadata::default())
+        .map_err(|e| e.to_string())?;
+    emu.put_message(t, ACCOUNT, &q, text("x"), vis(0), TimeToLive::default())
+        .map_err(|e| e.to_string())?;
     commit_all(store, &mut emu).await?;
-    emu.clear_messages(t, ACCOUNT, &q).map_err(|e| e.to_string())?;
+    emu.clear_messages(t, ACCOUNT, &q)
+        .map_err(|e| e.to_string())?;
     emu.set_service_properties(
         ACCOUNT,
         ServicePropertiesUpdate {
@@ -152,16 +208,34 @@ async fn order_and_sequence_continue_after_reload<S: Store>(store: &S) -> Result
     let t = Timestamp::from_secs(1_700_000_000);
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(5)));
     let q = name("ordered");
-    emu.create_queue(t, ACCOUNT, &q, Metadata::default()).map_err(|e| e.to_string())?;
+    emu.create_queue(t, ACCOUNT, &q, Metadata::default())
+        .map_err(|e| e.to_string())?;
     for i in 0..10 {
-        emu.put_message(t, ACCOUNT, &q, text(&i.to_string()), vis(0), TimeToLive::default())
-            .map_err(|e| e.to_string())?;
+        emu.put_message(
+            t,
+            ACCOUNT,
+            &q,
+            text(&i.to_string()),
+            vis(0),
+            TimeToLive::default(),
+        )
+        .map_err(|e| e.to_string())?;
     }
     commit_all(store, &mut emu).await?;
-    let mut rebuilt = Emulator::from_snapshot(store.load().await.map_err(|e| e.to_string())?, Box::new(SeededEntropy::new(6)));
-    rebuilt.put_message(t, ACCOUNT, &q, text("10"), vis(0), TimeToLive::default()).map_err(|e| e.to_string())?;
+    let mut rebuilt = Emulator::from_snapshot(
+        store.load().await.map_err(|e| e.to_string())?,
+        Box::new(SeededEntropy::new(6)),
+    );
+    rebuilt
+        .put_message(t, ACCOUNT, &q, text("10"), vis(0), TimeToLive::default())
+        .map_err(|e| e.to_string())?;
     let all = rebuilt
-        .peek_messages(t, ACCOUNT, &q, MessageCount::new(32).map_err(|e| format!("{e:?}"))?)
+        .peek_messages(
+            t,
+            ACCOUNT,
+            &q,
+            MessageCount::new(32).map_err(|e| format!("{e:?}"))?,
+        )
         .map_err(|e| e.to_string())?;
     let texts: Vec<String> = all.iter().map(|m| m.text.to_string()).collect();
     let want: Vec<String> = (0..=10).map(|i| i.to_string()).collect();

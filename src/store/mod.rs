@@ -20,7 +20,9 @@ pub enum StoreError {
     Failed(String),
     #[error("storage quota exceeded")]
     QuotaExceeded,
-    #[error("the stored data has schema version {found}, newer than {supported} which this build reads")]
+    #[error(
+        "the stored data has schema version {found}, newer than {supported} which this build reads"
+    )]
     UnsupportedVersion { found: u32, supported: u32 },
 }
 

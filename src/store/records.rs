@@ -11,8 +11,8 @@
 //! touches, not the whole state.
 
 use crate::engine::{
-    AccountSnapshot, Change, MessageId, MessageRecord, QueueName, QueueRecord, QueueSnapshot, ServiceProperties,
-    Snapshot,
+    AccountSnapshot, Change, MessageId, MessageRecord, QueueName, QueueRecord, QueueSnapshot,
+    ServiceProperties, Snapshot,
 };
 use std::collections::BTreeMap;
 
@@ -35,14 +35,21 @@ impl Records {
                 self.drop_messages(&account, &queue);
                 self.queues.remove(&(account, queue));
             }
-            Change::MessagePut { account, queue, message } => {
+            Change::MessagePut {
+                account,
+                queue,
+                message,
+            } => {
                 self.messages.insert((account, queue, message.id), message);
             }
             Change::MessageDeleted { account, queue, id } => {
                 self.messages.remove(&(account, queue, id));
             }
             Change::QueueCleared { account, queue } => self.drop_messages(&account, &queue),
-            Change::ServicePropertiesSet { account, properties } => {
+            Change::ServicePropertiesSet {
+                account,
+                properties,
+            } => {
                 self.properties.insert(account, properties);
             }
         }
@@ -52,7 +59,10 @@ impl Records {
     fn drop_messages(&mut self, account: &str, queue: &QueueName) {
         let ids: Vec<_> = self
             .messages
-            .range((account.to_owned(), queue.clone(), MessageId::MIN)..=(account.to_owned(), queue.clone(), MessageId::MAX))
+            .range(
+                (account.to_owned(), queue.clone(), MessageId::MIN)
+                    ..=(account.to_owned(), queue.clone(), MessageId::MAX),
+            )
             .map(|(k, _)| k.clone())
             .collect();
         for k in ids {
@@ -66,21 +76,35 @@ impl Records {
         for (name, props) in &self.properties {
             accounts
                 .entry(name.clone())
-                .or_insert_with(|| AccountSnapshot { name: name.clone(), ..AccountSnapshot::default() })
+                .or_insert_with(|| AccountSnapshot {
+                    name: name.clone(),
+                    ..AccountSnapshot::default()
+                })
                 .properties = Some(props.clone());
         }
         for ((acct, qname), record) in &self.queues {
             let messages = self
                 .messages
-                .range((acct.clone(), qname.clone(), MessageId::MIN)..=(acct.clone(), qname.clone(), MessageId::MAX))
+                .range(
+                    (acct.clone(), qname.clone(), MessageId::MIN)
+                        ..=(acct.clone(), qname.clone(), MessageId::MAX),
+                )
                 .map(|(_, m)| m.clone())
                 .collect();
             accounts
                 .entry(acct.clone())
-                .or_insert_with(|| AccountSnapshot { name: acct.clone(), ..AccountSnapshot::default() })
+                .or_insert_with(|| AccountSnapshot {
+                    name: acct.clone(),
+                    ..AccountSnapshot::default()
+                })
                 .queues
-                .push(QueueSnapshot { queue: record.clone(), messages });
+                .push(QueueSnapshot {
+                    queue: record.clone(),
+                    messages,
+                });
         }
-        Snapshot { accounts: accounts.into_values().collect() }
+        Snapshot {
+            accounts: accounts.into_values().collect(),
+        }
     }
 }
