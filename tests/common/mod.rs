@@ -89,8 +89,13 @@ pub fn request(
 ) -> Request<Vec<u8>> {
     let mut b = Request::builder()
         .method(method)
-        .uri(format!("http://127.0.0.1:10001{path_and_query}"))
-        .header("x-ms-version", "2025-11-05");
+        .uri(format!("http://127.0.0.1:10001{path_and_query}"));
+    if !headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("x-ms-version"))
+    {
+        b = b.header("x-ms-version", "2025-11-05");
+    }
     for (k, v) in headers {
         b = b.header(*k, *v);
     }
