@@ -231,24 +231,29 @@ async function main() {
   if (opts.location) {
     console.log(`azqueue: --location ${opts.location} accepted, but the durable journal comes later: data is memory-only for now`);
   }
-  let server;
+  // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
+  let server = null;
+  let stopping = false;
+  const stop = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    await server?.close();
+    console.log(`azqueue: stopped (${signal})`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     server = await startServer(opts);
   } catch (err) {
     console.error(`azqueue: ${err.message}`);
     process.exit(1);
   }
-  console.log(`azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`);
-  let stopping = false;
-  const stop = async (signal) => {
-    if (stopping) return;
-    stopping = true;
+  if (stopping) {
     await server.close();
-    console.log(`azqueue: stopped (${signal})`);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+    return;
+  }
+  console.log(`azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

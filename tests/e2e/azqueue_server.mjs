@@ -1,0 +1,87 @@
+// Starts `node www/server.mjs` on free ports for one test suite and stops it afterwards.
+// Not a test file itself (the name matches none of node --test's patterns).
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SERVER = path.join(ROOT, 'www', 'server.mjs');
+export const DEV_ACCOUNT = 'devstoreaccount1';
+export const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+/** Runs the server CLI with `args`; resolves when it exits: { code, signal, stdout, stderr }. */
+export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not exit: ${stdout}${stderr}`)); }, timeoutMs);
+    child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
+  });
+}
+
+/**
+ * Starts the server on free ports and waits for its ready line.
+ * Resolves to { queueUrl, origin, webUrl, connectionString, child, output(), stop() }.
+ */
+export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
+  const child = spawn(process.execPath, [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server not ready within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (d) => {
+      out += d;
+      const m = /azqueue ready: queue (\S+) web (\S+) connection "([^"]+)"/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      const queueUrl = m[1];
+      resolve({
+        queueUrl,
+        origin: new URL(queueUrl).origin,
+        webUrl: m[2],
+        connectionString: m[3],
+        child,
+        output: () => out,
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
+          child.once('exit', (code) => done(code));
+          child.kill('SIGTERM');
+        }),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Resolves after `ms` of real time: only for TTL and visibility expiry against the real clock. */
+export const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A fresh queue name per test, so tests sharing a server never collide. */
+let counter = 0;
+export function uniqueName(prefix = 'q') {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`.toLowerCase();
+}
+
+/** Asserts that `promise` rejects with an Azure RestError of this status and code. */
+export async function rejectsWith(assert, promise, statusCode, code) {
+  await assert.rejects(promise, (err) => {
+    assert.equal(err.statusCode, statusCode, `status of ${err.message}`);
+    if (code) assert.equal(err.code, code, `code of ${err.message}`);
+    return true;
+  });
+}
