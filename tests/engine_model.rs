@@ -608,7 +608,6 @@ proptest! {
     /// Fails until `Queue::next_deadline` looks past expired-but-unpurged messages (see
     /// `next_deadline_looks_past_expired_but_unpurged_messages` in engine_scenarios.rs).
     #[test]
-    #[ignore = "engine bug: next_deadline misses expiries behind an unpurged expired message"]
     fn next_deadline_is_never_late(seed in any::<u64>(), ops in prop::collection::vec(op(), 1..80)) {
         let mut run = Run::new(seed, true)?;
         for op in &ops {

@@ -1036,7 +1036,6 @@ fn next_deadline_is_the_earliest_reappearance_or_expiry() {
 /// message has already expired but was not yet purged (nothing touched the queue), the next
 /// real expiry is missed and the page's timer never fires.
 #[test]
-#[ignore = "engine bug: next_deadline misses expiries behind an unpurged expired message"]
 fn next_deadline_looks_past_expired_but_unpurged_messages() {
     let (mut emu, name) = setup();
     emu.put_message(t0(), ACCT, &name, text("short"), vis(0), ttl(10))

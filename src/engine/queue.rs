@@ -222,17 +222,20 @@ impl Queue {
     /// The earliest future moment at which something changes by itself: a hidden message
     /// becomes visible, or a message expires.
     pub fn next_deadline(&self, now: Timestamp) -> Option<Timestamp> {
+        // Strictly after `now`: anything at or before it has already happened, and an expired
+        // message not yet purged must not hide the expiries behind it.
+        let after = (Timestamp::from_millis(now.as_millis() + 1), 0);
         let reappear = self
             .by_visibility
-            .range((now, u64::MAX)..)
-            .find(|((t, _), _)| *t > now)
+            .range(after..)
+            .next()
             .map(|((t, _), _)| *t);
         let expire = self
             .by_expiry
-            .keys()
+            .range(after..)
             .next()
-            .map(|(t, _)| *t)
-            .filter(|t| *t > now && *t < NEVER);
+            .map(|((t, _), _)| *t)
+            .filter(|t| *t < NEVER);
         match (reappear, expire) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
