@@ -1,0 +1,220 @@
+// Shared set-up for the page tests: serve www/ (through `node www/server.mjs` when it exists and
+// reports ready, else a tiny static server of our own), launch Debian's Chromium through
+// playwright-core, and collect console and page errors so a test can insist there are none.
+
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+export const WWW = join(ROOT, "www");
+export const ARTIFACTS = join(ROOT, "test-artifacts");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL. */
+function startProjectServer() {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(WWW, "server.mjs"), "--queuePort", "0", "--webPort", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
+    }, 15_000);
+    const onData = (chunk) => {
+      out += chunk;
+      // The ready line names the page's URL; accept any http URL that is not the queue port's.
+      const urls = [...out.matchAll(/https?:\/\/[\w.[\]:-]+:\d+\S*/g)].map((m) => m[0]);
+      const web = urls.find((u) => /web|page|www|demo/i.test(lineOf(out, u))) ?? (urls.length >= 2 ? urls[1] : undefined);
+      if (web && /\n/.test(out.slice(out.indexOf(web)))) {
+        clearTimeout(timer);
+        resolvePromise({ url: new URL(web).origin, close: () => child.kill(), kind: "www/server.mjs" });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+function lineOf(text, needle) {
+  const i = text.indexOf(needle);
+  return text.slice(text.lastIndexOf("\n", i) + 1, text.indexOf("\n", i) === -1 ? undefined : text.indexOf("\n", i));
+}
+
+/** A static file server for www/ on an ephemeral port. */
+function startStaticServer() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      let file = normalize(join(WWW, path));
+      if (!file.startsWith(WWW)) throw new Error("outside www");
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  return new Promise((resolvePromise) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      resolvePromise({ url: `http://127.0.0.1:${port}`, close: () => server.close(), kind: "static" });
+    });
+  });
+}
+
+/** The project's server when it can start, else our own. */
+export async function startServer() {
+  if (!existsSync(join(WWW, "pkg", "azqueue.js"))) {
+    throw new Error("www/pkg is missing: run `make build` first");
+  }
+  if (existsSync(join(WWW, "server.mjs")) && !process.env.AZQ_PAGE_STATIC) {
+    try {
+      return await startProjectServer();
+    } catch (e) {
+      console.error(`# falling back to a static server: ${e.message.split("\n")[0]}`);
+    }
+  }
+  return startStaticServer();
+}
+
+/**
+ * Chromium with a fresh profile directory. Playwright takes the profile through
+ * launchPersistentContext (it refuses a --user-data-dir argument), so the browser comes as one
+ * context; tests open pages in it and set their viewport per page.
+ */
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), "azq-page-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page that records every console error and page error. */
+export async function openPage(context, url, { viewport = { width: 1280, height: 720 }, reducedMotion } = {}) {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  if (reducedMotion) await page.emulateMedia({ reducedMotion });
+  const errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  await page.goto(`${url}/index.html`);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  return { page, errors };
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
+
+// ── driving the page through its controls ─────────────────────────────────────────────
+
+export async function elapsed(page) {
+  return Number(await page.getAttribute("[data-testid=clock]", "data-elapsed-ms"));
+}
+
+/** Picks a scenario (or restarts it with `reset`) and waits until it is loaded at time zero. */
+export async function chooseScenario(page, id) {
+  const loads = await page.evaluate(() => Number(document.body.dataset.loads));
+  await page.selectOption("[data-testid=scenario-select]", id);
+  await waitLoaded(page, loads, id);
+}
+
+export async function restart(page) {
+  const loads = await page.evaluate(() => Number(document.body.dataset.loads));
+  await page.click("[data-testid=reset]");
+  await waitLoaded(page, loads);
+}
+
+async function waitLoaded(page, loadsBefore, id) {
+  await page.waitForFunction(
+    ([before, want]) =>
+      Number(document.body.dataset.loads) > before &&
+      (!want || document.body.dataset.scenario === want) &&
+      document.querySelector("[data-testid=clock]").dataset.elapsedMs === "0",
+    [loadsBefore, id],
+  );
+}
+
+export async function setStep(page, seconds) {
+  await page.selectOption("[data-testid=step-size]", String(seconds * 1000));
+}
+
+async function stepOnce(page) {
+  const [t, size] = await page.evaluate(() => [
+    Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs),
+    Number(document.querySelector("[data-testid=step-size]").value),
+  ]);
+  await page.click("[data-testid=step]");
+  // The display passes through intermediate times while the engine works through the step.
+  await page.waitForFunction((want) => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs) >= want, t + size);
+  return t + size;
+}
+
+/** Clicks Step until virtual time reaches `seconds`. */
+export async function stepTo(page, seconds) {
+  while ((await elapsed(page)) < seconds * 1000) await stepOnce(page);
+  return elapsed(page);
+}
+
+/** Steps until `predicate` (run in the page) holds; returns the time it did. */
+export async function stepUntil(page, predicate, { maxSeconds = 300, arg } = {}) {
+  for (;;) {
+    if (await page.evaluate(predicate, arg)) return elapsed(page);
+    const t = await elapsed(page);
+    if (t > maxSeconds * 1000) throw new Error(`condition not met by t=${t / 1000} s`);
+    await stepOnce(page);
+  }
+}
+
+/** Card attributes for every message in the main lane. */
+export function cards(page, lane = "queue-lane") {
+  return page.$$eval(`[data-testid=${lane}] [data-testid=message]`, (els) =>
+    els.map((e) => ({ ...e.dataset, visible: e.offsetParent !== null, classes: e.className })),
+  );
+}

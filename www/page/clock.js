@@ -1,0 +1,139 @@
+// The page's virtual clock and the timers that run on it.
+//
+// The engine never reads a clock of its own: it calls the `now` we hand to QueueService.open,
+// which is `clock.now()`. Time moves only when `advanceTo` is called (by the animation loop
+// while playing, or by Step), and it moves in jumps from one due timer to the next, so a
+// scenario does exactly the same requests at exactly the same virtual times at 0.1× or 100×.
+
+/** Scenario time zero: a fixed instant, so replays produce identical dates. */
+export const EPOCH = Date.UTC(2025, 2, 3, 9, 0, 0);
+
+export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100];
+
+export class VirtualClock {
+  #now = EPOCH;
+  #timers = []; // sorted by (at, seq)
+  #seq = 0;
+  #chain = Promise.resolve();
+  #wake = () => Infinity;
+  #settle = async () => {};
+
+  paused = true;
+  speed = 1;
+
+  /** Milliseconds since the Unix epoch, virtual. */
+  now() {
+    return this.#now;
+  }
+
+  /** Milliseconds since scenario time zero. */
+  elapsed() {
+    return this.#now - EPOCH;
+  }
+
+  /**
+   * `wake()` names the next instant at which something changes by itself (a message becomes
+   * visible or expires); `settle()` runs after every jump so observers see each such instant.
+   */
+  observe({ wake, settle }) {
+    this.#wake = wake;
+    this.#settle = settle;
+  }
+
+  /** Runs `fn` at virtual time `at`. Returns a handle for `cancel`. */
+  at(at, fn) {
+    const timer = { at: Math.max(at, this.#now), seq: this.#seq++, fn, cancelled: false };
+    let i = this.#timers.length;
+    while (i > 0 && this.#timers[i - 1].at > timer.at) i--;
+    this.#timers.splice(i, 0, timer);
+    return timer;
+  }
+
+  after(ms, fn) {
+    return this.at(this.#now + ms, fn);
+  }
+
+  cancel(timer) {
+    if (timer) timer.cancelled = true;
+  }
+
+  /** Serializes `fn` with the clock's own work, so user actions never interleave with timers. */
+  run(fn) {
+    const next = this.#chain.then(fn);
+    this.#chain = next.catch(() => {});
+    return next;
+  }
+
+  /** Moves time forward to `target`, stopping at every timer and every engine deadline. */
+  advanceTo(target) {
+    return this.run(() => this.#advance(target));
+  }
+
+  advanceBy(ms) {
+    return this.run(() => this.#advance(this.#now + ms));
+  }
+
+  async #advance(target) {
+    for (;;) {
+      const timer = this.#timers.find((t) => !t.cancelled);
+      const tTimer = timer ? timer.at : Infinity;
+      const tWake = this.#wake();
+      const t = Math.min(tTimer, tWake > this.#now ? tWake : Infinity);
+      if (t > target) break;
+      this.#now = Math.max(this.#now, t);
+      if (timer && timer.at <= this.#now) {
+        this.#timers.splice(this.#timers.indexOf(timer), 1);
+        try {
+          await timer.fn();
+        } catch (e) {
+          console.error("azqueue page: a timer failed", e);
+        }
+      }
+      await this.#settle();
+    }
+    this.#timers = this.#timers.filter((t) => !t.cancelled);
+    this.#now = Math.max(this.#now, target);
+    await this.#settle();
+  }
+
+  /** Back to time zero with no timers (the caller rebuilds the scenario). */
+  reset(at = EPOCH) {
+    this.#timers = [];
+    this.#now = at;
+  }
+}
+
+/** A small seeded PRNG (mulberry32): scenarios that use chance replay identically. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** "00:42" or "01:02:05" for an elapsed time in ms; tenths when asked. */
+export function formatElapsed(ms, tenths = false) {
+  const neg = ms < 0;
+  ms = Math.abs(ms);
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  let out = h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${pad(m)}:${pad(sec)}`;
+  if (tenths) out += `.${Math.floor((ms % 1000) / 100)}`;
+  return (neg ? "-" : "") + out;
+}
+
+/** "12 s", "1 min 5 s", for durations shown on cards. */
+export function formatDuration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  const rest = s % 60;
+  return rest ? `${m} min ${rest} s` : `${m} min`;
+}

@@ -1,0 +1,344 @@
+// The world a scenario runs in: one engine (QueueService, opened on the virtual clock), the REST
+// client every actor uses, the actors, and what the page derives from the engine's inspection
+// view after every jump of the clock — card states, counters, the queue-length history and the
+// narration of what just happened.
+//
+// Nothing here decides queue behaviour. Visibility, dequeue counts, pop receipts and expiry are
+// the engine's; this file only remembers who was handed which receipt, so a card can say who
+// holds it.
+
+import { EPOCH, VirtualClock } from "./clock.js";
+import { RestClient, ACCOUNT } from "./rest.js";
+
+const SEED = 20110818;
+const HISTORY_LIMIT = 900; // samples, one per virtual second
+const NARRATION_LIMIT = 60;
+
+export class Demo {
+  clock = new VirtualClock();
+  service = null;
+  rest = null;
+  store = "memory";
+  storeNote = "";
+  scenario = null;
+  queue = "orders";
+  poisonQueue = "orders-poison";
+  poisonThreshold = 0; // 0: no poison check
+  actors = [];
+  log = []; // HTTP log entries, oldest first
+  logSeq = 0;
+  narration = [];
+  narrationSeq = 0;
+  moments = new Map(); // event kind → { text, done, at }
+  history = [];
+  counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
+  view = { main: [], poison: [] }; // derived cards, insertion order
+  departures = []; // { seq, card, kind, by, at } — cards that left, for the exit animation
+  #departureSeq = 0;
+  #leases = new Map(); // messageId → { holder, popReceipt, from, until }
+  #updates = new Map(); // messageId → { at, count }
+  #labels = new Map(); // messageId → "#n"
+  #fates = new Map(); // messageId → { kind, by } for messages this page deleted or moved
+  #last = new Map(); // messageId → previous card, to notice transitions
+  #expiredSeen = new Set();
+  #nextLabel = 1;
+  #pendingLabel;
+  #QueueService;
+  #origin;
+  #actorSeq = 0;
+
+  constructor({ QueueService, origin }) {
+    this.#QueueService = QueueService;
+    this.#origin = origin;
+    this.clock.observe({ wake: () => this.nextDeadline(), settle: () => this.refresh() });
+  }
+
+  /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
+  async #open() {
+    const base = { now: () => this.clock.now(), anonymous: true, seed: SEED, name: "azqueue-page" };
+    try {
+      this.service = await this.#QueueService.open({ ...base, store: "indexeddb" });
+      this.store = "indexeddb";
+      this.storeNote = "";
+    } catch (e) {
+      this.service = await this.#QueueService.open({ ...base, store: "memory" });
+      this.store = "memory";
+      this.storeNote = e?.code === "StoreUnavailable" ? "IndexedDB is not available in this build yet" : String(e?.message ?? e);
+    }
+    const handler = this.service.fetchHandler();
+    this.rest = new RestClient({
+      handler,
+      clock: this.clock,
+      origin: this.#origin,
+      nameOf: (id) => this.label(id),
+      onCall: (entry) => {
+        this.log.push(entry);
+        this.logSeq = entry.seq;
+        if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
+      },
+    });
+  }
+
+  /** Tears everything down and starts `scenario` at time zero, paused. Replays identically. */
+  load(scenario) {
+    return this.clock.run(async () => {
+      for (const a of this.actors) a.dispose();
+      this.actors = [];
+      this.clock.reset(EPOCH);
+      if (this.service) {
+        // A persistent store would otherwise bring the last run's queues back.
+        if (this.store !== "memory") {
+          const { queues } = await this.rest.listQueues("reset");
+          for (const q of queues) await this.rest.deleteQueue("reset", q);
+        }
+        await this.service.close?.();
+        this.service.free?.();
+      }
+      await this.#open();
+      this.scenario = scenario;
+      this.queue = scenario.queue;
+      this.poisonQueue = `${scenario.queue}-poison`;
+      this.poisonThreshold = scenario.poisonThreshold ?? 0;
+      this.log = [];
+      this.logSeq = 0;
+      this.narration = [];
+      this.narrationSeq = 0;
+      this.history = [];
+      this.departures = [];
+      this.counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
+      this.moments = new Map(scenario.moments.map((m) => [m.on, { text: m.text, done: false, at: undefined }]));
+      this.#leases.clear();
+      this.#updates.clear();
+      this.#labels.clear();
+      this.#fates.clear();
+      this.#last.clear();
+      this.#expiredSeen.clear();
+      this.#nextLabel = 1;
+      this.#actorSeq = 0;
+      await this.rest.createQueue("setup", this.queue);
+      if (scenario.poisonThreshold) await this.rest.createQueue("setup", this.poisonQueue);
+      await scenario.setup(this);
+      this.#sampleEverySecond();
+      await this.refresh();
+    });
+  }
+
+  #sampleEverySecond() {
+    const tick = () => {
+      this.#sample();
+      this.clock.after(1000, tick);
+    };
+    this.clock.after(0, tick);
+  }
+
+  addActor(actor) {
+    actor.id = `a${++this.#actorSeq}`;
+    this.actors.push(actor);
+    return actor;
+  }
+
+  removeActor(actor) {
+    actor.dispose();
+    this.actors = this.actors.filter((a) => a !== actor);
+  }
+
+  consumers() {
+    return this.actors.filter((a) => a.kind === "consumer" || a.kind === "lease-worker");
+  }
+
+  /** Put Message on behalf of `actor`, naming the new message #n in the order it was sent. */
+  async send(actor, text, options = {}, queue = this.queue) {
+    this.#pendingLabel = options.label;
+    try {
+      const r = await this.rest.sendMessage(actor, queue, text, options);
+      if (r.ok) this.label(r.message.messageId);
+      return r;
+    } finally {
+      this.#pendingLabel = undefined;
+    }
+  }
+
+  /** An actor was handed a receipt (Get Messages or Update Message). */
+  leased(messageId, holder, popReceipt, until) {
+    this.#leases.set(messageId, { holder, popReceipt, from: this.clock.now(), until });
+  }
+
+  /** An actor saved new content in the message (Update Message with a body). */
+  updated(messageId) {
+    const u = this.#updates.get(messageId) ?? { count: 0 };
+    this.#updates.set(messageId, { at: this.clock.now(), count: u.count + 1 });
+  }
+
+  /** This page deleted (or moved) a message: remember why it left, for its exit. */
+  gone(messageId, kind, by) {
+    this.#fates.set(messageId, { kind, by });
+  }
+
+  /** Something worth a line in "what just happened"; `kind` also ticks a scenario moment. */
+  /** A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest). */
+  say(text, kind = "info", { quiet = false } = {}) {
+    const m = this.moments.get(kind);
+    const ticks = m && !m.done;
+    if (ticks) {
+      m.done = true;
+      m.at = this.clock.elapsed();
+    }
+    if (quiet && !ticks) return;
+    this.narration.push({ at: this.clock.elapsed(), text, kind });
+    this.narrationSeq++;
+    if (this.narration.length > NARRATION_LIMIT) this.narration.shift();
+  }
+
+  /** The next instant at which a message becomes visible or expires by itself. */
+  nextDeadline() {
+    const now = this.clock.now();
+    let next = Infinity;
+    for (const c of this.view.main.concat(this.view.poison)) {
+      if (c.nextVisibleOn > now && c.nextVisibleOn < next) next = c.nextVisibleOn;
+      if (c.expiresOn && c.expiresOn > now && c.expiresOn < next) next = c.expiresOn;
+    }
+    return next;
+  }
+
+  /** Re-reads the engine and derives every card; notices reappearances, expiries, departures. */
+  async refresh() {
+    if (!this.service) return;
+    const now = this.clock.now();
+    const [main, poison] = await Promise.all([this.#inspect(this.queue), this.#inspect(this.poisonQueue)]);
+    const seen = new Set();
+    const order = (c) => Number(c.label.slice(1)) || 0;
+    const cards = (list, lane) =>
+      list
+        .map((m) => {
+          seen.add(m.messageId);
+          return this.#card(m, lane, now);
+        })
+        .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
+    const view = { main: cards(main, "main"), poison: cards(poison, "poison") };
+
+    for (const card of view.main.concat(view.poison)) this.#notice(card);
+    for (const [id, prev] of this.#last) {
+      if (!seen.has(id)) this.#depart(prev);
+    }
+    this.#last = new Map(view.main.concat(view.poison).map((c) => [c.messageId, c]));
+    this.view = view;
+
+    const live = view.main.filter((c) => c.state !== "expired");
+    this.counters.visible = live.filter((c) => c.state === "visible").length;
+    this.counters.invisible = live.filter((c) => c.state !== "visible").length;
+    this.counters.inFlight = live.filter((c) => c.state === "leased" && c.holder && c.holder.alive).length;
+    this.counters.poison = view.poison.filter((c) => c.state !== "expired").length;
+  }
+
+  async #inspect(queue) {
+    if (typeof this.service.inspect === "function") {
+      const account = this.service.inspect().accounts.find((a) => a.name === ACCOUNT);
+      const q = account?.queues.find((x) => x.name === queue);
+      return (q?.messages ?? []).map((m) => ({
+        messageId: m.messageId,
+        messageText: m.messageText,
+        insertedOn: +m.insertedOn,
+        expiresOn: +m.expiresOn,
+        nextVisibleOn: +m.nextVisibleOn,
+        dequeueCount: m.dequeueCount,
+        popReceipt: m.popReceipt,
+        expired: m.expired,
+        visible: m.visible,
+      }));
+    }
+    const q = await this.rest.inspect(queue);
+    return (q?.messages ?? []).map((m) => ({ ...m, expired: m.state === "expired", visible: m.state === "visible" }));
+  }
+
+  #card(m, lane, now) {
+    this.label(m.messageId);
+    const lease = this.#leases.get(m.messageId);
+    const current =
+      lease &&
+      (m.popReceipt !== undefined ? m.popReceipt === lease.popReceipt : m.nextVisibleOn === lease.until);
+    let state;
+    if (m.expired || (m.expiresOn && m.expiresOn <= now)) state = "expired";
+    else if (m.visible ?? m.nextVisibleOn <= now) state = "visible";
+    else if (m.dequeueCount === 0) state = "scheduled";
+    else state = "leased";
+    const prev = this.#last.get(m.messageId);
+    const update = this.#updates.get(m.messageId);
+    return {
+      messageId: m.messageId,
+      label: this.#labels.get(m.messageId),
+      text: m.messageText,
+      lane,
+      state,
+      dequeueCount: m.dequeueCount,
+      insertedOn: m.insertedOn,
+      expiresOn: m.expiresOn,
+      nextVisibleOn: m.nextVisibleOn,
+      holder: state === "leased" && current ? lease.holder : null,
+      leaseFrom: state === "leased" && current ? lease.from : state === "scheduled" ? m.insertedOn : undefined,
+      reappeared: state === "visible" && m.dequeueCount > 0,
+      reappearedAt:
+        state === "visible" && m.dequeueCount > 0
+          ? prev?.reappearedAt ?? m.nextVisibleOn
+          : undefined,
+      updates: update?.count ?? 0,
+      updatedAt: update?.at,
+    };
+  }
+
+  #notice(card) {
+    const prev = this.#last.get(card.messageId);
+    const who = (c) => `${c.label} “${c.text}”`;
+    if (card.state === "expired" && !this.#expiredSeen.has(card.messageId)) {
+      this.#expiredSeen.add(card.messageId);
+      if (card.lane === "main") this.counters.expired++;
+      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, "expired");
+    }
+    if (!prev) return;
+    if (prev.state === "leased" && card.state === "visible") {
+      const h = prev.holder ? `${prev.holder.name} did not delete it in time` : "its holder is gone";
+      this.say(
+        `${who(card)} is visible again: ${h}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
+        "reappeared",
+      );
+    }
+    if (prev.state === "scheduled" && card.state === "visible") {
+      this.say(`${who(card)} was scheduled; its delay is over and consumers can see it now.`, "scheduled-visible");
+    }
+  }
+
+  #depart(prev) {
+    const fate = this.#fates.get(prev.messageId);
+    let kind = fate?.kind;
+    if (!kind) kind = prev.state === "expired" || (prev.expiresOn && prev.expiresOn <= this.clock.now()) ? "expired" : "removed";
+    if (kind === "expired" && !this.#expiredSeen.has(prev.messageId)) {
+      this.#expiredSeen.add(prev.messageId);
+      if (prev.lane === "main") this.counters.expired++;
+      this.say(`${prev.label} “${prev.text}” expired.`, "expired");
+    }
+    if (kind === "deleted" && prev.lane === "main") this.counters.deleted++;
+    this.departures.push({ seq: ++this.#departureSeq, card: prev, kind, by: fate?.by, at: this.clock.now() });
+    if (this.departures.length > 50) this.departures.shift();
+    this.#fates.delete(prev.messageId);
+  }
+
+  #sample() {
+    const live = this.view.main.filter((c) => c.state !== "expired");
+    this.history.push({
+      t: this.clock.elapsed(),
+      length: live.length,
+      visible: live.filter((c) => c.state === "visible").length,
+      workers: this.consumers().filter((a) => a.alive && !a.stopping).length,
+    });
+    if (this.history.length > HISTORY_LIMIT) this.history.shift();
+  }
+
+  /** The page's short name for a message: #1, #2, … in the order the page first met them. */
+  label(messageId) {
+    let label = this.#labels.get(messageId);
+    if (!label) {
+      label = this.#pendingLabel ?? `#${this.#nextLabel++}`;
+      this.#labels.set(messageId, label);
+    }
+    return label;
+  }
+}

@@ -1,0 +1,317 @@
+// Draws the queue lanes (one card per message) and the actors from the Demo's derived view.
+// Runs every animation frame and only reads state: the one exception is the per-card memory of
+// when an exit animation started, which is view state and lives here.
+
+import { formatDuration } from "./clock.js";
+import { STAGES } from "./actors.js";
+import { h, svg, setAttr, setClass, setText, reducedMotion } from "./dom.js";
+
+const RING = 2 * Math.PI * 15;
+const EXIT_MS = 1600;
+
+/** One lane: a list of message cards, keyed by message id. */
+export class LaneView {
+  #cards = new Map(); // messageId → { el, parts, exitAt }
+
+  constructor(list) {
+    this.list = list;
+  }
+
+  clear() {
+    this.#cards.clear();
+    this.list.replaceChildren();
+  }
+
+  render(cards, now, departures) {
+    const present = new Set();
+    for (const card of cards) {
+      present.add(card.messageId);
+      let entry = this.#cards.get(card.messageId);
+      if (!entry) {
+        entry = this.#create(card);
+        this.#cards.set(card.messageId, entry);
+      }
+      this.#update(entry, card, now);
+    }
+    // Keep DOM order = insertion order.
+    let prev = null;
+    for (const card of cards) {
+      const el = this.#cards.get(card.messageId).el;
+      const expected = prev ? prev.nextElementSibling : this.list.firstElementChild;
+      if (expected !== el) this.list.insertBefore(el, expected);
+      prev = el;
+    }
+    for (const d of departures) {
+      const entry = this.#cards.get(d.card.messageId);
+      if (entry && !entry.exitAt) this.#leave(entry, d);
+    }
+    const realNow = performance.now();
+    for (const [id, entry] of this.#cards) {
+      if (present.has(id) && !entry.exitAt) continue;
+      if (!entry.exitAt) entry.exitAt = realNow; // vanished without a recorded reason
+      if (realNow - entry.exitAt > EXIT_MS) {
+        entry.el.remove();
+        this.#cards.delete(id);
+      }
+    }
+  }
+
+  #create(card) {
+    const parts = {
+      label: h("span", { class: "label" }),
+      dq: h("span", { class: "dq", title: "DequeueCount: how many times Get Messages has handed this message out" }),
+      text: h("span", { class: "text" }),
+      stages: h("ol", { class: "stages", hidden: true, "aria-label": "job stages" }),
+      state: h("span", { class: "state" }),
+      ring: svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" }),
+      arc: svg("circle", { class: "arc", cx: 18, cy: 18, r: 15, "stroke-dasharray": RING }),
+      secs: svg("text", { class: "secs", x: 18, y: 22, "text-anchor": "middle" }),
+    };
+    parts.ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 15 }), parts.arc, parts.secs);
+    for (const s of STAGES) parts.stages.append(h("li", { "data-stage": s, text: s }));
+    const el = h(
+      "li",
+      { class: "card", "data-testid": "message", "data-id": card.messageId },
+      h("div", { class: "card-head" }, parts.label, parts.dq),
+      parts.text,
+      parts.stages,
+      h("div", { class: "card-foot" }, parts.state, parts.ring),
+    );
+    return { el, parts, exitAt: 0, expiredAt: 0 };
+  }
+
+  #update(entry, card, now) {
+    const { el, parts } = entry;
+    const job = parseJob(card.text);
+    setAttr(el, "data-state", card.state);
+    setAttr(el, "data-label", card.label);
+    setAttr(el, "data-dequeue-count", card.dequeueCount);
+    setAttr(el, "data-holder", card.holder?.name);
+    setAttr(el, "data-stage", job?.stage);
+    setAttr(el, "data-next-visible", card.nextVisibleOn);
+    setAttr(el, "data-text", card.text);
+    for (const s of ["visible", "scheduled", "leased", "expired"]) setClass(el, `is-${s}`, card.state === s);
+    setClass(el, "reappeared", card.reappeared);
+    setClass(el, "updated", card.updates > 0 && card.state === "leased");
+    setClass(el, "poison", card.lane === "poison");
+
+    setText(parts.label, card.label);
+    setText(parts.dq, `DequeueCount ${card.dequeueCount}`);
+    setClass(parts.dq, "hot", card.dequeueCount > 1 || card.reappeared);
+    setText(parts.text, job ? job.video : card.text);
+    parts.stages.hidden = !job;
+    if (job) {
+      const at = STAGES.indexOf(job.stage);
+      for (const li of parts.stages.children) {
+        const i = STAGES.indexOf(li.dataset.stage);
+        setClass(li, "past", i < at);
+        setClass(li, "current", i === at);
+      }
+    }
+
+    let words;
+    let fraction = null;
+    let left = 0;
+    switch (card.state) {
+      case "visible":
+        words = card.reappeared ? "visible again — anyone may take it" : "visible — waiting for a consumer";
+        break;
+      case "scheduled":
+        left = card.nextVisibleOn - now;
+        fraction = left / Math.max(1, card.nextVisibleOn - card.insertedOn);
+        words = `scheduled — visible in ${formatDuration(left)}`;
+        break;
+      case "leased":
+        left = card.nextVisibleOn - now;
+        fraction = card.leaseFrom ? left / Math.max(1, card.nextVisibleOn - card.leaseFrom) : 1;
+        words = card.holder
+          ? `invisible — ${card.holder.name}${card.holder.alive ? "" : " (crashed)"} holds it`
+          : "invisible — its holder is gone";
+        if (card.updates > 0) words += ` · updated ${card.updates}×`;
+        break;
+      case "expired":
+        words = "expired — its time-to-live is over";
+        if (!entry.expiredAt) entry.expiredAt = performance.now();
+        break;
+    }
+    if (card.lane === "poison" && card.state === "visible") words = "parked for a human to inspect";
+    if (!entry.exitAt) setText(parts.state, words);
+    setClass(el, "dissolved", card.state === "expired" && performance.now() - entry.expiredAt > EXIT_MS);
+
+    const ring = fraction !== null;
+    setClass(parts.ring, "off", !ring);
+    if (ring) {
+      const f = Math.max(0, Math.min(1, fraction));
+      setAttr(parts.arc, "stroke-dashoffset", (RING * (1 - f)).toFixed(2));
+      setText(parts.secs, Math.max(0, Math.ceil(left / 1000)));
+    }
+    const holder = card.holder ? `, held by ${card.holder.name}` : "";
+    setAttr(el, "aria-label", `${card.label} ${card.text}: ${words}${holder}, dequeue count ${card.dequeueCount}`);
+  }
+
+  #leave(entry, d) {
+    entry.exitAt = performance.now();
+    const el = entry.el;
+    el.classList.add("leaving", `left-${d.kind}`);
+    if (reducedMotion()) el.classList.add("no-motion");
+    const words = {
+      deleted: `deleted by ${d.by} ✓`,
+      poisoned: `moved to the poison queue by ${d.by}`,
+      expired: "expired — removed by the queue",
+      removed: "removed",
+    }[d.kind];
+    setText(entry.parts.state, words);
+    setAttr(el, "data-state", `gone-${d.kind}`);
+    entry.parts.ring.classList.add("off");
+  }
+}
+
+export function parseJob(text) {
+  if (!text || text[0] !== "{") return null;
+  try {
+    const j = JSON.parse(text);
+    return STAGES.includes(j.stage) ? j : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The actor cards of one column, keyed by actor id. */
+export class ActorsView {
+  #cards = new Map();
+
+  constructor(container, { onAction }) {
+    this.container = container;
+    this.onAction = onAction;
+  }
+
+  clear() {
+    this.#cards.clear();
+    this.container.replaceChildren();
+  }
+
+  render(actors, now) {
+    const present = new Set(actors.map((a) => a.id));
+    for (const [id, entry] of this.#cards) {
+      if (!present.has(id)) {
+        entry.el.remove();
+        this.#cards.delete(id);
+      }
+    }
+    for (const actor of actors) {
+      let entry = this.#cards.get(actor.id);
+      if (!entry) {
+        entry = this.#create(actor);
+        this.#cards.set(actor.id, entry);
+        this.container.append(entry.el);
+      }
+      this.#update(entry, actor, now);
+    }
+  }
+
+  #create(actor) {
+    const p = {
+      state: h("span", { class: "pill" }),
+      status: h("p", { class: "status" }),
+      work: h("div", { class: "bars", hidden: true }),
+      outcome: h("p", { class: "outcome", role: "status" }),
+      buttons: h("div", { class: "buttons" }),
+      settings: h("div", { class: "settings" }),
+    };
+    const kindName = { consumer: "consumer", "lease-worker": "lease-renewing worker", producer: "producer", autoscaler: "autoscaler" }[actor.kind];
+    const el = h(
+      "article",
+      { class: `actor ${actor.kind}`, "data-testid": actor.kind, "data-name": actor.name, "aria-label": `${kindName} ${actor.name}` },
+      h("header", {}, h("strong", { text: actor.name }), h("span", { class: "kind", text: kindName }), p.state),
+      p.status,
+      p.work,
+      p.outcome,
+      p.settings,
+      p.buttons,
+    );
+    if (actor.kind === "consumer" || actor.kind === "lease-worker") {
+      p.workBar = bar("work");
+      p.leaseBar = bar("lease");
+      p.work.append(p.workBar.el, p.leaseBar.el);
+      const lease = actor.kind === "lease-worker";
+      p.settings.append(
+        this.#number(actor, lease ? "stageS" : "processingS", lease ? "stage" : "work", 1, 600),
+        this.#number(actor, lease ? "leaseS" : "visibilityS", lease ? "lease" : "visibility timeout", 1, 3600),
+      );
+      p.toggle = h("button", { type: "button", onclick: () => this.onAction(actor, actor.alive ? "stop" : "restart") });
+      p.crash = h("button", { type: "button", class: "danger", onclick: () => this.onAction(actor, "crash") }, "Crash");
+      p.remove = h("button", { type: "button", class: "quiet", onclick: () => this.onAction(actor, "remove") }, "Remove");
+      p.buttons.append(p.toggle, p.crash, p.remove);
+    } else if (actor.kind === "autoscaler") {
+      p.settings.append(this.#number(actor, "perWorker", "messages per worker", 1, 50));
+    } else {
+      p.buttons.remove();
+    }
+    return { el, p };
+  }
+
+  #number(actor, key, label, min, max) {
+    const input = h("input", { type: "number", min, max, step: 1, value: actor[key], inputmode: "numeric" });
+    input.addEventListener("change", () => {
+      const v = Math.round(Number(input.value));
+      if (Number.isFinite(v) && v >= min && v <= max) this.onAction(actor, "set", { key, value: v });
+      else input.value = actor[key];
+    });
+    return h("label", { class: "num" }, h("span", { text: label }), input, h("span", { class: "unit", text: key === "perWorker" ? "" : "s" }));
+  }
+
+  #update({ el, p }, actor, now) {
+    setAttr(el, "data-state", actor.state);
+    setClass(el, "down", actor.state === "crashed" || actor.state === "stopped");
+    setText(p.state, actor.state);
+    setAttr(p.state, "data-state", actor.state);
+    setText(p.status, actor.status);
+    setText(p.outcome, actor.outcome?.text ?? "");
+    setClass(p.outcome, "bad", actor.outcome && !actor.outcome.ok);
+    setAttr(p.outcome, "data-code", actor.outcome?.code);
+    if (p.toggle) {
+      setText(p.toggle, actor.alive ? (actor.stopping ? "Stopping…" : "Stop") : "Start");
+      p.crash.disabled = !actor.alive;
+    }
+    const hold = actor.holding;
+    if (!p.workBar) return;
+    p.work.hidden = !hold;
+    if (!hold) return;
+    if (actor.kind === "lease-worker") {
+      const end = hold.stageStartedAt + actor.stageS * 1000;
+      p.workBar.set((now - hold.stageStartedAt) / (actor.stageS * 1000), `${hold.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`);
+    } else {
+      p.workBar.set((now - hold.since) / (hold.doneAt - hold.since), `work: ${formatDuration(hold.doneAt - now)} left on ${hold.label}`);
+    }
+    const left = hold.until - now;
+    p.leaseBar.set(
+      left / Math.max(1, hold.until - hold.leasedAt),
+      left > 0 ? `lease: ${formatDuration(left)} left` : "lease ran out: the message is visible to others",
+      left <= 0,
+    );
+  }
+}
+
+function bar(name) {
+  const fill = h("span", { class: "fill" });
+  const label = h("span", { class: "bar-label" });
+  const el = h("div", { class: `bar ${name}` }, h("span", { class: "track" }, fill), label);
+  return {
+    el,
+    set(fraction, text, bad = false) {
+      const f = Math.max(0, Math.min(1, fraction));
+      const w = `${(f * 100).toFixed(1)}%`;
+      if (fill.style.width !== w) fill.style.width = w;
+      setText(label, text);
+      setClass(el, "bad", bad);
+    },
+  };
+}
+
+/** The counters strip. */
+export function renderCounters(root, counters) {
+  for (const [key, value] of Object.entries(counters)) {
+    const el = root.querySelector(`[data-counter="${key}"] .n`);
+    if (el) setText(el, value);
+  }
+}
