@@ -1032,9 +1032,10 @@ fn next_deadline_is_the_earliest_reappearance_or_expiry() {
     assert_eq!(emu.next_deadline(at(100), ACCT), None);
 }
 
-/// Regression: `Queue::next_deadline` looks only at the very first expiry key. When that
-/// message has already expired but was not yet purged (nothing touched the queue), the next
-/// real expiry is missed and the page's timer never fires.
+/// Regression (found by engine_model, fixed in 693df29): `Queue::next_deadline` looked only
+/// at the very first expiry key. When that message had expired but was not yet purged
+/// (nothing touched the queue), the next real expiry was missed and the page's timer never
+/// fired.
 #[test]
 fn next_deadline_looks_past_expired_but_unpurged_messages() {
     let (mut emu, name) = setup();
