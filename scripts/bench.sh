@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Engine benchmarks (criterion) and, when present, the Node end-to-end benchmark.
+# Engine benchmarks (criterion), then the end-to-end SDK benchmark against Azurite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench
-if [ -f benches/node.mjs ]; then
-  node benches/node.mjs
-fi
+scripts/build.sh
+node scripts/bench-node.mjs "${BENCH_MESSAGES:-1000}"
