@@ -9,7 +9,6 @@ use super::options::{
     self, CreateQueueOptions, PeekMessagesOptions, ReceiveMessagesOptions, SendMessageOptions,
 };
 use super::results;
-use super::service::created_result;
 use super::types::{
     JsMetadata, JsPeekMessagesOptions, JsQueueCreateOptions, JsReceiveMessagesOptions,
     JsSendMessageOptions, JsSignedIdentifiers,
@@ -102,7 +101,7 @@ impl Queue {
         let name = &self.name;
         self.host
             .run(|emu, now, account| {
-                Ok(created_result(
+                Ok(results::created(
                     emu.create_queue(now, account, name, metadata)?,
                 ))
             })

@@ -4,10 +4,16 @@
 
 use super::js_object::{JsObject, array, date, metadata};
 use crate::engine::{
-    CorsRule, Logging, MessageRecord, Metrics, QueuePage, QueueProperties, RetentionPolicy,
-    ServiceProperties, SignedIdentifier, Updated,
+    CorsRule, Created, Logging, MessageRecord, Metrics, QueuePage, QueueProperties,
+    RetentionPolicy, ServiceProperties, SignedIdentifier, Updated,
 };
 use wasm_bindgen::JsValue;
+
+/// `create`'s answer: `{ succeeded }`, false when the queue already existed with the same
+/// metadata (Azure's 204), as the SDK's `createIfNotExists` reports it.
+pub(crate) fn created(c: Created) -> JsValue {
+    JsObject::new().set("succeeded", c == Created::New).build()
+}
 
 /// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`.
 pub(crate) fn sent(m: &MessageRecord) -> JsValue {
@@ -102,7 +108,7 @@ pub(crate) fn access_policy(acl: &[SignedIdentifier]) -> JsValue {
         .build()
 }
 
-/// One `QueueItem`: `{ name, metadata? }`.
+/// `listQueues`' answer: `QueueItem`s, `{ name, metadata? }`, metadata only when asked for.
 pub(crate) fn queue_items(page: &QueuePage, include_metadata: bool) -> JsValue {
     array(page.queues.iter().map(|(name, m)| {
         JsObject::new()

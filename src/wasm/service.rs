@@ -15,9 +15,7 @@ use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
 };
-use crate::engine::{
-    Created, Emulator, Entropy, OsEntropy, SeededEntropy, ServicePropertiesUpdate,
-};
+use crate::engine::{Emulator, Entropy, OsEntropy, SeededEntropy, ServicePropertiesUpdate};
 use crate::rest::{AccountConfig, Service, ServiceConfig};
 use base64::Engine as _;
 use std::rc::Rc;
@@ -371,11 +369,4 @@ fn accounts(value: &JsValue) -> Result<ServiceConfig, JsValue> {
         accounts,
         ..ServiceConfig::dev()
     })
-}
-
-/// Create Queue through the engine, shared by `QueueService.createQueue` and `Queue.create`.
-pub(crate) fn created_result(created: Created) -> JsValue {
-    super::js_object::JsObject::new()
-        .set("succeeded", created == Created::New)
-        .build()
 }
