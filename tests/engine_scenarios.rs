@@ -1235,3 +1235,24 @@ fn the_same_seed_and_times_replay_the_same_ids_and_receipts() {
     };
     assert_eq!(run(), run());
 }
+
+/// Clear Messages reports expired messages as expired, not as cleared.
+#[test]
+fn clear_reports_only_live_messages_as_cleared() {
+    let (mut emu, name) = setup();
+    emu.record_events(true);
+    emu.put_message(t0(), ACCT, &name, text("short"), vis(0), ttl(10))
+        .unwrap();
+    emu.put_message(t0(), ACCT, &name, text("long"), vis(0), ttl(100))
+        .unwrap();
+    emu.take_events();
+    emu.clear_messages(at(20), ACCT, &name).unwrap();
+    let kinds: Vec<_> = emu.take_events().into_iter().map(|e| e.kind).collect();
+    assert!(
+        matches!(
+            kinds.as_slice(),
+            [EventKind::Expired { .. }, EventKind::Cleared { count: 1 }]
+        ),
+        "{kinds:?}"
+    );
+}

@@ -3,7 +3,8 @@
 use super::ids::MessageId;
 use super::name::QueueName;
 
-/// Why a queue operation did not happen. State is unchanged when one is returned.
+/// Why a queue operation did not happen. Nothing observable changed when one is returned
+/// (expired messages may have been purged on the way).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QueueError {
     #[error("queue `{0}` does not exist")]

@@ -9,7 +9,8 @@
 //! - A message is visible iff `time_next_visible <= now < expiration_time`.
 //! - A message leaves only by Delete Message with its current pop receipt, Clear Messages,
 //!   Delete Queue, or expiry. Every Get and Update issues a fresh receipt.
-//! - An operation that returns `Err` changed nothing.
+//! - An operation that returns `Err` changed nothing observable. Expired messages may have
+//!   been purged on the way (their deletions are queued), so drain the outbox after errors too.
 //! - Every state change is appended to the outbox ([`Emulator::take_changes`]) in order.
 
 pub mod acl;
@@ -516,7 +517,8 @@ impl Emulator {
         account: &str,
         name: &QueueName,
     ) -> Result<(), QueueError> {
-        let count = self.queue_mut(account, name)?.clear();
+        // Purge first so expired messages are reported as expired, not as cleared.
+        let count = self.live_queue(now, account, name)?.clear();
         self.outbox.push(Change::QueueCleared {
             account: account.to_owned(),
             queue: name.clone(),
