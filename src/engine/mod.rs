@@ -336,14 +336,7 @@ impl Emulator {
         name: &QueueName,
         metadata: Metadata,
     ) -> Result<(), QueueError> {
-        let q = self.queue_mut(account, name)?;
-        q.set_metadata(metadata);
-        let record = q.record.clone();
-        self.outbox.push(Change::QueuePut {
-            account: account.to_owned(),
-            queue: record,
-        });
-        Ok(())
+        self.rewrite_queue_record(account, name, |q| q.set_metadata(metadata))
     }
 
     /// [Get Queue ACL](https://learn.microsoft.com/rest/api/storageservices/get-queue-acl).
@@ -363,12 +356,22 @@ impl Emulator {
         name: &QueueName,
         acl: Vec<SignedIdentifier>,
     ) -> Result<(), QueueError> {
+        self.rewrite_queue_record(account, name, |q| q.set_acl(acl))
+    }
+
+    /// Changes a queue's own record (not its messages) and queues the rewrite.
+    fn rewrite_queue_record(
+        &mut self,
+        account: &str,
+        name: &QueueName,
+        change: impl FnOnce(&mut Queue),
+    ) -> Result<(), QueueError> {
         let q = self.queue_mut(account, name)?;
-        q.set_acl(acl);
-        let record = q.record.clone();
+        change(q);
+        let queue = q.record.clone();
         self.outbox.push(Change::QueuePut {
             account: account.to_owned(),
-            queue: record,
+            queue,
         });
         Ok(())
     }
