@@ -41,12 +41,9 @@ pub fn message_text_from_body(ctx: &OpContext) -> Result<MessageText, RestError>
 /// the new message's id, times and first pop receipt.
 pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let name = ctx.queue_name()?;
-    let visibility = match ctx.int_param("visibilitytimeout")? {
-        Some(v) => {
-            VisibilityTimeout::new(v).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?
-        }
-        None => VisibilityTimeout::new(0).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?,
-    };
+    let secs = ctx.int_param("visibilitytimeout")?.unwrap_or(0);
+    let visibility =
+        VisibilityTimeout::new(secs).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?;
     let ttl = match ctx.int_param("messagettl")? {
         Some(v) => TimeToLive::new(v).map_err(|e| out_of_range(ctx, "messagettl", e))?,
         None => TimeToLive::default(),
