@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --lib --release --target wasm32-unknown-unknown
-wasm=target/wasm32-unknown-unknown/release/azqueue.wasm
+# Ask cargo where it put the output (CARGO_TARGET_DIR or a config may move it from target/).
+target_dir=$(cargo metadata --format-version 1 --no-deps --offline \
+  | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
+wasm=$target_dir/wasm32-unknown-unknown/release/azqueue.wasm
 wasm-bindgen --target web --out-dir www/pkg "$wasm"
 wasm-bindgen --target nodejs --out-dir www/pkg-node "$wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
