@@ -10,12 +10,13 @@ import { ActorsView, LaneView, renderCounters } from "./page/render.js";
 import { LogView } from "./page/log.js";
 import { ChartView } from "./page/chart.js";
 import { StoryView } from "./page/story.js";
-import { Consumer, LeaseWorker } from "./page/actors.js";
-import { bindSnippet, SW_PREFIX } from "./page/snippet.js";
+import { Consumer, LeaseWorker, Producer } from "./page/actors.js";
+import { Session, replay } from "./page/session.js";
+import { bindSnippet } from "./page/snippet.js";
 import { setAttr, setText } from "./page/dom.js";
 
 const $ = (id) => document.getElementById(id);
-const SETTINGS_KEY = "azqueue-page";
+const SETTINGS_KEY = "azqueue-page";  // display settings (speed, step size)
 const EXTRA_NAMES = ["Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Max"];
 
 function loadSettings() {
@@ -41,33 +42,31 @@ async function boot() {
 
   const lane = new LaneView($("lane"));
   const poisonLane = new LaneView($("poison-lane"));
-  const onAction = (actor, action, arg) => act(demo, actor, action, arg);
+  const session = new Session();
+  const onAction = (actor, action, arg) => perform({ type: "actor", name: actor.name, action, ...arg });
   const producers = new ActorsView($("producers"), { onAction });
   const consumers = new ActorsView($("consumers"), { onAction });
   const log = new LogView($("log"), { filter: $("log-filter") });
   const chart = new ChartView($("chart"));
   const story = new StoryView({ caption: $("caption"), moments: $("moments"), narration: $("narration") });
-  const refreshSnippet = bindSnippet({ code: $("snippet"), copy: $("copy-snippet"), status: $("copy-status") }, () => demo.queue);
+  const refreshSnippet = bindSnippet(
+    { code: $("snippet"), copy: $("copy-snippet"), status: $("copy-status"), start: $("start-sw"), startStatus: $("sw-status") },
+    () => demo.queue,
+  );
 
   for (const s of scenarios) $("scenario").append(new Option(s.title, s.id));
 
-  async function load(scenario) {
+  async function load(scenario, { resume = false } = {}) {
     setPlaying(false);
     await demo.load(scenario);
+    if (!resume) session.begin(scenario.id);
     for (const v of [lane, poisonLane, producers, consumers, log, chart, story]) v.clear();
     $("scenario").value = scenario.id;
     setText($("queue-name"), demo.queue);
     setText($("poison-name"), demo.poisonQueue);
     $("poison-threshold").value = demo.poisonThreshold;
     refreshSnippet();
-    saveSettings({ scenario: scenario.id });
-    setText(
-      $("store"),
-      demo.store === "memory"
-        ? `Engine running in this tab · memory store: a reload restarts the scenario${demo.storeNote ? ` (${demo.storeNote})` : ""}`
-        : `Engine running in this tab · ${demo.store} store: survives a reload`,
-    );
-    setAttr($("store"), "data-store", demo.store);
+    showStore();
     document.body.dataset.loads = String(Number(document.body.dataset.loads ?? 0) + 1);
     document.body.dataset.scenario = scenario.id;
   }
@@ -90,9 +89,10 @@ async function boot() {
     setAttr($("play"), "data-playing", on ? "true" : "false");
   }
   const stepMs = () => Number($("step-size").value);
-  const step = () => {
+  const step = async () => {
     setPlaying(false);
-    return demo.clock.advanceBy(stepMs());
+    await demo.clock.advanceBy(stepMs());
+    session.progress(demo.clock.now(), true);
   };
   $("step-size").value = String(settings.stepMs ?? 1000);
   const stepLabel = () => setText($("step"), `Step +${stepMs() / 1000} s`);
@@ -120,46 +120,97 @@ async function boot() {
     else if (e.key === "[") setSpeed(speedIndex - 1);
   });
 
-  // ── actors you control ───────────────────────────────────────────────────────────────
-  let you = null;
+  // ── actors you control: every action is recorded, so a reload can replay it ───────────────
+  /** Applies one user action to the demo (live, or replayed after a reload). */
+  async function apply(action) {
+    switch (action.type) {
+      case "send": {
+        let you = demo.actors.find((a) => a.kind === "producer" && a.name === "You");
+        if (!you) you = demo.addActor(new Producer(demo, { name: "You" }));
+        await you.send(action.text, { delayS: action.delayS, ttlS: action.ttlS });
+        break;
+      }
+      case "add-consumer":
+        demo.addActor(new Consumer(demo, { name: action.name, processingS: 5, visibilityS: 30 }));
+        break;
+      case "add-lease-worker":
+        demo.addActor(new LeaseWorker(demo, { name: action.name, leaseS: 30, stageS: 20 }));
+        break;
+      case "poison-threshold":
+        // Create Queue is idempotent: 204 when it already exists.
+        if (action.value && !demo.poisonThreshold) await demo.rest.createQueue("You", demo.poisonQueue);
+        demo.poisonThreshold = action.value;
+        break;
+      case "actor": {
+        const actor = demo.actors.find((a) => a.name === action.name);
+        if (!actor) break;
+        if (action.action === "crash") actor.crash();
+        else if (action.action === "stop") actor.stop();
+        else if (action.action === "restart") actor.restart();
+        else if (action.action === "remove") demo.removeActor(actor);
+        else if (action.action === "set") actor[action.key] = action.value;
+        break;
+      }
+    }
+    await demo.refresh();
+  }
+  /** A user action now: serialized with the clock's work, recorded at the virtual time it ran. */
+  const perform = (action) =>
+    demo.clock.run(async () => {
+      session.record(demo.clock.now(), action);
+      await apply(action);
+    });
+
   $("send-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    const text = $("send-text").value.trim() || "hello";
-    const delayS = Math.max(0, Math.round(Number($("send-delay").value) || 0));
-    const ttlS = Math.max(0, Math.round(Number($("send-ttl").value) || 0));
-    demo.clock.run(async () => {
-      if (!you || !demo.actors.includes(you)) {
-        you = demo.actors.find((a) => a.kind === "producer" && a.name === "You");
-        if (!you) {
-          const { Producer } = await import("./page/actors.js");
-          you = demo.addActor(new Producer(demo, { name: "You" }));
-        }
-      }
-      await you.send(text, { delayS, ttlS });
-      await demo.refresh();
+    perform({
+      type: "send",
+      text: $("send-text").value.trim() || "hello",
+      delayS: Math.max(0, Math.round(Number($("send-delay").value) || 0)),
+      ttlS: Math.max(0, Math.round(Number($("send-ttl").value) || 0)),
     });
   });
   const nextName = () => EXTRA_NAMES.find((n) => !demo.actors.some((a) => a.name === n)) ?? `C${demo.actors.length + 1}`;
-  $("add-consumer").addEventListener("click", () =>
-    demo.clock.run(() => demo.addActor(new Consumer(demo, { name: nextName(), processingS: 5, visibilityS: 30 }))),
-  );
-  $("add-lease-worker").addEventListener("click", () =>
-    demo.clock.run(() => demo.addActor(new LeaseWorker(demo, { name: nextName(), leaseS: 30, stageS: 20 }))),
-  );
-  $("poison-threshold").addEventListener("change", () =>
-    demo.clock.run(async () => {
-      const v = Math.max(0, Math.min(50, Math.round(Number($("poison-threshold").value) || 0)));
-      $("poison-threshold").value = v;
-      if (v && !demo.poisonThreshold) await demo.rest.createQueue("You", demo.poisonQueue);
-      demo.poisonThreshold = v;
-    }),
-  );
+  $("add-consumer").addEventListener("click", () => perform({ type: "add-consumer", name: nextName() }));
+  $("add-lease-worker").addEventListener("click", () => perform({ type: "add-lease-worker", name: nextName() }));
+  $("poison-threshold").addEventListener("change", () => {
+    const value = Math.max(0, Math.min(50, Math.round(Number($("poison-threshold").value) || 0)));
+    $("poison-threshold").value = value;
+    perform({ type: "poison-threshold", value });
+  });
 
-  const swNote = await serviceWorkerNote();
-  setText($("snippet-note"), swNote);
+  function showStore(restored) {
+    let text =
+      demo.store === "memory"
+        ? "Engine running in this tab (Rust → WebAssembly) · memory store"
+        : `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store`;
+    if (restored) text += ` · ${restored}`;
+    else if (demo.store === "memory") text += " · a reload replays your session";
+    setText($("store"), text);
+    setAttr($("store"), "data-store", demo.store);
+    setAttr($("store"), "title", demo.storeNote || "");
+  }
 
-  await load(scenarioById(settings.scenario));
+  if (session.scenario && scenarios.some((x) => x.id === session.scenario)) {
+    // A reload: rebuild the same state by replaying the session on a fresh, seeded engine.
+    const { actions, at } = session;
+    setText($("store"), "Restoring your session…");
+    await load(scenarioById(session.scenario), { resume: true });
+    const reached = await replay(demo, actions, at, apply);
+    for (const v of [lane, poisonLane, log]) v.clear();
+    session.progress(reached, true);
+    const requests = demo.log.length ? demo.log[demo.log.length - 1].seq : 0;
+    showStore(
+      reached >= at
+        ? `restored after reload: replayed ${actions.length} action(s) and ${requests} request(s) to ${formatElapsed(demo.clock.elapsed())}`
+        : `restored up to ${formatElapsed(demo.clock.elapsed())} (replay stopped early)`,
+    );
+    setAttr($("store"), "data-restored", "true");
+  } else {
+    await load(scenarioById(session.scenario));
+  }
   document.body.dataset.ready = "true";
+  addEventListener("pagehide", () => session.progress(demo.clock.now(), true));
 
   // ── the loop: advance the virtual clock while playing, then draw ─────────────────────
   let last = performance.now();
@@ -182,6 +233,7 @@ async function boot() {
   }
   function draw() {
     const now = demo.clock.now();
+    if (!advancing) session.progress(now);
     const elapsed = demo.clock.elapsed();
     setText($("clock"), formatElapsed(elapsed, true));
     setAttr($("clock"), "data-elapsed-ms", elapsed);
@@ -190,31 +242,19 @@ async function boot() {
     poisonLane.render(demo.view.poison, now, []);
     $("lane-empty").hidden = demo.view.main.length > 0;
     $("poison-box").hidden = !demo.poisonThreshold && demo.view.poison.length === 0;
+    const threshold = $("poison-threshold");
+    if (document.activeElement !== threshold && threshold.value !== String(demo.poisonThreshold)) threshold.value = demo.poisonThreshold;
     producers.render(demo.actors.filter((a) => a.kind === "producer"), now);
-    consumers.render(demo.actors.filter((a) => a.kind !== "producer"), now);
+    consumers.render(
+      demo.actors.filter((a) => a.kind !== "producer").sort((a, b) => (b.kind === "autoscaler") - (a.kind === "autoscaler")),
+      now,
+    );
     renderCounters($("counters"), demo.counters);
     story.render(demo);
     log.render(demo.log);
     chart.render(demo.history);
   }
   requestAnimationFrame(frame);
-}
-
-/** What actor buttons do; all of it is serialized with the clock's own work. */
-function act(demo, actor, action, arg) {
-  return demo.clock.run(async () => {
-    if (action === "crash") actor.crash();
-    else if (action === "stop") actor.stop();
-    else if (action === "restart") actor.restart();
-    else if (action === "remove") demo.removeActor(actor);
-    else if (action === "set") actor[arg.key] = arg.value;
-    await demo.refresh();
-  });
-}
-
-/** The snippet needs the service worker to answer under SW_PREFIX. */
-async function serviceWorkerNote() {
-  return `Requests to ${SW_PREFIX}/devstoreaccount1/… are meant to be answered by the engine inside the page's service worker (www/sw.js); until that worker is registered on this origin, the snippet shows the address it will use.`;
 }
 
 boot().catch((e) => {

@@ -40,12 +40,11 @@ function startProjectServer() {
     }, 15_000);
     const onData = (chunk) => {
       out += chunk;
-      // The ready line names the page's URL; accept any http URL that is not the queue port's.
-      const urls = [...out.matchAll(/https?:\/\/[\w.[\]:-]+:\d+\S*/g)].map((m) => m[0]);
-      const web = urls.find((u) => /web|page|www|demo/i.test(lineOf(out, u))) ?? (urls.length >= 2 ? urls[1] : undefined);
-      if (web && /\n/.test(out.slice(out.indexOf(web)))) {
+      // The ready line: `azqueue ready: queue <url> web <url> connection "…"`.
+      const ready = /\bweb\s+(https?:\/\/\S+)/.exec(out);
+      if (ready) {
         clearTimeout(timer);
-        resolvePromise({ url: new URL(web).origin, close: () => child.kill(), kind: "www/server.mjs" });
+        resolvePromise({ url: new URL(ready[1]).origin, close: () => child.kill(), kind: "www/server.mjs" });
       }
     };
     child.stdout.on("data", onData);
@@ -55,11 +54,6 @@ function startProjectServer() {
       reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
     });
   });
-}
-
-function lineOf(text, needle) {
-  const i = text.indexOf(needle);
-  return text.slice(text.lastIndexOf("\n", i) + 1, text.indexOf("\n", i) === -1 ? undefined : text.indexOf("\n", i));
 }
 
 /** A static file server for www/ on an ephemeral port. */

@@ -166,7 +166,7 @@ export class Consumer extends Actor {
     if (del.ok) this.demo.gone(m.messageId, "poisoned", this.name);
     this.outcome = { ok: true, text: `moved ${label} to ${this.demo.poisonQueue}` };
     this.demo.say(
-      `${label} “${m.messageText}” was dequeued ${m.dequeueCount} times, more than the poison threshold (${this.demo.poisonThreshold}): ${this.name} moved it to ${this.demo.poisonQueue} for a human to look at.`,
+      `${label} “${m.messageText}” was dequeued ${m.dequeueCount} times, more than the poison threshold (${this.demo.poisonThreshold}): ${this.name} moved it — Put Message into ${this.demo.poisonQueue}, then Delete Message here — for a human to look at.`,
       "poisoned",
     );
     await this.#poll();

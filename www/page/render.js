@@ -23,6 +23,7 @@ export class LaneView {
   }
 
   render(cards, now, departures) {
+    setClass(this.list, "crowded", cards.length > 8);
     const present = new Set();
     for (const card of cards) {
       present.add(card.messageId);
@@ -60,14 +61,19 @@ export class LaneView {
     const parts = {
       label: h("span", { class: "label" }),
       dq: h("span", { class: "dq", title: "DequeueCount: how many times Get Messages has handed this message out" }),
+      dqn: h("span", { class: "dqn" }),
       text: h("span", { class: "text" }),
       stages: h("ol", { class: "stages", hidden: true, "aria-label": "job stages" }),
       state: h("span", { class: "state" }),
+      long: h("span", { class: "long" }),
+      short: h("span", { class: "short", "aria-hidden": "true" }),
       ring: svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" }),
       arc: svg("circle", { class: "arc", cx: 18, cy: 18, r: 15, "stroke-dasharray": RING }),
       secs: svg("text", { class: "secs", x: 18, y: 22, "text-anchor": "middle" }),
     };
     parts.ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 15 }), parts.arc, parts.secs);
+    parts.dq.append(h("span", { class: "dq-word", text: "DequeueCount " }), h("span", { class: "dq-icon", "aria-hidden": "true", text: "↻" }), parts.dqn);
+    parts.state.append(parts.long, parts.short);
     for (const s of STAGES) parts.stages.append(h("li", { "data-stage": s, text: s }));
     const el = h(
       "li",
@@ -94,9 +100,10 @@ export class LaneView {
     setClass(el, "reappeared", card.reappeared);
     setClass(el, "updated", card.updates > 0 && card.state === "leased");
     setClass(el, "poison", card.lane === "poison");
+    setClass(el, "job", Boolean(job));
 
     setText(parts.label, card.label);
-    setText(parts.dq, `DequeueCount ${card.dequeueCount}`);
+    setText(parts.dqn, card.dequeueCount);
     setClass(parts.dq, "hot", card.dequeueCount > 1 || card.reappeared);
     setText(parts.text, job ? job.video : card.text);
     parts.stages.hidden = !job;
@@ -110,16 +117,19 @@ export class LaneView {
     }
 
     let words;
+    let short;
     let fraction = null;
     let left = 0;
     switch (card.state) {
       case "visible":
         words = card.reappeared ? "visible again — anyone may take it" : "visible — waiting for a consumer";
+        short = card.reappeared ? "visible again" : "visible";
         break;
       case "scheduled":
         left = card.nextVisibleOn - now;
         fraction = left / Math.max(1, card.nextVisibleOn - card.insertedOn);
         words = `scheduled — visible in ${formatDuration(left)}`;
+        short = "scheduled";
         break;
       case "leased":
         left = card.nextVisibleOn - now;
@@ -128,14 +138,22 @@ export class LaneView {
           ? `invisible — ${card.holder.name}${card.holder.alive ? "" : " (crashed)"} holds it`
           : "invisible — its holder is gone";
         if (card.updates > 0) words += ` · updated ${card.updates}×`;
+        short = card.holder ? card.holder.name : "invisible";
         break;
       case "expired":
         words = "expired — its time-to-live is over";
+        short = "expired";
         if (!entry.expiredAt) entry.expiredAt = performance.now();
         break;
     }
-    if (card.lane === "poison" && card.state === "visible") words = "parked for a human to inspect";
-    if (!entry.exitAt) setText(parts.state, words);
+    if (card.lane === "poison" && card.state === "visible") {
+      words = "a fresh copy, parked here for a human to inspect";
+      short = "parked";
+    }
+    if (!entry.exitAt) {
+      setText(parts.long, words);
+      setText(parts.short, short);
+    }
     setClass(el, "dissolved", card.state === "expired" && performance.now() - entry.expiredAt > EXIT_MS);
 
     const ring = fraction !== null;
@@ -160,7 +178,8 @@ export class LaneView {
       expired: "expired — removed by the queue",
       removed: "removed",
     }[d.kind];
-    setText(entry.parts.state, words);
+    setText(entry.parts.long, words);
+    setText(entry.parts.short, { deleted: "deleted ✓", poisoned: "→ poison", expired: "expired", removed: "removed" }[d.kind]);
     setAttr(el, "data-state", `gone-${d.kind}`);
     entry.parts.ring.classList.add("off");
   }
@@ -206,6 +225,13 @@ export class ActorsView {
         this.container.append(entry.el);
       }
       this.#update(entry, actor, now);
+    }
+    let prev = null;
+    for (const actor of actors) {
+      const el = this.#cards.get(actor.id).el;
+      const expected = prev ? prev.nextElementSibling : this.container.firstElementChild;
+      if (expected !== el) this.container.insertBefore(el, expected);
+      prev = el;
     }
   }
 

@@ -211,6 +211,6 @@ export function short(messageId) {
   return messageId ? messageId.slice(0, 4) : "?";
 }
 
-function clip(text, n = 28) {
+function clip(text, n = 44) {
   return text.length > n ? `${text.slice(0, n - 1)}…` : text;
 }

@@ -117,7 +117,7 @@ export const scenarios = [
             const t = demo.clock.elapsed() / 1000;
             if (t > 120) return null;
             const gap = t >= 15 && t < 45 ? 0.5 : 4;
-            return { text: `photo-${String(i + 1).padStart(3, "0")}.jpg`, inS: gap * (0.5 + random()) };
+            return { text: `img-${String(i + 1).padStart(3, "0")}.jpg`, inS: gap * (0.5 + random()) };
           },
         }),
       );
