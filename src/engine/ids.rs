@@ -40,14 +40,41 @@ impl Entropy for SeededEntropy {
 }
 
 /// The platform's generator (`getrandom`: OS natively, `crypto.getRandomValues` on wasm).
+///
+/// Bytes are drawn from the platform 4 KiB at a time and handed out from a per-thread pool:
+/// every request needs 32–48 random bytes, and a call into the platform (a JS call on wasm)
+/// per request cost more than the rest of a Put.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OsEntropy;
 
+const POOL_BYTES: usize = 4096;
+
+thread_local! {
+    static POOL: std::cell::RefCell<(Box<[u8; POOL_BYTES]>, usize)> =
+        std::cell::RefCell::new((Box::new([0u8; POOL_BYTES]), POOL_BYTES));
+}
+
 impl Entropy for OsEntropy {
     fn fill(&mut self, buf: &mut [u8]) {
-        // getrandom fails only on platforms without any source; there is nothing to fall back to
-        // that would keep receipts unguessable, so a failure leaves zeros rather than panicking.
-        let _ = getrandom::fill(buf);
+        POOL.with(|pool| {
+            let (bytes, used) = &mut *pool.borrow_mut();
+            let mut filled = 0;
+            while filled < buf.len() {
+                if *used == POOL_BYTES {
+                    // getrandom fails only on platforms without any source; there is nothing
+                    // to fall back to that keeps receipts unguessable, so a failure leaves
+                    // zeros rather than panicking.
+                    let _ = getrandom::fill(&mut bytes[..]);
+                    *used = 0;
+                }
+                let n = (buf.len() - filled).min(POOL_BYTES - *used);
+                buf[filled..filled + n].copy_from_slice(&bytes[*used..*used + n]);
+                // Handed-out bytes are never handed out again.
+                bytes[*used..*used + n].fill(0);
+                *used += n;
+                filled += n;
+            }
+        });
     }
 }
 
@@ -153,6 +180,15 @@ mod tests {
         assert_eq!(PopReceipt::from_base64(&r.to_base64()), Some(r));
         assert_eq!(PopReceipt::from_base64("not base64!"), None);
         assert_eq!(PopReceipt::from_base64(""), None);
+    }
+
+    #[test]
+    fn os_entropy_never_repeats_across_pool_refills() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..(3 * POOL_BYTES / 16) {
+            let id = MessageId::generate(&mut OsEntropy);
+            assert!(seen.insert(id), "repeated id {id}");
+        }
     }
 
     #[test]
