@@ -17,7 +17,7 @@ say() { printf 'ensure-tools: %s\n' "$*"; }
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding rust target wasm32-unknown-unknown"
   if ! rustup target add wasm32-unknown-unknown; then
-    tarball=/work/shared/toolchain/rust-std-wasm32-unknown-unknown-1.95.0.tar.xz
+    tarball=../shared/toolchain/rust-std-wasm32-unknown-unknown-1.95.0.tar.xz
     if [ "$(rustc --version | cut -d' ' -f2)" = 1.95.0 ] && [ -f "$tarball" ]; then
       say "rustup failed; extracting $tarball into the sysroot"
       tar -xJf "$tarball" -C "$(rustc --print sysroot)/lib/rustlib/"
