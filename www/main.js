@@ -251,6 +251,7 @@ async function boot() {
     );
     renderCounters($("counters"), demo.counters);
     story.render(demo);
+    $("narration-empty").hidden = demo.narration.length > 0;
     log.render(demo.log);
     chart.render(demo.history);
   }

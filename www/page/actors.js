@@ -412,7 +412,7 @@ export class Producer extends Actor {
     this.next = next;
     this.auto = auto;
     this.state = auto ? "sending" : "idle";
-    this.status = auto ? "sending on a schedule" : "sends when you press Send";
+    this.status = auto ? "sending on a schedule" : name === "You" ? "the Send form below" : "sent the scenario's messages";
     if (auto) this.#schedule();
   }
 

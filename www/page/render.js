@@ -64,6 +64,7 @@ export class LaneView {
       dqn: h("span", { class: "dqn" }),
       text: h("span", { class: "text" }),
       stages: h("ol", { class: "stages", hidden: true, "aria-label": "job stages" }),
+      ttl: h("span", { class: "ttl", hidden: true }),
       state: h("span", { class: "state" }),
       long: h("span", { class: "long" }),
       short: h("span", { class: "short", "aria-hidden": "true" }),
@@ -80,6 +81,7 @@ export class LaneView {
       { class: "card", "data-testid": "message", "data-id": card.messageId },
       h("div", { class: "card-head" }, parts.label, parts.dq),
       parts.text,
+      parts.ttl,
       parts.stages,
       h("div", { class: "card-foot" }, parts.state, parts.ring),
     );
@@ -155,6 +157,12 @@ export class LaneView {
       setText(parts.short, short);
     }
     setClass(el, "dissolved", card.state === "expired" && performance.now() - entry.expiredAt > EXIT_MS);
+
+    // Only a short time-to-live is worth a line (the default is 7 days).
+    const ttlLeft = card.expiresOn - now;
+    const showTtl = card.state !== "expired" && !entry.exitAt && ttlLeft > 0 && ttlLeft < 3_600_000;
+    parts.ttl.hidden = !showTtl;
+    if (showTtl) setText(parts.ttl, `expires in ${formatDuration(ttlLeft)}`);
 
     const ring = fraction !== null;
     setClass(parts.ring, "off", !ring);
