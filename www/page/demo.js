@@ -86,15 +86,16 @@ export class Demo {
       this.actors = [];
       this.clock.reset(EPOCH);
       if (this.service) {
-        // A persistent store would otherwise bring the last run's queues back.
-        if (this.store !== "memory") {
-          const { queues } = await this.rest.listQueues("reset");
-          for (const q of queues) await this.rest.deleteQueue("reset", q);
-        }
         await this.service.close?.();
         this.service.free?.();
       }
       await this.#open();
+      if (this.store !== "memory") {
+        // A durable store brings the last run's queues back; a scenario starts from nothing
+        // (a reload is restored by replaying the session instead, see session.js).
+        const { queues } = await this.rest.listQueues("reset");
+        for (const q of queues) await this.rest.deleteQueue("reset", q);
+      }
       this.scenario = scenario;
       this.queue = scenario.queue;
       this.poisonQueue = `${scenario.queue}-poison`;
