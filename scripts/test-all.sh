@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test layer in order of cost, never stopping early, then prints one summary line
-# `N passed, M failed` counting layers. A layer that cannot run (missing tool, build failure,
-# timeout) counts as failed, never as skipped, so a green line means every layer really ran.
+# `N passed, M failed`: N and M add up the tests that the layers' runners counted (cargo's
+# "test result" lines, node --test's "# pass/# fail", the Python smoke's checks); a layer
+# that fails without a failing test of its own (a missing tool, a build or lint failure, a
+# timeout) adds one to M, so a green line means every layer really ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,8 +13,24 @@ LAYER_TIMEOUT=${LAYER_TIMEOUT:-900}
 names=()
 results=()
 durations=()
-total=11
+counts=()
+total_passed=0
+total_failed=0
+total=12
 n=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Tests a layer's output reports: prints "passed failed".
+count_tests() {
+  awk '
+    /^test result: / { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed;?$/) p += $(i-1); if ($(i) ~ /^failed;?$/) f += $(i-1) } }
+    /^# pass [0-9]+$/ { p += $3 }
+    /^# fail [0-9]+$/ { f += $3 }
+    /^python smoke: .*: [0-9]+ checks passed$/ { p += $(NF-2) }
+    END { printf "%d %d\n", p, f }
+  ' "$1"
+}
 
 layer() {
   local name=$1
@@ -20,11 +38,17 @@ layer() {
   n=$((n + 1))
   printf '\n\033[1m==> [%d/%d] %s\033[0m: %s\n' "$n" "$total" "$name" "$*"
   local start=$SECONDS status
-  timeout --kill-after=10 "$LAYER_TIMEOUT" bash -c "$*"
-  status=$?
+  timeout --kill-after=10 "$LAYER_TIMEOUT" bash -c "$*" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
   local took=$((SECONDS - start))
+  local p f
+  read -r p f < <(count_tests "$log")
+  if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  total_passed=$((total_passed + p))
+  total_failed=$((total_failed + f))
   names+=("$name")
   durations+=("$took")
+  counts+=("$p/$f")
   if [ "$status" -eq 0 ]; then
     results+=(pass)
     printf '\033[32m<== %s: passed\033[0m (%ds)\n' "$name" "$took"
@@ -46,13 +70,13 @@ layer wasm-chrome  wasm-pack test --headless --chrome
 layer build        scripts/build.sh
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
+layer page         node --test tests/page/
 
-passed=0
-failed=0
-printf '\n\033[1mSummary\033[0m\n'
+failed_layers=0
+printf '\n\033[1mSummary\033[0m (tests passed/failed per layer)\n'
 for i in "${!names[@]}"; do
-  printf '  %-12s %-5s %4ss\n' "${names[$i]}" "${results[$i]}" "${durations[$i]}"
-  if [ "${results[$i]}" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  printf '  %-12s %-5s %4ss  %s\n' "${names[$i]}" "${results[$i]}" "${durations[$i]}" "${counts[$i]}"
+  [ "${results[$i]}" = pass ] || failed_layers=$((failed_layers + 1))
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "$total_passed passed, $total_failed failed"
+[ "$failed_layers" -eq 0 ]
