@@ -62,6 +62,11 @@ impl Queue {
         &self.record.metadata
     }
 
+    /// The queue's own record (name, metadata, ACL), as a store keeps it.
+    pub fn record(&self) -> &QueueRecord {
+        &self.record
+    }
+
     pub fn acl(&self) -> &[SignedIdentifier] {
         &self.record.acl
     }

@@ -142,6 +142,11 @@ impl QueueService {
         Ok(QueueService { host })
     }
 
+    /// The state shared with this service's queues and handlers (for `raw.rs`).
+    pub(super) fn host(&self) -> &Host {
+        &self.host
+    }
+
     /// The account the JS methods act on.
     #[wasm_bindgen(getter)]
     pub fn account(&self) -> String {
@@ -274,17 +279,18 @@ impl QueueService {
 
     /// Every account, queue and message as stored — invisible and expired-but-not-yet-purged
     /// messages included, with `visible`/`expired` flags evaluated at the service clock's now.
+    /// With a queue name, only that queue (in each account that has it): a page that redraws
+    /// after every tick need not copy every other queue.
     #[wasm_bindgen(unchecked_return_type = "Inspection")]
-    pub fn inspect(&self) -> Result<JsValue, JsValue> {
+    pub fn inspect(&self, queue: Option<String>) -> Result<JsValue, JsValue> {
         let now = self.host.now();
         let store = self.host.store();
         self.host.read(|s| {
-            inspect::to_js(
-                &s.emulator().snapshot(),
-                now,
-                store.kind(),
-                store.committed(),
-            )
+            let snapshot = match &queue {
+                None => s.emulator().snapshot(),
+                Some(name) => one_queue(s, name),
+            };
+            inspect::to_js(&snapshot, now, store.kind(), store.committed())
         })
     }
 
@@ -369,4 +375,30 @@ fn accounts(value: &JsValue) -> Result<ServiceConfig, JsValue> {
         accounts,
         ..ServiceConfig::dev()
     })
+}
+
+/// A snapshot holding only the queue `name` of each configured account that has it.
+fn one_queue(service: &crate::rest::Service, name: &str) -> crate::engine::Snapshot {
+    use crate::engine::{AccountSnapshot, QueueName, QueueSnapshot, Snapshot};
+    let Ok(name) = QueueName::parse(name) else {
+        return Snapshot::default();
+    };
+    let emu = service.emulator();
+    let accounts = service
+        .config()
+        .accounts
+        .iter()
+        .filter_map(|a| {
+            let q = emu.queue(&a.name, &name).ok()?;
+            Some(AccountSnapshot {
+                name: a.name.clone(),
+                properties: None,
+                queues: vec![QueueSnapshot {
+                    queue: q.record().clone(),
+                    messages: q.messages_in_order().cloned().collect(),
+                }],
+            })
+        })
+        .collect();
+    Snapshot { accounts }
 }

@@ -355,7 +355,7 @@ pub async fn inspect_shows_invisible_messages() {
     )
     .await
     .unwrap();
-    let view = service.inspect().unwrap();
+    let view = service.inspect(None).unwrap();
     let message = get(&view, "accounts.0.queues.0.messages.0");
     assert_eq!(get_str(&message, "messageText"), "later");
     assert_eq!(get(&message, "visible").as_bool(), Some(false));

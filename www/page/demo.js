@@ -233,7 +233,7 @@ export class Demo {
 
   async #inspect(queue) {
     if (typeof this.service.inspect === "function") {
-      const account = this.service.inspect().accounts.find((a) => a.name === ACCOUNT);
+      const account = this.service.inspect(queue).accounts.find((a) => a.name === ACCOUNT);
       const q = account?.queues.find((x) => x.name === queue);
       return (q?.messages ?? []).map((m) => ({
         messageId: m.messageId,
