@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // azqueue's Node server: a drop-in for `azurite-queue`. The Azure Queue REST API on
 // --queueHost:--queuePort (default 127.0.0.1:10001, path-style URLs like Azurite's) served by the
-// wasm fetch handler, and the files of www/ on --webPort (default 8080). Glue only: every queue
-// decision is made inside the wasm package.
+// wasm service's raw REST entry point (through node-http.mjs), and the files of www/ on --webPort
+// (default 8080). Glue only: every queue decision is made inside the wasm package.
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -184,9 +184,9 @@ export async function startServer(opts, { log = console.log } = {}) {
     }
   };
 
-  const queueServer = http.createServer(nodeListener(service.fetchHandler(), {
+  const queueServer = http.createServer(nodeListener(service, {
     fallbackHost: `${urlHost(opts.queueHost)}:${opts.queuePort}`,
-    onDone,
+    onDone: opts.silent && !debug ? null : onDone,
   }));
   const webServer = http.createServer(staticListener(WWW));
   const close = () => new Promise((resolve) => {

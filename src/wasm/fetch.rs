@@ -83,7 +83,7 @@ pub(crate) fn internal_error() -> http::Response<Vec<u8>> {
 
 /// A minimal Azure-shaped error for the few failures that happen before the REST layer sees the
 /// request (unreadable body, unrepresentable URI) or after it answered (store failure).
-fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::Response<Vec<u8>> {
+pub(crate) fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::Response<Vec<u8>> {
     let body = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>{}</Code><Message>{}</Message></Error>",
         code.as_str(),
@@ -106,7 +106,7 @@ fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::Response<Ve
 
 /// Percent-encodes the few characters a WHATWG URL may still contain but `http::Uri` refuses
 /// (`{`, `}`, `|`, `^`, a backtick, `"`, `<`, `>`, `\`, and anything non-ASCII).
-fn lenient_uri(url: &str) -> String {
+pub(crate) fn lenient_uri(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
     for b in url.bytes() {
         if b.is_ascii_graphic()
@@ -125,12 +125,12 @@ fn lenient_uri(url: &str) -> String {
 
 /// Fetch header values are byte strings exposed as JS strings of code points 0–255; map each
 /// back to its byte so non-ASCII values reach the signature check unchanged.
-fn latin1_bytes(s: &str) -> Vec<u8> {
+pub(crate) fn latin1_bytes(s: &str) -> Vec<u8> {
     s.chars()
         .map(|c| u8::try_from(c as u32).unwrap_or(b'?'))
         .collect()
 }
 
-fn latin1_string(bytes: &[u8]) -> String {
+pub(crate) fn latin1_string(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| b as char).collect()
 }

@@ -93,18 +93,27 @@ impl Host {
             Ok(req) => req,
             Err(bad) => return fetch::to_web(bad),
         };
+        fetch::to_web(self.serve(&req).await?)
+    }
+
+    /// The one REST path, whatever the request's JS shape (Fetch or raw): handle under a short
+    /// borrow, commit, then tell subscribers. A failed commit answers `500 InternalError`.
+    pub(crate) async fn serve(
+        &self,
+        req: &http::Request<Vec<u8>>,
+    ) -> Result<http::Response<Vec<u8>>, JsValue> {
         let now = self.now();
         let (response, batch) = {
             let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-            let response = service.handle(now, &req);
+            let response = service.handle(now, req);
             (response, service.emulator_mut().take_changes())
         };
         if let Err(e) = self.store.commit(batch).await {
             web_sys::console::error_1(&format!("azqueue: commit failed: {e}").into());
-            return fetch::to_web(fetch::internal_error());
+            return Ok(fetch::internal_error());
         }
         self.deliver_events();
-        fetch::to_web(response)
+        Ok(response)
     }
 
     /// Adds a listener for engine events; returns its id for [`Host::unsubscribe`].

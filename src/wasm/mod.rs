@@ -22,6 +22,7 @@ mod inspect;
 mod js_object;
 mod options;
 mod queue;
+mod raw;
 mod results;
 mod service;
 mod store;
@@ -30,6 +31,7 @@ mod types;
 pub(crate) mod host;
 
 pub use queue::Queue;
+pub use raw::RawResponse;
 pub use service::QueueService;
 
 use wasm_bindgen::prelude::*;

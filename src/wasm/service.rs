@@ -143,7 +143,7 @@ impl QueueService {
     }
 
     /// The state shared with this service's queues and handlers (for `raw.rs`).
-    pub(super) fn host(&self) -> &Host {
+    pub(super) fn host(&self) -> &Rc<Host> {
         &self.host
     }
 

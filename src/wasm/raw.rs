@@ -1,0 +1,185 @@
+//! The REST handler for hosts that are not fetch-native (Node's `http`, a raw socket): method,
+//! URL, headers and body in as plain strings and bytes; status, headers and body out. The same
+//! pipeline as the fetch handler ([`Host::serve`](super::host::Host::serve): handle, commit,
+//! then events), minus the cost of building a Fetch `Request` and `Response` for every call.
+
+use super::fetch::{latin1_bytes, latin1_string, lenient_uri, plain_error};
+use super::service::QueueService;
+use crate::rest::ErrorCode;
+use http::header::{HeaderName, HeaderValue};
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use wasm_bindgen::prelude::*;
+
+/// Separates names and values in [`QueueService::handle_raw`]'s `headers` and in
+/// [`RawResponse::headers`]: a line feed can never occur inside an HTTP header.
+const SEPARATOR: char = '\n';
+
+/// One REST answer: what an HTTP server writes back.
+///
+/// ```js
+/// res.writeHead(r.status, r.headers.split("\n")).end(r.body);
+/// r.free();
+/// ```
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct RawResponse {
+    status: u16,
+    headers: String,
+    body: Vec<u8>,
+}
+
+#[wasm_bindgen]
+impl RawResponse {
+    /// The HTTP status code.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Header names and values alternating, joined by `"\n"`: `split("\n")` gives the flat
+    /// `[name1, value1, …]` array that Node's `res.writeHead` takes. Values are byte strings
+    /// (code points 0–255), as in the Fetch API.
+    #[wasm_bindgen(getter)]
+    pub fn headers(&self) -> String {
+        self.headers.clone()
+    }
+
+    /// The body; empty for statuses that carry none (204, 304, …).
+    #[wasm_bindgen(getter)]
+    pub fn body(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(self.body.as_slice())
+    }
+
+    /// The `x-ms-error-code` header of an Azure error, for access logs.
+    #[wasm_bindgen(getter, js_name = errorCode)]
+    pub fn error_code(&self) -> Option<String> {
+        let mut parts = self.headers.split(SEPARATOR);
+        while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+            if name == "x-ms-error-code" {
+                return Some(value.to_owned());
+            }
+        }
+        None
+    }
+}
+
+#[wasm_bindgen]
+impl QueueService {
+    /// Serves one REST request given as plain values — for an HTTP server that is not
+    /// fetch-native, where building a `Request` and reading a `Response` per call would cost
+    /// more than the operation. Never rejects or throws for an Azure error.
+    ///
+    /// `url` is absolute (`http://host/account/queue`) or origin-form (`/account/queue?…`, the
+    /// host then comes from the `Host` header). `headers` holds names and values alternating,
+    /// joined by `"\n"` (Node: `req.rawHeaders.join("\n")`), values as byte strings; a repeated
+    /// name is joined with `", "`, as the Fetch `Headers` does.
+    ///
+    /// Returns the response itself when the change is already durable (the memory store), else
+    /// a Promise of it that resolves after the commit: send nothing before you have the
+    /// response. `await` handles both.
+    ///
+    /// ```js
+    /// const r = await service.handleRaw(req.method, req.url, req.rawHeaders.join("\n"), body);
+    /// res.writeHead(r.status, r.headers.split("\n")).end(r.body);
+    /// r.free();
+    /// ```
+    #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
+    pub fn handle_raw(&self, method: &str, url: &str, headers: &str, body: Vec<u8>) -> JsValue {
+        let request = match to_http(method, url, headers, body) {
+            Ok(request) => request,
+            Err(bad) => return from_http(bad).into(),
+        };
+        let host = Rc::clone(self.host());
+        let mut serving: Pin<Box<dyn Future<Output = Result<RawResponse, JsValue>>>> =
+            Box::pin(async move { host.serve(&request).await.map(from_http) });
+        // One poll without a waker: the memory store commits at once, so the common case needs
+        // no Promise. A store that is still writing is polled again by the executor, which
+        // registers a real waker then (a future must accept a new waker on every poll).
+        match serving
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
+            Poll::Ready(Ok(response)) => response.into(),
+            Poll::Ready(Err(e)) => js_sys::Promise::reject(&e).into(),
+            Poll::Pending => {
+                wasm_bindgen_futures::future_to_promise(
+                    async move { serving.await.map(JsValue::from) },
+                )
+                .into()
+            }
+        }
+    }
+}
+
+/// Builds the REST layer's request. What `http` cannot represent (a bad method, URL or header)
+/// comes back as the 400 to send instead.
+fn to_http(
+    method: &str,
+    url: &str,
+    headers: &str,
+    body: Vec<u8>,
+) -> Result<http::Request<Vec<u8>>, http::Response<Vec<u8>>> {
+    let bad = || {
+        plain_error(
+            400,
+            ErrorCode::InvalidInput,
+            ErrorCode::InvalidInput.message(),
+        )
+    };
+    let method = http::Method::from_bytes(method.as_bytes()).map_err(|_| bad())?;
+    let uri: http::Uri = lenient_uri(url).parse().map_err(|_| bad())?;
+    // The Fetch API gives GET and HEAD no body; so does this path, to answer alike.
+    let body = if method == http::Method::GET || method == http::Method::HEAD {
+        Vec::new()
+    } else {
+        body
+    };
+    let mut request = http::Request::new(body);
+    *request.method_mut() = method;
+    *request.uri_mut() = uri;
+    let map = request.headers_mut();
+    let mut parts = headers.split(SEPARATOR);
+    while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad())?;
+        let value = if value.is_ascii() {
+            Cow::Borrowed(value.as_bytes())
+        } else {
+            Cow::Owned(latin1_bytes(value))
+        };
+        let value = match map.get(&name) {
+            Some(first) => Cow::Owned([first.as_bytes(), b", ", &value].concat()),
+            None => value,
+        };
+        map.insert(name, HeaderValue::from_bytes(&value).map_err(|_| bad())?);
+    }
+    Ok(request)
+}
+
+/// The REST layer's response as plain values. Statuses that may not carry a body get none.
+fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
+    let status = response.status().as_u16();
+    let mut headers = String::with_capacity(64 * response.headers().len());
+    for (name, value) in response.headers() {
+        if !headers.is_empty() {
+            headers.push(SEPARATOR);
+        }
+        headers.push_str(name.as_str());
+        headers.push(SEPARATOR);
+        headers.push_str(&latin1_string(value.as_bytes()));
+    }
+    let null_body = matches!(status, 101 | 103 | 204 | 205 | 304);
+    let body = if null_body {
+        Vec::new()
+    } else {
+        response.into_body()
+    };
+    RawResponse {
+        status,
+        headers,
+        body,
+    }
+}
