@@ -1,81 +1,596 @@
-// End-to-end throughput through the official JS SDK: azqueue's Node server against Azurite's
-// queue service, same client, same machine, same workload (send N, then receive in batches of
-// 32 and delete each). Prints one line per server. Usage: node scripts/bench-node.mjs [N]
+// Server benchmark: azqueue's Node server (`node www/server.mjs`) against Azurite's queue service
+// (npm `azurite`), started side by side in one run, both in memory, driven over loopback by the
+// same load generator. The generator is a small keep-alive HTTP/1.1 client on raw sockets that
+// signs every request with SharedKey (node:crypto HMAC), so the servers, not an SDK, are the
+// bottleneck. Server CPU is read from /proc/<pid>/stat before and after every phase.
+//
+// Measures: put, peek and receive+delete at 100 B and 48 KiB with 1, 8 and 32 clients (ratios
+// azqueue/Azurite, server CPU per message), with a bare Node `http` server as the floor; Get
+// Messages(32) latency against queue depth; the in-process `Queue` API's throughput and its
+// receive latency up to 1M messages. Prints markdown tables; runs in about 3 minutes.
+//
+// Usage: node scripts/bench-node.mjs
+// Environment: BENCH_PHASE_MS (default 1500) per phase; BENCH_MAX_DEPTH (default 100000) the
+// deepest server queue for the latency table (1000000 adds the 1M row, a few minutes of Puts);
+// BENCH_FILL_S (default 90) time allowed to fill the deepest queue (server, and in process to 1M).
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { QueueServiceClient, StorageSharedKeyCredential } from '@azure/storage-queue';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const N = Number(process.argv[2] ?? 1000);
+const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
+const MAX_DEPTH = Number(process.env.BENCH_MAX_DEPTH ?? 100_000);
+const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
 const ACCOUNT = 'devstoreaccount1';
-const KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const KEY = Buffer.from('Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==', 'base64');
+const VERSION = '2026-04-06';
+const SIZES = [['100 B', 100], ['48 KiB', 48 * 1024]];
+const CLIENTS = [1, 8, 32];
+/** Caps a put phase's total message text, so 48 KiB phases stay within a few hundred MB. */
+const PUT_BYTES_CAP = 256 * 1024 * 1024;
 
-/** Spawns a server and resolves with its base URL once `pattern` appears in its output. */
-function start(cmd, args, pattern) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+/** Spawns a server; resolves { name, port, pid, stop() } once `pattern` shows its URL. */
+function startServer(name, args, pattern, cwd) {
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let exited = false;
+  child.on('exit', () => { exited = true; });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no ready line:\n${out}`)); }, 20_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line:\n${out}`)); }, 30_000);
+    let ready = false;
     const onData = (d) => {
       out += d;
-      const m = pattern.exec(out);
-      if (m) { clearTimeout(timer); resolve({ url: m[1], child }); }
+      const m = ready ? null : pattern.exec(out);
+      if (!m) return;
+      ready = true;
+      clearTimeout(timer);
+      resolve({
+        name,
+        port: Number(new URL(m[1]).port),
+        pid: child.pid,
+        stop: () => new Promise((done) => {
+          if (exited) return done();
+          const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+          child.once('exit', () => { clearTimeout(kill); done(); });
+          child.kill('SIGTERM');
+        }),
+      });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}:\n${out}`)); });
+    child.on('exit', (code) => {
+      if (ready) return;
+      clearTimeout(timer);
+      reject(new Error(`${name} exited ${code}:\n${out}`));
+    });
   });
 }
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const TICKS = (() => {
+  try { return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100; } catch { return 100; }
+})();
+
+/** A process's user+system CPU time in seconds (Linux /proc). */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
-async function run(name, base) {
-  const service = new QueueServiceClient(`${base}/${ACCOUNT}`, new StorageSharedKeyCredential(ACCOUNT, KEY));
-  const q = service.getQueueClient(`bench-${Date.now()}`);
-  await q.create();
-  const sendLatencies = [];
+// ---------------------------------------------------------------------------------------------
+// A minimal keep-alive HTTP/1.1 client: one request at a time per connection.
+
+class Connection {
+  constructor(port) {
+    this.port = port;
+    this.socket = net.connect(port, '127.0.0.1');
+    this.socket.setNoDelay(true);
+    this.buf = null;
+    this.chunks = [];
+    this.have = 0;
+    this.need = 0;
+    this.waiting = null;
+    this.socket.on('data', (d) => this.onData(d));
+    this.socket.on('error', (e) => this.fail(e));
+    this.socket.on('close', () => this.fail(new Error('connection closed')));
+  }
+
+  fail(err) {
+    const w = this.waiting;
+    this.waiting = null;
+    if (w) w.reject(err);
+  }
+
+  /** Sends one request (head string + optional body string); resolves { status, body }. */
+  send(text) {
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(text, 'latin1');
+    });
+  }
+
+  // Chunks are kept in a list until a whole response is there (concatenating on every chunk
+  // would copy a 1.5 MB Get Messages answer dozens of times).
+  onData(chunk) {
+    if (this.buf) {
+      this.chunks.push(chunk);
+      this.have += chunk.length;
+      if (this.have < this.need) return;
+      this.buf = Buffer.concat([this.buf, ...this.chunks]);
+      this.chunks = [];
+    } else {
+      this.buf = chunk;
+    }
+    this.parse();
+  }
+
+  parse() {
+    const buf = this.buf;
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) return this.wait(buf.length + 1);
+    const head = buf.latin1Slice(0, end);
+    const status = Number(head.slice(9, 12));
+    let bodyStart = end + 4;
+    let body;
+    const cl = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (cl) {
+      const len = Number(cl[1]);
+      if (buf.length < bodyStart + len) return this.wait(bodyStart + len);
+      body = buf.subarray(bodyStart, bodyStart + len);
+      bodyStart += len;
+    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      const parts = [];
+      let at = bodyStart;
+      for (;;) {
+        const lineEnd = buf.indexOf('\r\n', at);
+        if (lineEnd < 0) return this.wait(buf.length + 1);
+        const size = parseInt(buf.latin1Slice(at, lineEnd), 16);
+        if (buf.length < lineEnd + 2 + size + 2) return this.wait(lineEnd + 2 + size + 2);
+        if (size === 0) { at = lineEnd + 4; break; }
+        parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
+        at = lineEnd + 2 + size + 2;
+      }
+      body = Buffer.concat(parts);
+      bodyStart = at;
+    } else {
+      body = Buffer.alloc(0); // 204/304: no body
+    }
+    this.buf = bodyStart < buf.length ? buf.subarray(bodyStart) : null;
+    const w = this.waiting;
+    this.waiting = null;
+    if (w) w.resolve({ status, body });
+  }
+
+  /** Waits until `need` bytes are buffered before parsing again. */
+  wait(need) {
+    this.need = need;
+    this.have = this.buf.length;
+  }
+
+  close() {
+    this.socket.removeAllListeners('close');
+    this.socket.destroy();
+  }
+}
+
+let cachedDate = '';
+let cachedSecond = -1;
+function msDate() {
+  const s = Math.floor(Date.now() / 1000);
+  if (s !== cachedSecond) { cachedSecond = s; cachedDate = new Date(s * 1000).toUTCString(); }
+  return cachedDate;
+}
+
+/**
+ * One signed request as wire text. `query` is [[name, decodedValue], …] (sent encoded).
+ * SharedKey: the SDKs' string-to-sign, path-style resource `/account/account/queue…`.
+ */
+function request(port, method, pathname, query = [], body = '') {
+  const date = msDate();
+  const len = body.length;
+  const type = len ? 'application/xml' : '';
+  const canonQuery = query.map(([k, v]) => [k.toLowerCase(), v]).sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([k, v]) => `\n${k}:${v}`).join('');
+  const toSign = `${method}\n\n\n${len || ''}\n\n${type}\n\n\n\n\n\n\nx-ms-date:${date}\nx-ms-version:${VERSION}\n/${ACCOUNT}${pathname}${canonQuery}`;
+  const sig = crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64');
+  const qs = query.length ? `?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : '';
+  return `${method} ${pathname}${qs} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-ms-date: ${date}\r\n` +
+    `x-ms-version: ${VERSION}\r\nAuthorization: SharedKey ${ACCOUNT}:${sig}\r\n` +
+    `Content-Length: ${len}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${body}`;
+}
+
+/** Message text of `n` ASCII characters (XML-safe). */
+function text(n) {
+  const unit = 'azqueue-bench-0123456789-abcdefghijklmnopqrstuvwxyz-';
+  return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+}
+
+/** The text between `open` and `close` at or after `from` in `buf`, and where it ends. */
+function field(buf, open, close, from) {
+  const start = buf.indexOf(open, from, 'latin1');
+  if (start < 0) return null;
+  const end = buf.indexOf(close, start, 'latin1');
+  if (end < 0) return null;
+  return { value: buf.latin1Slice(start + open.length, end), end: end + close.length };
+}
+
+/** Queue operations on one connection. Each returns the number of messages it handled. */
+export class Client {
+  constructor(port, queue) {
+    this.conn = new Connection(port);
+    this.port = port;
+    this.base = `/${ACCOUNT}/${queue}`;
+    this.errors = 0;
+    this.lastError = '';
+  }
+
+  check(res, want) {
+    if (res.status === want) return true;
+    this.errors++;
+    this.lastError = `${res.status} ${res.body.toString('utf8').slice(0, 200)}`;
+    return false;
+  }
+
+  async createQueue() {
+    const res = await this.conn.send(request(this.port, 'PUT', this.base));
+    if (res.status !== 201 && res.status !== 204) throw new Error(`create queue: ${res.status} ${res.body}`);
+  }
+
+  async deleteQueue() {
+    await this.conn.send(request(this.port, 'DELETE', this.base));
+  }
+
+  async put(body) {
+    const res = await this.conn.send(request(this.port, 'POST', `${this.base}/messages`, [], body));
+    return this.check(res, 201) ? 1 : 0;
+  }
+
+  async peek() {
+    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`, [['peekonly', 'true']]));
+    return this.check(res, 200) ? 1 : 0;
+  }
+
+  /** Get Messages(n); resolves [[id, popReceipt], …]. */
+  async receive(n, visibility) {
+    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`,
+      [['numofmessages', String(n)], ['visibilitytimeout', String(visibility)]]));
+    if (!this.check(res, 200)) return [];
+    // Buffer.indexOf rather than a regex over the decoded text: a 32 × 48 KiB answer is 1.5 MB.
+    const out = [];
+    const b = res.body;
+    let at = 0;
+    for (;;) {
+      const id = field(b, '<MessageId>', '</MessageId>', at);
+      if (!id) break;
+      const receipt = field(b, '<PopReceipt>', '</PopReceipt>', id.end);
+      if (!receipt) break;
+      out.push([id.value, receipt.value]);
+      at = receipt.end;
+    }
+    return out;
+  }
+
+  async delete(id, receipt) {
+    const res = await this.conn.send(request(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]));
+    return this.check(res, 204) ? 1 : 0;
+  }
+
+  close() {
+    this.conn.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+/**
+ * Runs `step(client)` on every client in a loop until `deadline` (or `step` resolves to null:
+ * nothing left to do); returns { count, seconds, serverCpu, clientCpu, errors, lastError }.
+ */
+export async function phase(server, clients, ms, step, maxCount = Infinity) {
+  const cpu0 = cpuSeconds(server.pid);
+  const client0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < N; i++) {
-    const s = performance.now();
-    await q.sendMessage(`message ${i}`);
-    sendLatencies.push(performance.now() - s);
-  }
-  const t1 = performance.now();
-  let received = 0;
-  while (received < N) {
-    const batch = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 60 });
-    if (batch.receivedMessageItems.length === 0) break;
-    for (const m of batch.receivedMessageItems) await q.deleteMessage(m.messageId, m.popReceipt);
-    received += batch.receivedMessageItems.length;
-  }
-  const t2 = performance.now();
-  sendLatencies.sort((a, b) => a - b);
-  console.log(
-    `${name.padEnd(8)} send ${(N / ((t1 - t0) / 1000)).toFixed(0).padStart(6)}/s ` +
-      `(p50 ${percentile(sendLatencies, 50).toFixed(2)} ms, p99 ${percentile(sendLatencies, 99).toFixed(2)} ms)  ` +
-      `receive+delete ${(received / ((t2 - t1) / 1000)).toFixed(0).padStart(6)}/s  (${received}/${N} messages)`,
-  );
-  await q.delete();
+  const deadline = t0 + ms;
+  let count = 0;
+  await Promise.all(clients.map(async (c) => {
+    while (performance.now() < deadline && count < maxCount) {
+      const n = await step(c);
+      if (n === null) break;
+      count += n;
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  const serverCpu = cpuSeconds(server.pid) - cpu0;
+  const cu = process.cpuUsage(client0);
+  const errors = clients.reduce((s, c) => s + c.errors, 0);
+  const lastError = clients.find((c) => c.lastError)?.lastError ?? '';
+  for (const c of clients) { c.errors = 0; c.lastError = ''; }
+  return { count, seconds, rate: count / seconds, serverCpu, clientCpu: (cu.user + cu.system) / 1e6, errors, lastError };
 }
 
-const servers = [
-  ['azqueue', process.execPath, [path.join(ROOT, 'www', 'server.mjs'), '--queuePort', '0', '--webPort', '0', '--silent'], /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//],
-  ['azurite', path.join(ROOT, 'node_modules', '.bin', 'azurite-queue'), ['--queuePort', '0', '--inMemoryPersistence', '--silent', '--disableTelemetry', '--skipApiVersionCheck'], /successfully listens on (http:\/\/[\d.]+:\d+)/],
-];
+let queueSerial = 0;
+function queueName() {
+  return `bench-${process.pid}-${++queueSerial}`;
+}
 
-console.log(`bench: ${N} messages per server through @azure/storage-queue`);
-for (const [name, cmd, args, pattern] of servers) {
-  let server;
-  try {
-    server = await start(cmd, args, pattern);
-    await run(name, server.url);
-  } catch (err) {
-    console.log(`${name.padEnd(8)} could not run: ${err.message.split('\n')[0]}`);
-  } finally {
-    server?.child.kill('SIGTERM');
+/** put, peek, receive+delete on a fresh queue, for one server, size and client count. */
+async function throughput(server, size, nClients) {
+  const name = queueName();
+  const clients = Array.from({ length: nClients }, () => new Client(server.port, name));
+  await clients[0].createQueue();
+  const body = `<QueueMessage><MessageText>${text(size)}</MessageText></QueueMessage>`;
+  const put = await phase(server, clients, PHASE_MS, (c) => c.put(body), Math.floor(PUT_BYTES_CAP / size));
+  const peek = await phase(server, clients, PHASE_MS, (c) => c.peek());
+  const depth = put.count;
+  const recv = await phase(server, clients, PHASE_MS, async (c) => {
+    const got = await c.receive(32, 300);
+    if (got.length === 0) return null;
+    let n = 0;
+    for (const [id, receipt] of got) n += await c.delete(id, receipt);
+    return n;
+  });
+  await clients[0].deleteQueue();
+  for (const c of clients) c.close();
+  return { put, peek, recv, depth };
+}
+
+/** Median and maximum of latency samples (ms). */
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1], n: sorted.length };
+}
+
+/** Get Messages(32) latency at growing depths on one queue (filled by 32 pipelined clients). */
+async function depthLatency(server, depths, fillSeconds) {
+  const name = queueName();
+  const fillers = Array.from({ length: 32 }, () => new Client(server.port, name));
+  await fillers[0].createQueue();
+  const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
+  const rows = [];
+  let depth = 0;
+  const fillDeadline = performance.now() + fillSeconds * 1000;
+  for (const target of depths) {
+    const t0 = performance.now();
+    const fill = await phase(server, fillers, Math.max(0, fillDeadline - t0), (c) => c.put(body), target - depth);
+    depth += fill.count;
+    if (depth < target) {
+      rows.push({ target, depth, skipped: `fill reached ${depth} in the time allowed` });
+      break;
+    }
+    // Received messages stay in the queue (invisible), so the depth is unchanged.
+    const probe = fillers[0];
+    const samples = [];
+    const rounds = Math.min(20, Math.floor(target / 64));
+    for (let i = 0; i < rounds; i++) {
+      const s = performance.now();
+      const got = await probe.receive(32, 600);
+      samples.push(performance.now() - s);
+      if (got.length !== 32) throw new Error(`${server.name}: Get Messages returned ${got.length} at depth ${depth}`);
+    }
+    rows.push({ target, depth, ...summary(samples), fillRate: fill.rate });
   }
+  await fillers[0].deleteQueue();
+  for (const c of fillers) c.close();
+  return rows;
+}
+
+/** The wasm `Queue` API in this process: sendMessage, then receiveMessages(32) + deleteMessage. */
+async function inProcess(QueueService) {
+  const service = await QueueService.open({ store: 'memory' });
+  const out = [];
+  for (const [label, size] of SIZES) {
+    const q = await service.createQueue(`inproc-${size}`);
+    const msg = text(size);
+    const count = size > 1024 ? 2_000 : 50_000;
+    // The first round grows the wasm memory (a 48 KiB message needs new pages on every send);
+    // the second, measured one reuses it, as a running service does.
+    let row;
+    for (let round = 0; round < 2; round++) {
+      const c0 = process.cpuUsage();
+      let t0 = performance.now();
+      for (let i = 0; i < count; i++) await q.sendMessage(msg);
+      const send = count / ((performance.now() - t0) / 1000);
+      const c0u = process.cpuUsage(c0);
+      const c1 = process.cpuUsage();
+      t0 = performance.now();
+      let done = 0;
+      for (;;) {
+        const r = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 300 });
+        if (r.receivedMessageItems.length === 0) break;
+        for (const m of r.receivedMessageItems) await q.deleteMessage(m.messageId, m.popReceipt);
+        done += r.receivedMessageItems.length;
+      }
+      const recv = done / ((performance.now() - t0) / 1000);
+      const c1u = process.cpuUsage(c1);
+      row = { label, count, send, sendCpu: (c0u.user + c0u.system) / count, recv, recvCpu: (c1u.user + c1u.system) / done };
+    }
+    out.push(row);
+    await q.delete();
+  }
+  await service.close();
+  service.free();
+  return out;
+}
+
+/** receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue). */
+async function inProcessDepth(QueueService, depths, fillSeconds) {
+  const service = await QueueService.open({ store: 'memory' });
+  const q = await service.createQueue('inproc-depth');
+  const msg = text(100);
+  const rows = [];
+  let depth = 0;
+  const deadline = performance.now() + fillSeconds * 1000;
+  for (const target of depths) {
+    while (depth < target && performance.now() < deadline) {
+      for (let i = 0; i < 1000 && depth < target; i++, depth++) await q.sendMessage(msg);
+    }
+    if (depth < target) {
+      rows.push({ target, depth, skipped: `fill reached ${depth} in the time allowed` });
+      break;
+    }
+    const samples = [];
+    for (let i = 0; i < Math.min(20, Math.floor(target / 64)); i++) {
+      const t0 = performance.now();
+      const r = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 600 });
+      samples.push(performance.now() - t0);
+      if (r.receivedMessageItems.length !== 32) throw new Error(`in-process receive got ${r.receivedMessageItems.length}`);
+    }
+    rows.push({ target, depth, ...summary(samples) });
+  }
+  await q.delete();
+  await service.close();
+  service.free();
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (x, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const us = (cpu, count) => (count > 0 ? fmt((cpu * 1e6) / count) : '–');
+const pct = (cpu, s) => `${fmt((100 * cpu) / s)}%`;
+
+/** A bare Node `http` server answering every request with a fixed 201 and a Put-sized body. */
+const FLOOR_SERVER = `
+import http from 'node:http';
+const body = Buffer.from('<?xml version="1.0" encoding="utf-8"?><QueueMessagesList><QueueMessage><MessageId>5974b586-0df3-4e2d-ad0c-18e3892bfca2</MessageId><InsertionTime>Fri, 09 Oct 2009 21:04:30 GMT</InsertionTime><ExpirationTime>Fri, 16 Oct 2009 21:04:30 GMT</ExpirationTime><PopReceipt>AgAAAAMAAAAAAAAAAAAAAAAAAAA=</PopReceipt><TimeNextVisible>Fri, 09 Oct 2009 21:04:30 GMT</TimeNextVisible></QueueMessage></QueueMessagesList>');
+const server = http.createServer((req, res) => {
+  req.on('data', () => {});
+  req.on('end', () => {
+    res.writeHead(201, ['content-type', 'application/xml', 'x-ms-request-id', 'f0f0f0f0-0000-0000-0000-000000000000',
+      'x-ms-version', '2026-04-06', 'date', new Date().toUTCString(), 'content-length', String(body.length)]);
+    res.end(body);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log('floor listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+async function main() {
+  const entry = path.join(ROOT, 'www', 'pkg-node', 'azqueue.js');
+  if (!fs.existsSync(entry)) throw new Error('www/pkg-node is missing: run `make build` first');
+  const { QueueService } = createRequire(import.meta.url)(entry);
+  const azuriteMain = path.join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'queue', 'main.js');
+  if (!fs.existsSync(azuriteMain)) throw new Error('Azurite is missing: run `npm install`');
+  const azuriteVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'azurite', 'package.json'))).version;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-'));
+  const started = performance.now();
+  const load0 = os.loadavg();
+  const servers = [];
+  console.log(`# azqueue server vs Azurite ${azuriteVersion} (queue service, both --inMemoryPersistence)\n`);
+  console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ` +
+    `${load0.map((x) => x.toFixed(1)).join(' ')}; ${PHASE_MS} ms per phase; loopback keep-alive HTTP/1.1, every request ` +
+    'SharedKey-signed, one connection per client, each waiting for its answer; server CPU = utime+stime of the server ' +
+    'process (/proc) over the phase; "busy" = that CPU time / phase time (100% = one core).\n');
+  try {
+    servers.push(await startServer('azqueue',
+      [path.join(ROOT, 'www', 'server.mjs'), '--inMemoryPersistence', '--silent', '--queuePort', '0', '--webPort', '0'],
+      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//, scratch));
+    servers.push(await startServer('azurite',
+      [azuriteMain, '--inMemoryPersistence', '--silent', '--queuePort', '0', '--disableTelemetry', '--skipApiVersionCheck'],
+      /successfully listens on (http:\/\/[\d.]+:\d+)/, scratch));
+    servers.push(await startServer('floor', ['--input-type=module', '-e', FLOOR_SERVER], /floor listening on (http:\/\/[\d.]+:\d+)/, scratch));
+    const [az, azurite, floor] = servers;
+
+    // Warm the servers (JIT) with a short mixed run that is not measured.
+    for (const s of [az, azurite]) {
+      const c = new Client(s.port, queueName());
+      await c.createQueue();
+      const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
+      const until = performance.now() + 500;
+      while (performance.now() < until) {
+        await c.put(body);
+        await c.peek();
+        for (const [id, r] of await c.receive(1, 30)) await c.delete(id, r);
+      }
+      await c.deleteQueue();
+      c.close();
+    }
+
+    console.log('## Throughput\n');
+    console.log('Operations/s. put: Put Message; peek: Peek Messages (1); receive+delete: messages deleted/s, each client ' +
+      'doing Get Messages(32) then one Delete per message, on the queue the put phase filled (its depth in brackets, ' +
+      'azqueue / Azurite). µs CPU/msg: server CPU per operation (per message deleted for receive+delete).\n');
+    console.log('| op | size | clients | azqueue /s | Azurite /s | ratio | azqueue µs CPU/msg | Azurite µs CPU/msg | azqueue busy | Azurite busy | load generator busy (az / Azurite) | errors (az / Azurite) |');
+    console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const errorNotes = [];
+    for (const [label, size] of SIZES) {
+      for (const n of CLIENTS) {
+        const a = await throughput(az, size, n);
+        const b = await throughput(azurite, size, n);
+        for (const [op, key] of [['put', 'put'], ['peek', 'peek'], ['receive+delete', 'recv']]) {
+          const x = a[key];
+          const y = b[key];
+          const depthNote = key === 'recv' ? ` (${a.depth} / ${b.depth})` : '';
+          console.log(`| ${op}${depthNote} | ${label} | ${n} | ${fmt(x.rate)} | ${fmt(y.rate)} | ${fmt(x.rate / y.rate, 1)}× | ` +
+            `${us(x.serverCpu, x.count)} | ${us(y.serverCpu, y.count)} | ${pct(x.serverCpu, x.seconds)} | ${pct(y.serverCpu, y.seconds)} | ` +
+            `${pct(x.clientCpu, x.seconds)} / ${pct(y.clientCpu, y.seconds)} | ${x.errors} / ${y.errors} |`);
+          if (x.lastError) errorNotes.push(`azqueue ${op} ${label} ×${n}: ${x.lastError}`);
+          if (y.lastError) errorNotes.push(`Azurite ${op} ${label} ×${n}: ${y.lastError}`);
+        }
+      }
+    }
+    for (const e of errorNotes) console.log(`\nerror: ${e}`);
+
+    console.log('\nFloor: a bare Node `http` server answering every request with a fixed 201 and a 380-byte body, ' +
+      'driven by the same signed 100 B Put requests:\n');
+    console.log('| clients | requests/s | µs CPU/request | busy |');
+    console.log('|---:|---:|---:|---:|');
+    const putBody = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
+    for (const n of CLIENTS) {
+      const clients = Array.from({ length: n }, () => new Client(floor.port, 'floor'));
+      const r = await phase(floor, clients, PHASE_MS, (c) => c.put(putBody));
+      for (const c of clients) c.close();
+      console.log(`| ${n} | ${fmt(r.rate)} | ${us(r.serverCpu, r.count)} | ${pct(r.serverCpu, r.seconds)} |`);
+    }
+
+    console.log('\n## Get Messages(32) latency against queue depth\n');
+    console.log('One client, 100 B messages, visibility timeout 600 s (received messages stay in the queue, invisible); ' +
+      'wall-clock ms per call, median and maximum of up to 20 calls. The queue is filled by 32 clients.\n');
+    const azDepths = [1_000, 10_000, 100_000, 1_000_000].filter((d) => d <= MAX_DEPTH);
+    const azRows = await depthLatency(az, azDepths, FILL_S);
+    const azuriteRows = await depthLatency(azurite, [1_000, 10_000], 60);
+    console.log('| depth | azqueue p50 ms | azqueue max ms | Azurite p50 ms | Azurite max ms |');
+    console.log('|---:|---:|---:|---:|---:|');
+    const cell = (x, missing) => (!x ? `${missing} | –` : x.skipped ? `${x.skipped} | –` : `${fmt(x.p50, 2)} | ${fmt(x.max, 2)}`);
+    for (const target of azDepths) {
+      console.log(`| ${fmt(target)} | ${cell(azRows.find((x) => x.target === target), 'not reached')} | ` +
+        `${cell(azuriteRows.find((x) => x.target === target), 'not run')} |`);
+    }
+    const fills = (rows) => rows.filter((r) => r.fillRate).map((r) => `${fmt(r.fillRate)}/s up to ${fmt(r.target)}`).join(', ');
+    console.log(`\nFill rate (32 clients): azqueue ${fills(azRows)}; Azurite ${fills(azuriteRows)}.`);
+  } finally {
+    for (const s of servers) await s.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+
+  console.log('\n## In-process `Queue` API (the wasm package in this process, memory store, one caller awaiting each call)\n');
+  console.log('Second of two rounds (the first grows the wasm memory).\n');
+  console.log('| size | messages | sendMessage /s | µs CPU/send | receiveMessages(32)+deleteMessage msg/s | µs CPU/msg |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of await inProcess(QueueService)) {
+    console.log(`| ${r.label} | ${fmt(r.count)} | ${fmt(r.send)} | ${fmt(r.sendCpu, 1)} | ${fmt(r.recv)} | ${fmt(r.recvCpu, 1)} |`);
+  }
+  const depths = [1_000, 10_000, 100_000, 1_000_000];
+  console.log('\nreceiveMessages(32) in process against depth (100 B, visibility 600 s; median and maximum of up to 20 calls):\n');
+  console.log('| depth | p50 ms | max ms |');
+  console.log('|---:|---:|---:|');
+  for (const r of await inProcessDepth(QueueService, depths, FILL_S)) {
+    console.log(`| ${fmt(r.target)} | ${r.skipped ? `${r.skipped} | –` : `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}`} |`);
+  }
+  console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s; load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await main();
 }

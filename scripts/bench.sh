@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Engine benchmarks (criterion), then the end-to-end SDK benchmark against Azurite.
+# Engine benchmarks (criterion), then the server benchmark against Azurite (scripts/bench-node.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench
 scripts/build.sh
-node scripts/bench-node.mjs "${BENCH_MESSAGES:-1000}"
+node scripts/bench-node.mjs

@@ -1,0 +1,116 @@
+// The Node adapter (www/node-http.mjs → QueueService.handleRaw) at the HTTP level, with requests
+// written byte by byte on a socket: what the SDK never sends but a drop-in server must handle.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import net from 'node:net';
+import { DEV_ACCOUNT, DEV_KEY, startServer, uniqueName } from './azqueue_server.mjs';
+
+const KEY = Buffer.from(DEV_KEY, 'base64');
+const VERSION = '2026-04-06';
+
+/** SharedKey over `headers` (lower-case names → value); path-style resource, as the SDKs sign. */
+function authorization(method, path, query, headers) {
+  const h = (name) => headers[name] ?? '';
+  const length = h('content-length') === '0' ? '' : h('content-length');
+  const xms = Object.keys(headers).filter((k) => k.startsWith('x-ms-')).sort()
+    .map((k) => `${k}:${headers[k]}\n`).join('');
+  const params = [...new URLSearchParams(query)].sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `\n${k}:${v}`).join('');
+  const toSign = [method, h('content-encoding'), h('content-language'), length, h('content-md5'), h('content-type'),
+    '', h('if-modified-since'), h('if-match'), h('if-none-match'), h('if-unmodified-since'), h('range')].join('\n') +
+    `\n${xms}/${DEV_ACCOUNT}${path}${params}`;
+  return `SharedKey ${DEV_ACCOUNT}:${crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64')}`;
+}
+
+/**
+ * Sends one request as raw bytes on a fresh connection and reads until the server closes it.
+ * `headers` are signed; `extra` lines (e.g. a repeated header) are sent as given, unsigned
+ * unless the signature's `headers` already account for them.
+ */
+function raw(port, { method, path, query = '', headers = {}, extra = [], body = '', http10 = false }) {
+  const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': VERSION, ...headers };
+  const lines = [`${method} ${path}${query ? `?${query}` : ''} HTTP/${http10 ? '1.0' : '1.1'}`];
+  if (!http10) lines.push(`Host: 127.0.0.1:${port}`);
+  for (const [k, v] of Object.entries(signed)) if (!extra.some((e) => e.toLowerCase().startsWith(`${k}:`))) lines.push(`${k}: ${v}`);
+  lines.push(...extra);
+  lines.push(`Authorization: ${authorization(method, path, query, signed)}`, 'Connection: close');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks = [];
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine, ...headerLines] = text.slice(0, split).split('\r\n');
+      const responseHeaders = {};
+      for (const line of headerLines) {
+        const i = line.indexOf(':');
+        responseHeaders[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers: responseHeaders, body: text.slice(split + 4) });
+    });
+    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, 'latin1');
+  });
+}
+
+describe('the Node adapter over raw HTTP', () => {
+  let server;
+  let port;
+  before(async () => {
+    server = await startServer();
+    port = Number(new URL(server.origin).port);
+  });
+  after(() => server.stop());
+
+  test('answers carry a Content-Length, not chunked encoding; HEAD answers have headers and no body', async () => {
+    const queue = uniqueName('raw');
+    const path = `/${DEV_ACCOUNT}/${queue}`;
+    const created = await raw(port, { method: 'PUT', path, headers: { 'content-length': '0' } });
+    assert.equal(created.status, 201, created.body);
+    const listed = await raw(port, { method: 'GET', path: `/${DEV_ACCOUNT}`, query: `comp=list&prefix=${queue}` });
+    assert.equal(listed.status, 200);
+    assert.equal(listed.headers['transfer-encoding'], undefined);
+    assert.equal(Number(listed.headers['content-length']), Buffer.byteLength(listed.body, 'latin1'));
+    assert.match(listed.body, new RegExp(`<Name>${queue}</Name>`));
+
+    const head = await raw(port, { method: 'HEAD', path, query: 'comp=metadata' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['x-ms-approximate-messages-count'], '0');
+    assert.equal(head.body, '');
+  });
+
+  test('a request without a Host header (HTTP/1.0) is served', async () => {
+    const res = await raw(port, { method: 'GET', path: `/${DEV_ACCOUNT}`, query: 'comp=list', http10: true });
+    assert.equal(res.status, 200, res.body);
+    assert.match(res.body, /<EnumerationResults/);
+  });
+
+  test('a repeated header reaches the service as one value joined by ", " (as Fetch Headers do)', async () => {
+    const queue = uniqueName('raw');
+    const path = `/${DEV_ACCOUNT}/${queue}`;
+    const created = await raw(port, {
+      method: 'PUT', path, headers: { 'content-length': '0', 'x-ms-meta-team': 'web, ops' },
+      extra: ['x-ms-meta-team: web', 'X-Ms-Meta-Team: ops'],
+    });
+    assert.equal(created.status, 201, created.body);
+    const meta = await raw(port, { method: 'GET', path, query: 'comp=metadata' });
+    assert.equal(meta.headers['x-ms-meta-team'], 'web, ops');
+  });
+
+  test('an Azure error keeps its code and XML; a body over 16 MiB is refused before the service', async () => {
+    const missing = await raw(port, { method: 'DELETE', path: `/${DEV_ACCOUNT}/${uniqueName('none')}` });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers['x-ms-error-code'], 'QueueNotFound');
+    assert.match(missing.body, /<Code>QueueNotFound<\/Code>/);
+
+    const huge = 'a'.repeat(16 * 1024 * 1024 + 1);
+    const tooLarge = await raw(port, {
+      method: 'POST', path: `/${DEV_ACCOUNT}/${uniqueName('big')}/messages`,
+      headers: { 'content-length': String(huge.length), 'content-type': 'application/xml' }, body: huge,
+    });
+    assert.equal(tooLarge.status, 413);
+  });
+});
