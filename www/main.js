@@ -13,6 +13,7 @@ import { StoryView } from "./page/story.js";
 import { Consumer, LeaseWorker, Producer } from "./page/actors.js";
 import { Session, replay } from "./page/session.js";
 import { bindSnippet } from "./page/snippet.js";
+import { installBridge } from "./page/sw-bridge.js";
 import { setAttr, setText } from "./page/dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,9 @@ function saveSettings(patch) {
 }
 
 async function boot() {
+  // The service worker forwards the Azure requests of code on this origin (the SDK snippet) to
+  // this page; its listener must exist before the document finishes loading.
+  const bridge = installBridge({ onState: (state, detail) => showBridge(state, detail) });
   await init();
   const demo = new Demo({ QueueService, origin: location.origin });
   const settings = loadSettings();
@@ -52,6 +56,7 @@ async function boot() {
   const refreshSnippet = bindSnippet(
     { code: $("snippet"), copy: $("copy-snippet"), status: $("copy-status"), start: $("start-sw"), startStatus: $("sw-status") },
     () => demo.queue,
+    bridge.ready,
   );
 
   for (const s of scenarios) $("scenario").append(new Option(s.title, s.id));
@@ -123,6 +128,7 @@ async function boot() {
   // ── actors you control: every action is recorded, so a reload can replay it ───────────────
   /** Applies one user action to the demo (live, or replayed after a reload). */
   async function apply(action) {
+    let result;
     switch (action.type) {
       case "send": {
         let you = demo.actors.find((a) => a.kind === "producer" && a.name === "You");
@@ -151,14 +157,26 @@ async function boot() {
         else if (action.action === "set") actor[action.key] = action.value;
         break;
       }
+      case "sdk": {
+        // A request from code on this origin, forwarded by the service worker (sw-bridge.js).
+        const { method, url, headers, body } = action;
+        const fromSdk = headers.some(([k, v]) => /user-?agent$/i.test(k) && /azsdk-js/i.test(v));
+        result = await demo.rest.relay(
+          fromSdk ? "SDK snippet" : "Your code",
+          new Request(url, { method, headers, body: body === null ? undefined : body }),
+          { tag: fromSdk ? "from SDK snippet" : "through the service worker" },
+        );
+        break;
+      }
     }
     await demo.refresh();
+    return result;
   }
   /** A user action now: serialized with the clock's work, recorded at the virtual time it ran. */
   const perform = (action) =>
     demo.clock.run(async () => {
       session.record(demo.clock.now(), action);
-      await apply(action);
+      return apply(action);
     });
 
   $("send-form").addEventListener("submit", (e) => {
@@ -210,6 +228,11 @@ async function boot() {
     await load(scenarioById(session.scenario));
   }
   document.body.dataset.ready = "true";
+  // Recorded like any action, so a reload replays what the snippet did too.
+  bridge.serve(async (request) => {
+    const body = request.method === "GET" || request.method === "HEAD" ? null : await request.text();
+    return perform({ type: "sdk", method: request.method, url: request.url, headers: [...request.headers], body });
+  });
   addEventListener("pagehide", () => session.progress(demo.clock.now(), true));
 
   // ── the loop: advance the virtual clock while playing, then draw ─────────────────────
@@ -256,6 +279,18 @@ async function boot() {
     chart.render(demo.history);
   }
   requestAnimationFrame(frame);
+}
+
+function showBridge(state, detail) {
+  document.body.dataset.sw = state;
+  const out = $("sw-status");
+  if (!out) return;
+  const text = {
+    registering: "Starting the service worker…",
+    forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
+  }[state] ?? detail ?? "";
+  setText(out, text);
+  setAttr(out, "data-bridge", state);
 }
 
 boot().catch((e) => {

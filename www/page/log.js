@@ -46,11 +46,12 @@ export class LogView {
     const row = h(
       "li",
       {
-        class: bad ? "bad" : e.summary?.startsWith("empty") ? "empty" : "",
+        class: [bad ? "bad" : e.summary?.startsWith("empty") ? "empty" : "", e.via ? `via-${e.via}` : ""].filter(Boolean).join(" "),
         "data-status": e.status,
         "data-code": e.code,
         "data-op": e.op,
         "data-actor": e.actor,
+        "data-via": e.via,
       },
       h("span", { class: "t", text: formatElapsed(e.at - EPOCH, true) }),
       h("span", { class: "st", text: String(e.status), title: e.op }),

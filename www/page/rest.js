@@ -76,6 +76,52 @@ export class RestClient {
     return result;
   }
 
+  /**
+   * Passes a request made elsewhere (the SDK snippet, forwarded by the service worker) through
+   * the same handler, and logs it like the page's own calls. Resolves with the wire answer:
+   * { status, statusText, headers: [[name, value], …], body: ArrayBuffer }.
+   */
+  async relay(actor, request, { tag = "" } = {}) {
+    const url = new URL(request.url);
+    const query = Object.fromEntries(url.searchParams);
+    const method = request.method;
+    const op = operationOf(method, url.pathname, url.searchParams);
+    const sent = method === "PUT" || method === "POST" ? await request.clone().text() : "";
+    const at = this.#clock.now();
+    const response = await this.#handler(request);
+    const body = await response.arrayBuffer();
+    const code = response.headers.get("x-ms-error-code") || undefined;
+    const shown = [];
+    for (const name of SHOWN_HEADERS) {
+      const v = response.headers.get(name);
+      if (v !== null && name !== "x-ms-error-code") shown.push([name, v]);
+    }
+    const said = [];
+    if (response.ok && op === "Put Message") {
+      const [m] = messages(new TextDecoder().decode(body));
+      const text = sent ? xml(sent).querySelector("MessageText")?.textContent : undefined;
+      if (m) said.push(`${text === undefined ? "" : `"${clip(text)}" `}→ ${this.nameOf(m.messageId)}`);
+    }
+    if (tag) said.push(tag);
+    const summary = said.join(" · ");
+    const entry = {
+      seq: ++this.#seq,
+      at,
+      actor,
+      op,
+      method,
+      path: displayPath(url.pathname, query),
+      url: url.pathname + url.search,
+      status: response.status,
+      code,
+      headers: shown,
+      summary,
+      via: "sw",
+    };
+    this.onCall?.(entry);
+    return { status: response.status, statusText: response.statusText, headers: [...response.headers], body };
+  }
+
   async createQueue(actor, queue) {
     const r = await this.call(actor, "Create Queue", "PUT", `/${queue}`);
     return this.#record(r, r.status === 201 ? "created" : r.status === 204 ? "already exists" : "");
@@ -168,6 +214,31 @@ export class RestClient {
     if (!response.ok) return undefined;
     return response.json();
   }
+}
+
+/** The Azure operation a raw request is, from its method, path and query (for the log). */
+export function operationOf(method, pathname, params) {
+  const parts = pathname.split("/").filter(Boolean).slice(1); // after the account
+  const comp = params.get("comp");
+  if (method === "OPTIONS") return "Preflight";
+  if (parts.length === 0) {
+    if (comp === "list") return "List Queues";
+    if (comp === "properties") return method === "PUT" ? "Set Service Properties" : "Get Service Properties";
+    if (comp === "stats") return "Get Service Stats";
+  } else if (parts.length === 1) {
+    if (comp === "metadata") return method === "PUT" ? "Set Queue Metadata" : "Get Queue Metadata";
+    if (comp === "acl") return method === "PUT" ? "Set Queue ACL" : "Get Queue ACL";
+    if (method === "PUT") return "Create Queue";
+    if (method === "DELETE") return "Delete Queue";
+  } else if (parts[1] === "messages" && parts.length === 2) {
+    if (method === "POST") return "Put Message";
+    if (method === "DELETE") return "Clear Messages";
+    if (method === "GET") return params.get("peekonly") === "true" ? "Peek Messages" : "Get Messages";
+  } else if (parts[1] === "messages" && parts.length === 3) {
+    if (method === "PUT") return "Update Message";
+    if (method === "DELETE") return "Delete Message";
+  }
+  return `${method} request`;
 }
 
 function messageBody(text) {

@@ -1,33 +1,37 @@
-// The "use it from code" panel: an @azure/storage-queue snippet aimed at this origin, where the
-// service worker (www/sw.js) answers the Azure Queue REST API with the same wasm engine —
-// path style, `/devstoreaccount1/<queue>`, anonymous when registered with `?anonymous=1`.
+// The "use it from code" panel: an @azure/storage-queue snippet aimed at this origin. The page
+// registers the service worker in forwarding mode (sw-bridge.js), so requests to
+// `/devstoreaccount1/<queue>` from this tab are answered by the page's own engine: the queue that
+// is drawn, on the page's clock, logged in the HTTP log like every other call.
 
 import { ACCOUNT } from "./rest.js";
 
-export const SW_URL = "sw.js?anonymous=1";
+export { SW_URL } from "./sw-bridge.js";
+
+const VERSION = "2026-04-06";
 
 export function snippetFor(queue) {
-  return `import { QueueClient } from "@azure/storage-queue";
+  return `// Paste into this page's devtools console (F12). The service
+// worker hands /${ACCOUNT}/… requests to this page: your message
+// becomes a card above, each call a row in the HTTP log ("SDK snippet").
+// In an app on this origin, bundle the SDK instead:
+//   import { QueueClient, AnonymousCredential } from "@azure/storage-queue";
+const { QueueClient, AnonymousCredential } = await import("https://esm.sh/@azure/storage-queue@12");
 
-// The service worker answers the Azure Queue REST API on this origin
-// (path style, account ${ACCOUNT}; ?anonymous=1: no key needed in the tab).
-await navigator.serviceWorker.register("/${SW_URL}", { type: "module" });
-await navigator.serviceWorker.ready;
-
-const queue = new QueueClient(\`\${location.origin}/${ACCOUNT}/${queue}\`);
-await queue.createIfNotExists();
+const queue = new QueueClient(\`\${location.origin}/${ACCOUNT}/${queue}\`, new AnonymousCredential());
 await queue.sendMessage("hello from the SDK");
 
+// Time is the page's clock: press Play (or Step) to let leases run out.
 const { receivedMessageItems: [m] } = await queue.receiveMessages({ visibilityTimeout: 30 });
-console.log(m.messageText, "DequeueCount", m.dequeueCount);
-
-// Update Message extends the lease, saves progress, and issues a new pop receipt…
-const { popReceipt } = await queue.updateMessage(m.messageId, m.popReceipt, "half done", 60);
-// …so delete with the new one: m.popReceipt is stale now (404 MessageNotFound).
-await queue.deleteMessage(m.messageId, popReceipt);`;
+if (m) {
+  console.log(m.messageText, "DequeueCount", m.dequeueCount);
+  // Update Message extends the lease, saves progress, and issues a new pop receipt…
+  const { popReceipt } = await queue.updateMessage(m.messageId, m.popReceipt, "half done", 60);
+  // …so delete with the new one: m.popReceipt is stale now (404 MessageNotFound).
+  await queue.deleteMessage(m.messageId, popReceipt);
+}`;
 }
 
-export function bindSnippet({ code, copy, status, start, startStatus }, getQueue) {
+export function bindSnippet({ code, copy, status, start, startStatus }, getQueue, bridgeReady = Promise.resolve("unsupported")) {
   const refresh = () => {
     const text = snippetFor(getQueue());
     if (code.textContent !== text) code.textContent = text;
@@ -47,29 +51,36 @@ export function bindSnippet({ code, copy, status, start, startStatus }, getQueue
       status.textContent = "Selected: press Ctrl+C to copy.";
     }
   });
-  start?.addEventListener("click", () => startServiceWorker(getQueue(), startStatus));
+  start?.addEventListener("click", () => sendThroughServiceWorker(getQueue(), startStatus, bridgeReady));
   return refresh;
 }
 
-/** Registers the service worker and proves it answers: Create Queue over real fetch. */
-async function startServiceWorker(queue, out) {
-  if (!("serviceWorker" in navigator)) {
-    out.textContent = "This browser (or an insecure origin) has no service workers.";
+/** Proves the path is real: a Put Message over the browser's own fetch, via the service worker. */
+async function sendThroughServiceWorker(queue, out, bridgeReady) {
+  out.textContent = "Waiting for the service worker…";
+  const state = await bridgeReady;
+  if (state !== "forwarding") {
+    out.textContent =
+      state === "unsupported"
+        ? "This browser (or an insecure origin) has no service workers."
+        : "The service worker does not control this tab yet: reload the page and try again.";
+    out.dataset.status = "none";
     return;
   }
-  out.textContent = "Registering…";
   try {
-    await navigator.serviceWorker.register(SW_URL, { type: "module" });
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-    }
-    const r = await fetch(`/${ACCOUNT}/${queue}`, { method: "PUT", headers: { "x-ms-version": "2026-04-06" } });
-    out.textContent = `The service worker answered PUT /${ACCOUNT}/${queue} with ${r.status} ${r.statusText}${
-      r.headers.get("x-ms-error-code") ? ` (${r.headers.get("x-ms-error-code")})` : ""
-    }. The snippet works from code on this origin.`;
+    const path = `/${ACCOUNT}/${queue}/messages`;
+    const r = await fetch(path, {
+      method: "POST",
+      headers: { "x-ms-version": VERSION, "content-type": "application/xml" },
+      body: "<QueueMessage><MessageText>hello through the service worker</MessageText></QueueMessage>",
+    });
+    const code = r.headers.get("x-ms-error-code");
+    out.textContent = `fetch("POST ${path}") went to the service worker, which handed it to this page: ${r.status} ${r.statusText}${
+      code ? ` (${code})` : ""
+    }.${r.ok ? " A new card is in the queue, and the call is in the HTTP log." : ""}`;
     out.dataset.status = String(r.status);
   } catch (e) {
-    out.textContent = `Could not start the service worker: ${e.message}`;
+    out.textContent = `The request failed: ${e.message}`;
+    out.dataset.status = "error";
   }
 }

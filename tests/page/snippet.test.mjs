@@ -1,0 +1,177 @@
+// The snippet talks to the page's own queue: the service worker (www/sw.js, registered by the
+// page in forwarding mode) hands /devstoreaccount1/… requests of the tab to the page, which
+// answers them with the engine it draws. The official @azure/storage-queue SDK runs in the page
+// (its browser build, bundled by esbuild into test-artifacts/, never committed), sends a
+// message, and the message becomes a card in the queue lane and a row in the HTTP log.
+
+import { after, afterEach, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { ARTIFACTS, ROOT, cards, chooseScenario, launchBrowser, openPage, restart, screenshot, startServer } from "./harness.mjs";
+
+let server;
+let browser;
+let sdk; // the SDK's browser build as one script defining globalThis.AzureStorageQueue
+const pages = [];
+
+before(async () => {
+  const out = join(ARTIFACTS, "sdk", "storage-queue.browser.js");
+  mkdirSync(join(ARTIFACTS, "sdk"), { recursive: true });
+  await build({
+    stdin: {
+      contents: 'export { QueueClient, QueueServiceClient, AnonymousCredential } from "@azure/storage-queue";',
+      resolveDir: ROOT,
+      loader: "js",
+    },
+    bundle: true,
+    platform: "browser", // takes the packages' "browser" builds
+    format: "iife",
+    globalName: "AzureStorageQueue",
+    target: "es2022",
+    outfile: out,
+    logLevel: "error",
+  });
+  sdk = readFileSync(out, "utf8");
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(options) {
+  const p = await openPage(browser.context, server.url, options);
+  pages.push(p);
+  await p.page.waitForSelector("body[data-sw='forwarding']", { timeout: 20_000 });
+  await p.page.addScriptTag({ content: sdk });
+  return p;
+}
+
+afterEach(async () => {
+  for (const p of pages.splice(0)) {
+    assert.deepEqual(p.errors, [], "no console errors or page errors");
+    await p.page.close();
+  }
+});
+
+/** HTTP log rows, newest first. */
+const logRows = (page) =>
+  page.$$eval("[data-testid=http-log] li", (rows) =>
+    rows.map((r) => ({ op: r.dataset.op, actor: r.dataset.actor, status: Number(r.dataset.status), via: r.dataset.via, text: r.textContent })),
+  );
+
+describe("the snippet reaches the page's own queue through the service worker", () => {
+  test("QueueClient.sendMessage from the page context becomes a card and an HTTP log row", async () => {
+    const { page } = await open();
+    await chooseScenario(page, "slow-consumer");
+    const before = await cards(page);
+    const queue = await page.textContent("#queue-name");
+    const sent = await page.evaluate(async (queue) => {
+      const { QueueClient, AnonymousCredential } = globalThis.AzureStorageQueue;
+      const client = new QueueClient(`${location.origin}/devstoreaccount1/${queue}`, new AnonymousCredential());
+      const r = await client.sendMessage("hello from the SDK test");
+      return { messageId: r.messageId, status: r._response.status, insertedOn: r.insertedOn.toISOString() };
+    }, queue);
+    assert.equal(sent.status, 201);
+    assert.match(sent.insertedOn, /^2025-03-03T09:00:00/, "the page's virtual clock stamped it, not the real one");
+
+    await page.waitForSelector(`[data-testid=queue-lane] [data-testid=message][data-id="${sent.messageId}"]`, { timeout: 5000 });
+    const after = await cards(page);
+    assert.equal(after.length, before.length + 1);
+    const card = after.find((c) => c.id === sent.messageId);
+    assert.equal(card.text, "hello from the SDK test");
+    assert.equal(card.state, "visible");
+
+    const rows = await logRows(page);
+    const put = rows.find((r) => r.op === "Put Message" && r.actor === "SDK snippet");
+    assert.ok(put, JSON.stringify(rows.slice(0, 3)));
+    assert.equal(put.status, 201);
+    assert.equal(put.via, "sw");
+    assert.match(put.text, /hello from the SDK test/);
+    assert.match(put.text, /from SDK snippet/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, "snippet-sdk-card-1280");
+    await page.click("#snippet-panel summary");
+    await page.evaluate(() => document.getElementById("snippet-panel").scrollIntoView());
+    await screenshot(page, "snippet-panel-1280");
+  });
+
+  test("the snippet as shown runs in the page (with the SDK preloaded instead of the CDN import)", async () => {
+    const { page } = await open();
+    await chooseScenario(page, "scheduled");
+    await page.click("#snippet-panel summary");
+    const snippet = await page.textContent("[data-testid=snippet]");
+    const queue = await page.textContent("#queue-name");
+    assert.ok(snippet.includes(`new QueueClient(\`\${location.origin}/devstoreaccount1/${queue}\`, new AnonymousCredential())`), snippet);
+    const importLine = /^const \{ QueueClient, AnonymousCredential \} = await import\(".*"\);$/m;
+    assert.match(snippet, importLine);
+    const body = snippet.replace(importLine, "const { QueueClient, AnonymousCredential } = globalThis.AzureStorageQueue;");
+    const logged = await page.evaluate(async (body) => {
+      const lines = [];
+      const log = console.log;
+      console.log = (...a) => lines.push(a.join(" "));
+      try {
+        await new Function(`return (async () => {\n${body}\n})();`)();
+      } finally {
+        console.log = log;
+      }
+      return lines;
+    }, body);
+    assert.equal(logged.length, 1, "the snippet received a message");
+    assert.match(logged[0], /DequeueCount 1$/);
+
+    await page.waitForFunction(() =>
+      ["Put Message", "Get Messages", "Update Message", "Delete Message"].every((op) =>
+        document.querySelector(`[data-testid=http-log] li[data-actor="SDK snippet"][data-op="${op}"]`),
+      ),
+    );
+    const rows = (await logRows(page)).filter((r) => r.actor === "SDK snippet");
+    assert.deepEqual(
+      rows.map((r) => [r.op, r.status]).reverse(),
+      [["Put Message", 201], ["Get Messages", 200], ["Update Message", 204], ["Delete Message", 204]],
+    );
+  });
+
+  test("the test-message button sends through the service worker; a reload replays what it sent", async () => {
+    const { page } = await open();
+    await chooseScenario(page, "slow-consumer");
+    await page.click("#snippet-panel summary");
+    await page.click("[data-testid=start-sw]");
+    await page.waitForSelector("[data-testid=sw-status][data-status]", { timeout: 15_000 });
+    assert.equal(await page.getAttribute("[data-testid=sw-status]", "data-status"), "201", await page.textContent("[data-testid=sw-status]"));
+    await page.waitForSelector('[data-testid=queue-lane] [data-testid=message][data-text="hello through the service worker"]');
+    const row = (await logRows(page)).find((r) => r.op === "Put Message" && r.via === "sw");
+    assert.equal(row.actor, "Your code", "a plain fetch is not the SDK");
+    const before = (await cards(page)).map((c) => [c.id, c.text]);
+
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+    await page.waitForSelector("[data-testid=store][data-restored='true']");
+    assert.deepEqual((await cards(page)).map((c) => [c.id, c.text]), before, "same messages, same ids after the replay");
+  });
+
+  test("with no page to answer, the worker says 503 ServerBusy instead of hanging", async () => {
+    // A same-origin document that is not the teaching page: controlled by the worker, but deaf.
+    const { page } = await open();
+    await restart(page); // a fresh run: nothing replayed from the last test's session
+    const other = await browser.context.newPage();
+    await other.goto(`${server.url}/pkg/azqueue.d.ts`);
+    await other.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const r = await other.evaluate(async () => {
+      const started = performance.now();
+      const r = await fetch("/devstoreaccount1/orders?comp=metadata", { headers: { "x-ms-version": "2026-04-06" } });
+      return { status: r.status, code: r.headers.get("x-ms-error-code"), body: await r.text(), ms: performance.now() - started };
+    });
+    await other.close();
+    assert.equal(r.status, 503);
+    assert.equal(r.code, "ServerBusy");
+    assert.match(r.body, /<Error><Code>ServerBusy<\/Code><Message>/);
+    assert.ok(r.ms >= 4000 && r.ms < 15_000, `waited ${r.ms} ms`);
+    // The teaching page itself was not asked.
+    assert.equal((await logRows(page)).filter((x) => x.via === "sw").length, 0);
+  });
+});
