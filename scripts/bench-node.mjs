@@ -7,7 +7,8 @@
 // Measures: put, peek and receive+delete at 100 B and 48 KiB with 1, 8 and 32 clients (ratios
 // azqueue/Azurite, server CPU per message), with a bare Node `http` server as the floor; Get
 // Messages(32) latency against queue depth; the in-process `Queue` API's throughput and its
-// receive latency up to 1M messages. Prints markdown tables; runs in about 3 minutes.
+// receive latency up to 1M messages. Prints markdown tables (progress on stderr); runs in about
+// 3–4 minutes on the project's 2-core machines.
 //
 // Usage: node scripts/bench-node.mjs
 // Environment: BENCH_PHASE_MS (default 1500) per phase; BENCH_MAX_DEPTH (default 100000) the
@@ -30,8 +31,15 @@ const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
 const ACCOUNT = 'devstoreaccount1';
 const KEY = Buffer.from('Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==', 'base64');
 const VERSION = '2026-04-06';
-const SIZES = [['100 B', 100], ['48 KiB', 48 * 1024]];
-const CLIENTS = [1, 8, 32];
+const SIZES = [['100 B', 100], ['48 KiB', 48 * 1024]].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
+const CLIENTS = [1, 8, 32].filter((n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)));
+/** How long a phase may overrun its time before the server counts as stalled. */
+const STALL_MS = 15_000;
+/** Limits of a warm-up put round (three per size and server). */
+const WARMUP_MS = 2_500;
+const WARMUP_MESSAGES = 2_500;
+/** The least depth a receive+delete phase starts from. */
+const RECEIVE_DEPTH = 1_000;
 /** Caps a put phase's total message text, so 48 KiB phases stay within a few hundred MB. */
 const PUT_BYTES_CAP = 256 * 1024 * 1024;
 
@@ -43,12 +51,12 @@ function startServer(name, args, pattern, cwd) {
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited = false;
-  child.on('exit', () => { exited = true; });
+  child.on('exit', (code, signal) => { exited = `exited (${signal ?? code})`; });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line:\n${out}`)); }, 30_000);
     let ready = false;
     const onData = (d) => {
-      out += d;
+      out = (out + d).slice(-20_000);
       const m = ready ? null : pattern.exec(out);
       if (!m) return;
       ready = true;
@@ -57,6 +65,9 @@ function startServer(name, args, pattern, cwd) {
         name,
         port: Number(new URL(m[1]).port),
         pid: child.pid,
+        /** Why the process is gone, or false while it runs; and the end of what it printed. */
+        exited: () => exited,
+        tail: () => out.slice(-1500),
         stop: () => new Promise((done) => {
           if (exited) return done();
           const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -113,7 +124,15 @@ class Connection {
   /** Sends one request (head string + optional body string); resolves { status, body }. */
   send(text) {
     return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
+      // No answer within STALL_MS: the server is stuck; drop the connection.
+      const timer = setTimeout(() => {
+        this.fail(new Error(`no answer within ${STALL_MS / 1000} s`));
+        this.close();
+      }, STALL_MS);
+      this.waiting = {
+        resolve: (res) => { clearTimeout(timer); resolve(res); },
+        reject: (err) => { clearTimeout(timer); reject(err); },
+      };
       this.socket.write(text, 'latin1');
     });
   }
@@ -302,13 +321,24 @@ export async function phase(server, clients, ms, step, maxCount = Infinity) {
   const t0 = performance.now();
   const deadline = t0 + ms;
   let count = 0;
-  await Promise.all(clients.map(async (c) => {
+  const work = Promise.all(clients.map(async (c) => {
     while (performance.now() < deadline && count < maxCount) {
       const n = await step(c);
       if (n === null) break;
       count += n;
     }
   }));
+  // A server that stops answering must not stall the whole run: after the deadline plus a
+  // grace period, drop the connections and fail the phase.
+  let timer;
+  const stalled = new Promise((resolve) => { timer = setTimeout(resolve, ms + STALL_MS, 'stalled'); });
+  const outcome = await Promise.race([work.then(() => 'done'), stalled]);
+  clearTimeout(timer);
+  if (outcome === 'stalled') {
+    work.catch(() => {});
+    for (const c of clients) c.close();
+    throw new Error(`${server.name} answered nothing for ${STALL_MS / 1000} s after the phase's end; its connections were dropped`);
+  }
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = cpuSeconds(server.pid) - cpu0;
   const cu = process.cpuUsage(client0);
@@ -327,21 +357,30 @@ function queueName() {
 async function throughput(server, size, nClients) {
   const name = queueName();
   const clients = Array.from({ length: nClients }, () => new Client(server.port, name));
-  await clients[0].createQueue();
-  const body = `<QueueMessage><MessageText>${text(size)}</MessageText></QueueMessage>`;
-  const put = await phase(server, clients, PHASE_MS, (c) => c.put(body), Math.floor(PUT_BYTES_CAP / size));
-  const peek = await phase(server, clients, PHASE_MS, (c) => c.peek());
-  const depth = put.count;
-  const recv = await phase(server, clients, PHASE_MS, async (c) => {
-    const got = await c.receive(32, 300);
-    if (got.length === 0) return null;
-    let n = 0;
-    for (const [id, receipt] of got) n += await c.delete(id, receipt);
-    return n;
-  });
-  await clients[0].deleteQueue();
-  for (const c of clients) c.close();
-  return { put, peek, recv, depth };
+  try {
+    await clients[0].createQueue();
+    const body = `<QueueMessage><MessageText>${text(size)}</MessageText></QueueMessage>`;
+    const put = await phase(server, clients, PHASE_MS, (c) => c.put(body), Math.floor(PUT_BYTES_CAP / size));
+    const peek = await phase(server, clients, PHASE_MS, (c) => c.peek());
+    // Receive+delete starts on at least RECEIVE_DEPTH messages (Azurite's cost grows with
+    // depth; the issue's reference figure is for a 1,000-message queue). Not measured.
+    let depth = put.count;
+    if (depth < RECEIVE_DEPTH) {
+      const topUp = await phase(server, clients, 60_000, (c) => c.put(body), RECEIVE_DEPTH - depth);
+      depth += topUp.count;
+    }
+    const recv = await phase(server, clients, PHASE_MS, async (c) => {
+      const got = await c.receive(32, 300);
+      if (got.length === 0) return null;
+      let n = 0;
+      for (const [id, receipt] of got) n += await c.delete(id, receipt);
+      return n;
+    });
+    await clients[0].deleteQueue();
+    return { put, peek, recv, depth };
+  } finally {
+    for (const c of clients) c.close();
+  }
 }
 
 /** Median and maximum of latency samples (ms). */
@@ -354,6 +393,14 @@ function summary(samples) {
 async function depthLatency(server, depths, fillSeconds) {
   const name = queueName();
   const fillers = Array.from({ length: 32 }, () => new Client(server.port, name));
+  try {
+    return await fillAndProbe(server, fillers, depths, fillSeconds);
+  } finally {
+    for (const c of fillers) c.close();
+  }
+}
+
+async function fillAndProbe(server, fillers, depths, fillSeconds) {
   await fillers[0].createQueue();
   const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
   const rows = [];
@@ -380,7 +427,6 @@ async function depthLatency(server, depths, fillSeconds) {
     rows.push({ target, depth, ...summary(samples), fillRate: fill.rate });
   }
   await fillers[0].deleteQueue();
-  for (const c of fillers) c.close();
   return rows;
 }
 
@@ -476,6 +522,60 @@ server.listen(0, '127.0.0.1', () => console.log('floor listening on http://127.0
 process.on('SIGTERM', () => process.exit(0));
 `;
 
+/**
+ * Not measured: a short mixed run (JIT), then put rounds at `size`. A fresh azqueue server
+ * spends a few rounds growing its wasm memory and Node's heap (a 48 KiB put costs several times
+ * its steady-state CPU at first); the tables report the steady state.
+ */
+async function warmUp(server, size) {
+  const c = new Client(server.port, queueName());
+  try {
+    await c.createQueue();
+    const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
+    const until = performance.now() + 500;
+    while (performance.now() < until) {
+      await c.put(body);
+      await c.peek();
+      for (const [id, r] of await c.receive(1, 30)) await c.delete(id, r);
+    }
+    await c.deleteQueue();
+  } finally {
+    c.close();
+  }
+  const putBody = `<QueueMessage><MessageText>${text(size)}</MessageText></QueueMessage>`;
+  for (let round = 0; round < 3; round++) {
+    const name = queueName();
+    const clients = Array.from({ length: 8 }, () => new Client(server.port, name));
+    try {
+      await clients[0].createQueue();
+      await phase(server, clients, WARMUP_MS, (cl) => cl.put(putBody), WARMUP_MESSAGES);
+      await clients[0].deleteQueue();
+    } finally {
+      for (const cl of clients) cl.close();
+    }
+  }
+}
+
+const failures = [];
+let lastProgress = performance.now();
+
+/** Where the time goes, on stderr (the tables go to stdout). */
+function progress(what) {
+  const now = performance.now();
+  process.stderr.write(`bench: ${what} took ${((now - lastProgress) / 1000).toFixed(1)} s\n`);
+  lastProgress = now;
+}
+
+/** Runs `fn`; on failure records why (and the server's last output) and resolves null. */
+async function attempt(server, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    failures.push(`${server.name}: ${err.message}; server ${server.exited() || 'still running'}; its last output:\n${server.tail()}`);
+    return null;
+  }
+}
+
 async function main() {
   const entry = path.join(ROOT, 'www', 'pkg-node', 'azqueue.js');
   if (!fs.existsSync(entry)) throw new Error('www/pkg-node is missing: run `make build` first');
@@ -487,47 +587,63 @@ async function main() {
   const started = performance.now();
   const load0 = os.loadavg();
   const servers = [];
+  // Interrupted: stop the servers this run started, then exit.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, async () => {
+      for (const s of servers) await s.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
   console.log(`# azqueue server vs Azurite ${azuriteVersion} (queue service, both --inMemoryPersistence)\n`);
   console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ` +
     `${load0.map((x) => x.toFixed(1)).join(' ')}; ${PHASE_MS} ms per phase; loopback keep-alive HTTP/1.1, every request ` +
     'SharedKey-signed, one connection per client, each waiting for its answer; server CPU = utime+stime of the server ' +
     'process (/proc) over the phase; "busy" = that CPU time / phase time (100% = one core).\n');
-  try {
-    servers.push(await startServer('azqueue',
+  // Fresh servers for each message size and for the depth test: Azurite keeps the payloads of
+  // deleted messages in memory (about 70 MB per 1,500 × 48 KiB here) and stalls for minutes
+  // once enough has piled up, which would otherwise leak into every later row.
+  const start = async () => {
+    const az = await startServer('azqueue',
       [path.join(ROOT, 'www', 'server.mjs'), '--inMemoryPersistence', '--silent', '--queuePort', '0', '--webPort', '0'],
-      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//, scratch));
-    servers.push(await startServer('azurite',
+      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//, scratch);
+    servers.push(az);
+    const azurite = await startServer('azurite',
       [azuriteMain, '--inMemoryPersistence', '--silent', '--queuePort', '0', '--disableTelemetry', '--skipApiVersionCheck'],
-      /successfully listens on (http:\/\/[\d.]+:\d+)/, scratch));
-    servers.push(await startServer('floor', ['--input-type=module', '-e', FLOOR_SERVER], /floor listening on (http:\/\/[\d.]+:\d+)/, scratch));
-    const [az, azurite, floor] = servers;
-
-    // Warm the servers (JIT) with a short mixed run that is not measured.
-    for (const s of [az, azurite]) {
-      const c = new Client(s.port, queueName());
-      await c.createQueue();
-      const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
-      const until = performance.now() + 500;
-      while (performance.now() < until) {
-        await c.put(body);
-        await c.peek();
-        for (const [id, r] of await c.receive(1, 30)) await c.delete(id, r);
-      }
-      await c.deleteQueue();
-      c.close();
-    }
-
+      /successfully listens on (http:\/\/[\d.]+:\d+)/, scratch);
+    servers.push(azurite);
+    return [az, azurite];
+  };
+  const stopAll = async () => {
+    for (const s of servers.splice(0)) await s.stop();
+  };
+  try {
     console.log('## Throughput\n');
     console.log('Operations/s. put: Put Message; peek: Peek Messages (1); receive+delete: messages deleted/s, each client ' +
-      'doing Get Messages(32) then one Delete per message, on the queue the put phase filled (its depth in brackets, ' +
-      'azqueue / Azurite). µs CPU/msg: server CPU per operation (per message deleted for receive+delete).\n');
+      'doing Get Messages(32) then one Delete per message, on the queue the put phase filled, topped up to at least ' +
+      `${RECEIVE_DEPTH} messages (its depth in brackets, azqueue / Azurite). µs CPU/msg: server CPU per operation ` +
+      '(per message deleted for receive+delete). Fresh servers for each size, warmed up first (not measured).\n');
     console.log('| op | size | clients | azqueue /s | Azurite /s | ratio | azqueue µs CPU/msg | Azurite µs CPU/msg | azqueue busy | Azurite busy | load generator busy (az / Azurite) | errors (az / Azurite) |');
     console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const errorNotes = [];
     for (const [label, size] of SIZES) {
+      const [az, azurite] = await start();
+      for (const s of [az, azurite]) await attempt(s, () => warmUp(s, size));
+      progress(`start-up and warm-up ${label}`);
+      // A server that failed at this size is not driven again at it (a stalled server would
+      // otherwise stall every following row).
+      const failed = new Set();
       for (const n of CLIENTS) {
-        const a = await throughput(az, size, n);
-        const b = await throughput(azurite, size, n);
+        const run = (s) => (failed.has(s) ? null : attempt(s, () => throughput(s, size, n)));
+        const a = await run(az);
+        if (!a) failed.add(az);
+        const b = await run(azurite);
+        if (!b) failed.add(azurite);
+        if (!a || !b) {
+          const who = [a ? null : az, b ? null : azurite].filter(Boolean).map((x) => x.name).join(' and ');
+          console.log(`| (${label}, ${n} clients: ${who} failed or skipped after a failure, see below) ||||||||||||`);
+          continue;
+        }
         for (const [op, key] of [['put', 'put'], ['peek', 'peek'], ['receive+delete', 'recv']]) {
           const x = a[key];
           const y = b[key];
@@ -538,28 +654,40 @@ async function main() {
           if (x.lastError) errorNotes.push(`azqueue ${op} ${label} ×${n}: ${x.lastError}`);
           if (y.lastError) errorNotes.push(`Azurite ${op} ${label} ×${n}: ${y.lastError}`);
         }
+        progress(`throughput ${label} ×${n}`);
       }
+      await stopAll();
     }
     for (const e of errorNotes) console.log(`\nerror: ${e}`);
+    for (const f of failures.splice(0)) console.log(`\nfailed: ${f}`);
 
     console.log('\nFloor: a bare Node `http` server answering every request with a fixed 201 and a 380-byte body, ' +
       'driven by the same signed 100 B Put requests:\n');
     console.log('| clients | requests/s | µs CPU/request | busy |');
     console.log('|---:|---:|---:|---:|');
+    const floor = await startServer('floor', ['--input-type=module', '-e', FLOOR_SERVER], /floor listening on (http:\/\/[\d.]+:\d+)/, scratch);
+    servers.push(floor);
     const putBody = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
     for (const n of CLIENTS) {
       const clients = Array.from({ length: n }, () => new Client(floor.port, 'floor'));
+      await phase(floor, clients, 300, (c) => c.put(putBody)); // warm-up
       const r = await phase(floor, clients, PHASE_MS, (c) => c.put(putBody));
       for (const c of clients) c.close();
       console.log(`| ${n} | ${fmt(r.rate)} | ${us(r.serverCpu, r.count)} | ${pct(r.serverCpu, r.seconds)} |`);
     }
+    await stopAll();
+    progress('floor');
 
     console.log('\n## Get Messages(32) latency against queue depth\n');
     console.log('One client, 100 B messages, visibility timeout 600 s (received messages stay in the queue, invisible); ' +
-      'wall-clock ms per call, median and maximum of up to 20 calls. The queue is filled by 32 clients.\n');
+      'wall-clock ms per call, median and maximum of up to 20 calls. The queue is filled by 32 clients; fresh servers.\n');
+    const [az, azurite] = await start();
     const azDepths = [1_000, 10_000, 100_000, 1_000_000].filter((d) => d <= MAX_DEPTH);
-    const azRows = await depthLatency(az, azDepths, FILL_S);
-    const azuriteRows = await depthLatency(azurite, [1_000, 10_000], 60);
+    const azRows = (await attempt(az, () => depthLatency(az, azDepths, FILL_S))) ?? [];
+    progress('azqueue depth latency');
+    const azuriteRows = (await attempt(azurite, () => depthLatency(azurite, [1_000, 10_000], 60))) ?? [];
+    progress('Azurite depth latency');
+    await stopAll();
     console.log('| depth | azqueue p50 ms | azqueue max ms | Azurite p50 ms | Azurite max ms |');
     console.log('|---:|---:|---:|---:|---:|');
     const cell = (x, missing) => (!x ? `${missing} | –` : x.skipped ? `${x.skipped} | –` : `${fmt(x.p50, 2)} | ${fmt(x.max, 2)}`);
@@ -569,6 +697,7 @@ async function main() {
     }
     const fills = (rows) => rows.filter((r) => r.fillRate).map((r) => `${fmt(r.fillRate)}/s up to ${fmt(r.target)}`).join(', ');
     console.log(`\nFill rate (32 clients): azqueue ${fills(azRows)}; Azurite ${fills(azuriteRows)}.`);
+    for (const f of failures.splice(0)) console.log(`\nfailed: ${f}`);
   } finally {
     for (const s of servers) await s.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -578,14 +707,18 @@ async function main() {
   console.log('Second of two rounds (the first grows the wasm memory).\n');
   console.log('| size | messages | sendMessage /s | µs CPU/send | receiveMessages(32)+deleteMessage msg/s | µs CPU/msg |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of await inProcess(QueueService)) {
+  const inProcessRows = await inProcess(QueueService);
+  progress('in-process throughput');
+  for (const r of inProcessRows) {
     console.log(`| ${r.label} | ${fmt(r.count)} | ${fmt(r.send)} | ${fmt(r.sendCpu, 1)} | ${fmt(r.recv)} | ${fmt(r.recvCpu, 1)} |`);
   }
   const depths = [1_000, 10_000, 100_000, 1_000_000];
   console.log('\nreceiveMessages(32) in process against depth (100 B, visibility 600 s; median and maximum of up to 20 calls):\n');
   console.log('| depth | p50 ms | max ms |');
   console.log('|---:|---:|---:|');
-  for (const r of await inProcessDepth(QueueService, depths, FILL_S)) {
+  const inProcessDepthRows = await inProcessDepth(QueueService, depths, FILL_S);
+  progress('in-process depth latency');
+  for (const r of inProcessDepthRows) {
     console.log(`| ${fmt(r.target)} | ${r.skipped ? `${r.skipped} | –` : `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}`} |`);
   }
   console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s; load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
