@@ -16,8 +16,8 @@ async fn option_errors_match_rest() {
 }
 
 #[wasm_bindgen_test]
-async fn indexeddb_store_is_not_available_yet() {
-    wasm_scenarios::indexeddb_store_is_not_available_yet().await;
+async fn indexeddb_store_needs_indexeddb() {
+    wasm_scenarios::indexeddb_store_needs_indexeddb().await;
 }
 
 #[wasm_bindgen_test]

@@ -14,22 +14,28 @@
 //!   subscribers hear of them only after that (durable before visible).
 //! - Nothing on a request path panics on user input: a panic aborts the whole wasm instance.
 
+mod adapter;
 mod clock;
 mod error;
 mod events;
 mod fetch;
+mod idb;
 mod inspect;
 mod js_object;
+mod layout;
 mod options;
 mod queue;
 mod raw;
 mod results;
 mod service;
+mod snapshot;
 mod store;
 mod types;
 
 pub(crate) mod host;
 
+pub use adapter::{AdapterStore, check_storage_adapter};
+pub use idb::{IdbStore, delete_database};
 pub use queue::Queue;
 pub use raw::RawResponse;
 pub use service::QueueService;

@@ -32,7 +32,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct QueueService {
-    host: Rc<Host>,
+    pub(super) host: Rc<Host>,
 }
 
 #[wasm_bindgen]
@@ -56,23 +56,7 @@ impl QueueService {
             }
         };
 
-        let store = match get("store").as_string().as_deref() {
-            None | Some("memory") => HostStore::memory(),
-            Some("indexeddb") => {
-                return Err(js_error(
-                    "StoreUnavailable",
-                    501,
-                    "store: \"indexeddb\" is not available yet: durable persistence is a later \
-                     issue; use store: \"memory\" for now",
-                    &[],
-                ));
-            }
-            Some(other) => {
-                return Err(invalid_input(format!(
-                    "store must be \"memory\" or \"indexeddb\", not {other:?}"
-                )));
-            }
-        };
+        let store = HostStore::open(&options).await.map_err(|e| e.to_js())?;
 
         let mut config = accounts(&get("accounts"))?;
         if let Some(anonymous) = get("anonymous").as_bool() {
@@ -107,6 +91,7 @@ impl QueueService {
             None => Box::new(OsEntropy),
         };
         let cors = options::cors_option(&get("cors"))?;
+        store.set_clock(clock.clone());
 
         let snapshot = store.load().await.map_err(|e| {
             js_error(
@@ -325,9 +310,15 @@ impl QueueService {
         })
     }
 
-    /// Waits until everything is durable. Await it before `free()`.
+    /// Waits until everything is durable, then closes the store (an IndexedDB database and its
+    /// lock are released, so another tab or a new `open()` can take them). Later operations
+    /// fail with InternalError. Await it before `free()`.
     pub async fn close(&self) -> Result<(), JsValue> {
-        self.host.run(|_, _, _| Ok(())).await
+        self.host
+            .store()
+            .close()
+            .await
+            .map_err(|e| super::store::store_error_to_js(&e))
     }
 }
 

@@ -12,10 +12,19 @@ const TS: &str = r#"
 export interface AccountSpec { name: string; key?: string; keys?: string[] }
 
 export interface OpenOptions {
-  /** Where messages are kept. "indexeddb" is not available yet (persistence comes later). */
-  store?: "memory" | "indexeddb";
-  /** Database name for the "indexeddb" store. */
+  /** Where messages are kept: "memory" (default), "indexeddb" (browsers and workers), or a
+   *  StorageAdapter the host supplies (the Node journal, a Durable Object's storage). */
+  store?: "memory" | "indexeddb" | StorageAdapter;
+  /** Database name for the "indexeddb" store. Default "azqueue". */
   name?: string;
+  /** "strict" (default): every Promise and response resolves only after its changes are
+   *  durable; concurrent operations share one store transaction. "relaxed": resolves at once
+   *  and commits in the background — faster, but a crash can lose the last moments; `flush()`
+   *  waits for everything. */
+  durability?: "strict" | "relaxed";
+  /** IndexedDB allows one writer per database (a Web Lock): a second tab's open() rejects with
+   *  code StoreLocked, or with waitForLock: true waits until the first closes. */
+  waitForLock?: boolean;
   /** Accounts for the REST surface: a list, or Azurite's `AZURITE_ACCOUNTS` form
    *  "name:key1[:key2];name2:key". Default: devstoreaccount1 with its well-known key. */
   accounts?: AccountSpec[] | string;

@@ -201,14 +201,14 @@ pub async fn option_errors_match_rest() {
     assert_error(&err, "QueueAlreadyExists", 409);
 }
 
-/// `store: "indexeddb"` is refused with a clear error until persistence lands.
-pub async fn indexeddb_store_is_not_available_yet() {
+/// `store: "indexeddb"` where there is no IndexedDB (Node) is refused with a clear error.
+pub async fn indexeddb_store_needs_indexeddb() {
     let options = obj(&[("store", "indexeddb".into())]);
     let err = QueueService::open(Some(options.unchecked_into()))
         .await
         .unwrap_err();
     assert_error(&err, "StoreUnavailable", 501);
-    assert!(get_str(&err, "message").contains("later"));
+    assert!(get_str(&err, "message").contains("IndexedDB is not available"));
 }
 
 async fn call(

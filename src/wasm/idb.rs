@@ -1,0 +1,520 @@
+//! The IndexedDB store: one database per service name, four object stores (`queues`,
+//! `messages`, `properties`, `meta`; see `layout.rs`), one record per queue and per message.
+//!
+//! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
+//!   adds, so a database written by an older build is upgraded in place. A database from a
+//!   newer build is refused (`UnsupportedVersion`) rather than misread.
+//! - **Writes** are one readwrite transaction per batch. A batch is durable when the
+//!   transaction's `complete` event fires; a request error, a transaction error or an abort
+//!   (quota included) rejects, as automerge-repo's `rejectOnFailure` does. The transaction asks
+//!   for `durability: "strict"` (flushed to disk) unless the service was opened relaxed.
+//! - **One writer per database.** Two tabs writing one database would each hold their own
+//!   in-memory engine and overwrite each other's records. So `open` takes an exclusive Web Lock
+//!   named `azqueue:<database>`; a second tab gets `StoreLocked` (or, with `waitForLock`, waits
+//!   until the first closes). The lock dies with its tab, so a crashed tab never blocks the
+//!   next. Where Web Locks do not exist (Node with fake-indexeddb) there is no check.
+//! - If the browser closes the database (site data cleared) or another connection upgrades or
+//!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
+
+use super::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
+use super::store::OpenError;
+use crate::engine::{Change, Snapshot};
+use crate::store::{Store, StoreError};
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DomException, IdbDatabase, IdbFactory, IdbKeyRange, IdbRequest, IdbTransaction};
+
+/// A database event listener, kept alive by the store.
+type EventHandler = Closure<dyn FnMut(JsValue)>;
+
+/// The IndexedDB database version this build creates and reads.
+pub(crate) const DB_VERSION: u32 = 1;
+
+/// An IndexedDB-backed store. Opens its database (and takes the writer lock) on first use, or
+/// explicitly with [`IdbStore::open`].
+#[derive(Debug)]
+pub struct IdbStore {
+    name: String,
+    durability: &'static str,
+    wait_for_lock: bool,
+    db: RefCell<Option<IdbDatabase>>,
+    /// Resolving it releases the Web Lock; the Promise settles once the lock is released.
+    release_lock: RefCell<Option<(Function, Promise)>>,
+    /// Why the database is gone, once it is.
+    lost: Rc<RefCell<Option<String>>>,
+    /// Keeps the database's event handlers alive as long as the store.
+    handlers: RefCell<Vec<EventHandler>>,
+}
+
+impl IdbStore {
+    /// A store on the database `name` with strict durability, failing fast if another tab
+    /// holds it.
+    pub fn new(name: &str) -> Self {
+        IdbStore::with_options(name, true, false)
+    }
+
+    pub(crate) fn with_options(name: &str, strict: bool, wait_for_lock: bool) -> Self {
+        IdbStore {
+            name: name.to_owned(),
+            durability: if strict { "strict" } else { "relaxed" },
+            wait_for_lock,
+            db: RefCell::new(None),
+            release_lock: RefCell::new(None),
+            lost: Rc::new(RefCell::new(None)),
+            handlers: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Takes the writer lock and opens (creating or upgrading) the database. Idempotent.
+    pub(crate) async fn open(&self) -> Result<(), OpenError> {
+        if self.db.borrow().is_some() {
+            return Ok(());
+        }
+        let factory = factory().ok_or_else(|| {
+            OpenError::Unavailable(
+                "IndexedDB is not available in this JavaScript environment (no global \
+                 `indexedDB`); use store: \"memory\" or a storage adapter"
+                    .into(),
+            )
+        })?;
+        if self.release_lock.borrow().is_none() {
+            let release = acquire_lock(&format!("azqueue:{}", self.name), self.wait_for_lock)
+                .await
+                .map_err(|e| match e {
+                    LockError::Held => OpenError::Locked(format!(
+                        "the IndexedDB database `{}` is open in another tab or worker; azqueue \
+                         allows one writer per database. Close it there, open with \
+                         waitForLock: true to wait for it, or use another name",
+                        self.name
+                    )),
+                    LockError::Failed(why) => OpenError::Unavailable(format!(
+                        "the Web Lock for the database `{}` could not be requested: {why}",
+                        self.name
+                    )),
+                })?;
+            *self.release_lock.borrow_mut() = release;
+        }
+        let db = match open_database(&factory, &self.name).await {
+            Ok(db) => db,
+            Err(e) => {
+                self.release();
+                return Err(OpenError::Store(e));
+            }
+        };
+        self.watch(&db);
+        *self.db.borrow_mut() = Some(db);
+        Ok(())
+    }
+
+    /// [`IdbStore::close`], then waits until the lock is really released, so a new `open()`
+    /// right after (a page switching scenarios) finds it free.
+    pub async fn close_and_wait(&self) {
+        let released = self.release_lock.borrow().as_ref().map(|(_, p)| p.clone());
+        self.close();
+        if let Some(released) = released {
+            let _ = JsFuture::from(released).await;
+        }
+    }
+
+    /// Closes the database and releases the writer lock; later operations fail.
+    pub(crate) fn close(&self) {
+        if let Some(db) = self.db.borrow_mut().take() {
+            db.set_onversionchange(None);
+            db.set_onclose(None);
+            db.close();
+        }
+        self.lost
+            .borrow_mut()
+            .get_or_insert_with(|| "the store was closed".into());
+        self.release();
+    }
+
+    fn release(&self) {
+        if let Some((release, _)) = self.release_lock.borrow_mut().take() {
+            let _ = release.call0(&JsValue::UNDEFINED);
+        }
+    }
+
+    /// Marks the store lost when the browser closes the database or another connection needs
+    /// it gone (a newer build upgrading it, or `deleteDatabase`); closing lets that proceed.
+    fn watch(&self, db: &IdbDatabase) {
+        let lost = self.lost.clone();
+        let on_close = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            lost.borrow_mut().get_or_insert_with(|| {
+                "the browser closed the IndexedDB database (was site data cleared?)".into()
+            });
+        });
+        let lost = self.lost.clone();
+        let this_db = db.clone();
+        let on_version_change = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            this_db.close();
+            lost.borrow_mut().get_or_insert_with(|| {
+                "another connection upgraded or deleted the IndexedDB database".into()
+            });
+        });
+        db.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+        self.handlers
+            .borrow_mut()
+            .extend([on_close, on_version_change]);
+    }
+
+    async fn db(&self) -> Result<IdbDatabase, StoreError> {
+        if let Some(why) = self.lost.borrow().as_ref() {
+            return Err(StoreError::Failed(why.clone()));
+        }
+        self.open().await.map_err(OpenError::into_store_error)?;
+        self.db
+            .borrow()
+            .clone()
+            .ok_or_else(|| StoreError::Failed("the database is not open".into()))
+    }
+
+    /// Reads every record in one readonly transaction (one `getAll` per store).
+    pub(crate) async fn load_all(&self) -> Result<Loaded, StoreError> {
+        let db = self.db().await?;
+        let names = Array::new();
+        for s in STORES {
+            names.push(&s.into());
+        }
+        let tx = db
+            .transaction_with_str_sequence(&names)
+            .map_err(|e| thrown("starting a read", e))?;
+        let get_all = |store: &str| -> Result<IdbRequest, StoreError> {
+            tx.object_store(store)
+                .and_then(|s| s.get_all())
+                .map_err(|e| thrown("reading", e))
+        };
+        let requests = [
+            get_all(layout::QUEUES)?,
+            get_all(MESSAGES)?,
+            get_all(layout::PROPERTIES)?,
+        ];
+        let meta = tx.object_store(META).map_err(|e| thrown("reading", e))?;
+        let meta_requests = [
+            (
+                "schema",
+                meta.get(&"schema".into())
+                    .map_err(|e| thrown("reading", e))?,
+            ),
+            (
+                "clock",
+                meta.get(&"clock".into())
+                    .map_err(|e| thrown("reading", e))?,
+            ),
+        ];
+        let mut decoder = Decoder::default();
+        for (store, request) in [layout::QUEUES, MESSAGES, layout::PROPERTIES]
+            .into_iter()
+            .zip(requests)
+        {
+            let values: Array = request_result(&request)
+                .await?
+                .dyn_into()
+                .map_err(|_| StoreError::Failed(format!("getAll on `{store}` gave no array")))?;
+            for value in values.iter() {
+                let text = value.as_string().ok_or_else(|| {
+                    StoreError::Failed(format!("a record in `{store}` is not a string"))
+                })?;
+                decoder.add(store, &text)?;
+            }
+        }
+        for (name, request) in meta_requests {
+            if let Some(text) = request_result(&request).await?.as_string() {
+                decoder.add_meta(name, &text)?;
+            }
+        }
+        Ok(decoder.finish())
+    }
+
+    /// Applies one batch in one readwrite transaction; resolves when it is complete.
+    pub(crate) async fn commit_ops(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let db = self.db().await?;
+        let tx = readwrite(&db, self.durability).map_err(|e| thrown("starting a write", e))?;
+        // Handlers go on before any request, so no failure can slip past them.
+        let done = JsFuture::from(transaction_done(&tx));
+        if let Err(e) = write_all(&tx, ops) {
+            let _ = tx.abort();
+            let _ = done.await;
+            return Err(e);
+        }
+        // Ask for the commit now rather than when the event loop notices the transaction is
+        // idle (IDBTransaction.commit(); absent in older engines, where waiting is the same).
+        if let Ok(commit) = Reflect::get(&tx, &"commit".into()) {
+            if let Some(commit) = commit.dyn_ref::<Function>() {
+                let _ = commit.call0(&tx);
+            }
+        }
+        match done.await {
+            Ok(_) => Ok(()),
+            Err(_) => Err(match tx.error() {
+                Some(e) => dom_error("the write failed", &e),
+                None => StoreError::Failed("the write was aborted (no error was reported)".into()),
+            }),
+        }
+    }
+}
+
+impl Drop for IdbStore {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl Store for IdbStore {
+    async fn load(&self) -> Result<Snapshot, StoreError> {
+        Ok(self.load_all().await?.snapshot)
+    }
+
+    async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
+        self.commit_ops(layout::ops(
+            batch.into_iter().map(Pending::Change).collect(),
+        )?)
+        .await
+    }
+}
+
+fn write_all(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+    let store = |name: &str| tx.object_store(name).map_err(|e| thrown("writing", e));
+    let stores: Vec<_> = STORES.iter().map(|s| store(s)).collect::<Result<_, _>>()?;
+    let by_name = |name: &str| {
+        let i = STORES.iter().position(|s| *s == name).unwrap_or(0);
+        &stores[i]
+    };
+    for op in ops {
+        let result = match op {
+            RecordOp::Put { key, value } => by_name(key.store())
+                .put_with_key(&value.into(), &idb_key(&key))
+                .map(drop),
+            RecordOp::Delete { key } => by_name(key.store()).delete(&idb_key(&key)).map(drop),
+            RecordOp::DeleteMessagesOf { account, queue } => {
+                let (a, q): (JsValue, JsValue) = (account.into(), queue.as_str().into());
+                // Arrays sort after strings in IndexedDB, so [a, q, []] bounds every [a, q, id].
+                IdbKeyRange::bound(&Array::of2(&a, &q), &Array::of3(&a, &q, &Array::new()))
+                    .and_then(|range| by_name(MESSAGES).delete(&range))
+                    .map(drop)
+            }
+            RecordOp::Clear => stores.iter().try_for_each(|s| s.clear().map(drop)),
+        };
+        result.map_err(|e| thrown("writing", e))?;
+    }
+    Ok(())
+}
+
+fn idb_key(key: &Key) -> JsValue {
+    match key {
+        Key::Queue { account, queue } => Array::of2(&account.into(), &queue.as_str().into()).into(),
+        Key::Message { account, queue, id } => Array::of3(
+            &account.into(),
+            &queue.as_str().into(),
+            &id.to_string().into(),
+        )
+        .into(),
+        Key::Properties { account } => account.into(),
+        Key::Meta { name } => (*name).into(),
+    }
+}
+
+/// `indexedDB` from whatever global this is (window, worker, service worker, Node with
+/// fake-indexeddb).
+fn factory() -> Option<IdbFactory> {
+    Reflect::get(&js_sys::global(), &"indexedDB".into())
+        .ok()
+        .filter(|v| v.is_object())
+        .map(JsCast::unchecked_into)
+}
+
+/// Opens the database at [`DB_VERSION`], creating or upgrading its object stores.
+async fn open_database(factory: &IdbFactory, name: &str) -> Result<IdbDatabase, StoreError> {
+    let request = factory
+        .open_with_u32(name, DB_VERSION)
+        .map_err(|e| thrown("opening the database", e))?;
+    let upgrading = request.clone();
+    let on_upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new(
+        move |event: web_sys::IdbVersionChangeEvent| {
+            if let Err(e) = upgrade(&upgrading, event.old_version() as u32) {
+                web_sys::console::error_2(&"azqueue: IndexedDB upgrade failed".into(), &e);
+                if let Some(tx) = upgrading.transaction() {
+                    let _ = tx.abort();
+                }
+            }
+        },
+    );
+    request.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
+    let result = request_result(&request).await;
+    request.set_onupgradeneeded(None);
+    drop(on_upgrade);
+    match result {
+        Ok(db) => Ok(db.unchecked_into()),
+        Err(StoreError::Failed(why)) if why.contains("VersionError") => {
+            Err(StoreError::UnsupportedVersion {
+                found: stored_version(factory, name).await.unwrap_or(0),
+                supported: DB_VERSION,
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Creates what each schema version adds. Runs inside the `versionchange` transaction, so a
+/// failure aborts the whole upgrade and the database stays as it was.
+fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue> {
+    let db: IdbDatabase = request.result()?.unchecked_into();
+    if old < 1 {
+        for store in STORES {
+            db.create_object_store(store)?;
+        }
+    }
+    // Version 2 goes here: `if old < 2 { … }`, migrating records inside this transaction.
+    Ok(())
+}
+
+/// The version of an existing database (to report a too-new one).
+async fn stored_version(factory: &IdbFactory, name: &str) -> Option<u32> {
+    let request = factory.open(name).ok()?;
+    let db: IdbDatabase = request_result(&request).await.ok()?.unchecked_into();
+    let version = db.version() as u32;
+    db.close();
+    Some(version)
+}
+
+/// A readwrite transaction over every store, with a durability hint (an unstable web-sys API,
+/// so called through Reflect; engines without it ignore the option).
+fn readwrite(db: &IdbDatabase, durability: &str) -> Result<IdbTransaction, JsValue> {
+    let names = Array::new();
+    for s in STORES {
+        names.push(&s.into());
+    }
+    let options = Object::new();
+    Reflect::set(&options, &"durability".into(), &durability.into())?;
+    let transaction: Function = Reflect::get(db, &"transaction".into())?.dyn_into()?;
+    Ok(transaction
+        .call3(db, &names, &"readwrite".into(), &options)?
+        .unchecked_into())
+}
+
+/// Resolves on `complete`; rejects on `error` (a failed request bubbles here) or `abort`.
+fn transaction_done(tx: &IdbTransaction) -> Promise {
+    Promise::new(&mut |resolve, reject| {
+        tx.set_oncomplete(Some(&resolve));
+        tx.set_onerror(Some(&reject));
+        tx.set_onabort(Some(&reject));
+    })
+}
+
+/// A request's result once it succeeds, or its error.
+async fn request_result(request: &IdbRequest) -> Result<JsValue, StoreError> {
+    let settled = Promise::new(&mut |resolve, reject| {
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    });
+    let outcome = JsFuture::from(settled).await;
+    request.set_onsuccess(None);
+    request.set_onerror(None);
+    match outcome {
+        Ok(_) => request
+            .result()
+            .map_err(|e| thrown("reading a request's result", e)),
+        Err(_) => Err(match request.error() {
+            Ok(Some(e)) => dom_error("the request failed", &e),
+            _ => StoreError::Failed("an IndexedDB request failed".into()),
+        }),
+    }
+}
+
+fn dom_error(what: &str, e: &DomException) -> StoreError {
+    if e.name() == "QuotaExceededError" {
+        StoreError::QuotaExceeded
+    } else {
+        StoreError::Failed(format!("{what}: {}: {}", e.name(), e.message()))
+    }
+}
+
+/// An exception thrown synchronously by an IndexedDB call.
+fn thrown(what: &str, e: JsValue) -> StoreError {
+    match e.dyn_ref::<DomException>() {
+        Some(d) => dom_error(what, d),
+        None => StoreError::Failed(format!(
+            "{what}: {}",
+            e.as_string()
+                .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| e.message().into()))
+                .unwrap_or_else(|| "unknown error".into())
+        )),
+    }
+}
+
+enum LockError {
+    Held,
+    Failed(String),
+}
+
+/// Takes the exclusive Web Lock `name`, held until the returned function is called (or the
+/// realm dies); the returned Promise settles once it is released. `None` where Web Locks do
+/// not exist.
+async fn acquire_lock(name: &str, wait: bool) -> Result<Option<(Function, Promise)>, LockError> {
+    let locks = Reflect::get(&js_sys::global(), &"navigator".into())
+        .ok()
+        .filter(|n| n.is_object())
+        .and_then(|n| Reflect::get(&n, &"locks".into()).ok())
+        .filter(|l| l.is_object());
+    let Some(locks) = locks else {
+        return Ok(None);
+    };
+    let request: Function = Reflect::get(&locks, &"request".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| LockError::Failed("navigator.locks.request is missing".into()))?;
+
+    // The lock is held while the callback's promise is pending: `release` settles it.
+    let mut release: Option<Function> = None;
+    let held = Promise::new(&mut |resolve, _| release = Some(resolve));
+    let mut settle: Option<(Function, Function)> = None;
+    let granted = Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let (Some(release), Some((grant, refuse))) = (release, settle) else {
+        return Err(LockError::Failed("Promise executors did not run".into()));
+    };
+    let callback = Closure::once_into_js(move |lock: JsValue| -> JsValue {
+        let got = !lock.is_null();
+        let _ = grant.call1(&JsValue::UNDEFINED, &got.into());
+        if got { held.into() } else { JsValue::UNDEFINED }
+    });
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"mode".into(), &"exclusive".into());
+    let _ = Reflect::set(&options, &"ifAvailable".into(), &(!wait).into());
+    let pending = request
+        .call3(&locks, &name.into(), &options, &callback)
+        .map_err(|e| LockError::Failed(describe(&e)))?;
+    // If the request itself fails (e.g. a sandboxed frame), reject `granted` rather than hang.
+    let released = Promise::resolve(&pending);
+    let _ = Reflect::get(&released, &"then".into())
+        .and_then(|f| f.dyn_into::<Function>())
+        .and_then(|then| then.call2(&released, &JsValue::UNDEFINED, &refuse));
+    match JsFuture::from(granted).await {
+        Ok(v) if v.as_bool() == Some(true) => Ok(Some((release, released))),
+        Ok(_) => Err(LockError::Held),
+        Err(e) => Err(LockError::Failed(describe(&e))),
+    }
+}
+
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// Deletes a database (tests and `reset` tooling). Resolves when it is gone.
+pub async fn delete_database(name: &str) -> Result<(), StoreError> {
+    let factory = factory().ok_or_else(|| StoreError::Failed("no IndexedDB here".into()))?;
+    let request = factory
+        .delete_database(name)
+        .map_err(|e| thrown("deleting the database", e))?;
+    request_result(&request).await.map(|_| ())
+}

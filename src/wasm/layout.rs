@@ -1,0 +1,438 @@
+//! The persisted layout every durable backend shares (IndexedDB, JS storage adapters and so the
+//! Node journal): which records exist, how they are keyed, what their values look like, and how
+//! a batch of engine [`Change`]s becomes a batch of record operations.
+//!
+//! | record             | IndexedDB store | IndexedDB key              | adapter key                    |
+//! |--------------------|-----------------|----------------------------|--------------------------------|
+//! | queue              | `queues`        | `[account, queue]`         | `queue/<account>/<queue>`      |
+//! | message            | `messages`      | `[account, queue, id]`     | `message/<account>/<queue>/<id>` |
+//! | service properties | `properties`    | `account`                  | `properties/<account>`         |
+//! | schema, clock      | `meta`          | `"schema"`, `"clock"`      | `meta/schema`, `meta/clock`    |
+//!
+//! Values are JSON strings that name their own account and queue, so a backend can load with
+//! one `getAll` per store and never needs to read keys back. One record per queue and per
+//! message: a change costs what it touches. A message keeps its insertion sequence (`seq`) in
+//! its record, so delivery order survives reopening.
+
+use crate::engine::{
+    AccountSnapshot, Change, MessageId, MessageRecord, QueueName, QueueRecord, QueueSnapshot,
+    ServiceProperties, Snapshot,
+};
+use crate::store::StoreError;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// The record format this build writes and the newest it reads. Bump it (and teach
+/// [`Decoder`] the old form) when a value's shape changes.
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+/// One item of a pending batch: an engine change, or "forget everything" (reset and import).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Pending {
+    Change(Change),
+    Clear,
+}
+
+/// Names one record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    Queue {
+        account: String,
+        queue: QueueName,
+    },
+    Message {
+        account: String,
+        queue: QueueName,
+        id: MessageId,
+    },
+    Properties {
+        account: String,
+    },
+    Meta {
+        name: &'static str,
+    },
+}
+
+/// One write of a batch. A batch is applied atomically, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum RecordOp {
+    Put {
+        key: Key,
+        value: String,
+    },
+    Delete {
+        key: Key,
+    },
+    /// Every message record of one queue (one key range).
+    DeleteMessagesOf {
+        account: String,
+        queue: QueueName,
+    },
+    /// Every record.
+    Clear,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredQueue {
+    account: String,
+    queue: QueueRecord,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredMessage {
+    account: String,
+    queue: QueueName,
+    message: MessageRecord,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredProperties {
+    account: String,
+    properties: ServiceProperties,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredSchema {
+    version: u32,
+}
+
+/// The service clock at the last commit, and the wall clock at that moment: what a page with
+/// a virtual clock needs to resume its timeline after reopening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct SavedClock {
+    /// The service clock (milliseconds since the epoch, possibly virtual).
+    pub(crate) now: u64,
+    /// `Date.now()` when it was saved.
+    pub(crate) wall: u64,
+}
+
+impl Key {
+    /// The IndexedDB object store that holds this record.
+    pub(crate) fn store(&self) -> &'static str {
+        match self {
+            Key::Queue { .. } => QUEUES,
+            Key::Message { .. } => MESSAGES,
+            Key::Properties { .. } => PROPERTIES,
+            Key::Meta { .. } => META,
+        }
+    }
+
+    /// The key as one string, for key-value storage adapters. A queue's message keys share
+    /// the prefix [`messages_prefix`].
+    pub(crate) fn path(&self) -> String {
+        match self {
+            Key::Queue { account, queue } => {
+                format!("queue/{}/{}", escape(account), queue.as_str())
+            }
+            Key::Message { account, queue, id } => {
+                format!("{}{id}", messages_prefix(account, queue))
+            }
+            Key::Properties { account } => format!("properties/{}", escape(account)),
+            Key::Meta { name } => format!("meta/{name}"),
+        }
+    }
+
+    fn message_queue(&self) -> Option<(&str, &QueueName)> {
+        match self {
+            Key::Message { account, queue, .. } => Some((account, queue)),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) const QUEUES: &str = "queues";
+pub(crate) const MESSAGES: &str = "messages";
+pub(crate) const PROPERTIES: &str = "properties";
+pub(crate) const META: &str = "meta";
+pub(crate) const STORES: [&str; 4] = [QUEUES, MESSAGES, PROPERTIES, META];
+
+/// The adapter-key prefix of every message of one queue (ends in `/`, so `aaa` never matches
+/// `aaab`'s messages).
+pub(crate) fn messages_prefix(account: &str, queue: &QueueName) -> String {
+    format!("message/{}/{}/", escape(account), queue.as_str())
+}
+
+/// Account names come from configuration and could contain `/`; queue names and ids cannot.
+fn escape(account: &str) -> String {
+    account.replace('%', "%25").replace('/', "%2F")
+}
+
+fn json<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))
+}
+
+/// The `meta/schema` record this build writes.
+pub(crate) fn schema_op() -> Result<RecordOp, StoreError> {
+    Ok(RecordOp::Put {
+        key: Key::Meta { name: "schema" },
+        value: json(&StoredSchema {
+            version: SCHEMA_VERSION,
+        })?,
+    })
+}
+
+/// The `meta/clock` record.
+pub(crate) fn clock_op(clock: SavedClock) -> Result<RecordOp, StoreError> {
+    Ok(RecordOp::Put {
+        key: Key::Meta { name: "clock" },
+        value: json(&clock)?,
+    })
+}
+
+/// A batch as record operations, without the writes a later item of the same batch
+/// overwrites (a message put, received and deleted within one group commit costs one delete).
+pub(crate) fn ops(batch: Vec<Pending>) -> Result<Vec<RecordOp>, StoreError> {
+    let mut all = Vec::with_capacity(batch.len());
+    for item in batch {
+        match item {
+            Pending::Clear => all.push(RecordOp::Clear),
+            Pending::Change(change) => change_ops(change, &mut all)?,
+        }
+    }
+    Ok(coalesce(all))
+}
+
+fn change_ops(change: Change, out: &mut Vec<RecordOp>) -> Result<(), StoreError> {
+    match change {
+        Change::QueuePut { account, queue } => {
+            let key = Key::Queue {
+                account: account.clone(),
+                queue: queue.name.clone(),
+            };
+            let value = json(&StoredQueue { account, queue })?;
+            out.push(RecordOp::Put { key, value });
+        }
+        Change::QueueDeleted { account, queue } => {
+            out.push(RecordOp::DeleteMessagesOf {
+                account: account.clone(),
+                queue: queue.clone(),
+            });
+            out.push(RecordOp::Delete {
+                key: Key::Queue { account, queue },
+            });
+        }
+        Change::MessagePut {
+            account,
+            queue,
+            message,
+        } => {
+            let key = Key::Message {
+                account: account.clone(),
+                queue: queue.clone(),
+                id: message.id,
+            };
+            let value = json(&StoredMessage {
+                account,
+                queue,
+                message,
+            })?;
+            out.push(RecordOp::Put { key, value });
+        }
+        Change::MessageDeleted { account, queue, id } => out.push(RecordOp::Delete {
+            key: Key::Message { account, queue, id },
+        }),
+        Change::QueueCleared { account, queue } => {
+            out.push(RecordOp::DeleteMessagesOf { account, queue })
+        }
+        Change::ServicePropertiesSet {
+            account,
+            properties,
+        } => {
+            let key = Key::Properties {
+                account: account.clone(),
+            };
+            let value = json(&StoredProperties {
+                account,
+                properties,
+            })?;
+            out.push(RecordOp::Put { key, value });
+        }
+    }
+    Ok(())
+}
+
+/// Drops every operation whose effect a later operation of the batch replaces. Walks the batch
+/// backwards: a key written later, a queue whose messages are deleted later, or a later
+/// `Clear` makes an earlier write pointless. The final state is the same either way.
+fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
+    let mut written: HashSet<Key> = HashSet::new();
+    let mut emptied: HashSet<(String, QueueName)> = HashSet::new();
+    let mut kept = Vec::with_capacity(ops.len());
+    for op in ops.into_iter().rev() {
+        let keep = match &op {
+            RecordOp::Clear => {
+                kept.push(op);
+                break;
+            }
+            RecordOp::Put { key, .. } | RecordOp::Delete { key } => {
+                let emptied_later = key
+                    .message_queue()
+                    .is_some_and(|(a, q)| emptied.contains(&(a.to_owned(), q.clone())));
+                !emptied_later && written.insert(key.clone())
+            }
+            RecordOp::DeleteMessagesOf { account, queue } => {
+                emptied.insert((account.clone(), queue.clone()))
+            }
+        };
+        if keep {
+            kept.push(op);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// What a backend loaded: the engine's snapshot plus the meta records.
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    pub(crate) snapshot: Snapshot,
+    pub(crate) clock: Option<SavedClock>,
+    /// `None` for a store nobody has written to yet.
+    pub(crate) schema: Option<u32>,
+}
+
+/// Rebuilds a [`Snapshot`] from record values, in any order. A value that does not parse is
+/// an error: a store that cannot be read exactly is not opened, never half-read.
+#[derive(Debug, Default)]
+pub(crate) struct Decoder {
+    queues: BTreeMap<(String, QueueName), QueueRecord>,
+    messages: BTreeMap<(String, QueueName), Vec<MessageRecord>>,
+    properties: BTreeMap<String, ServiceProperties>,
+    clock: Option<SavedClock>,
+    schema: Option<u32>,
+}
+
+fn parse<'a, T: Deserialize<'a>>(what: &str, value: &'a str) -> Result<T, StoreError> {
+    serde_json::from_str(value)
+        .map_err(|e| StoreError::Failed(format!("a stored {what} record is unreadable: {e}")))
+}
+
+impl Decoder {
+    /// A value from the object store (or adapter-key kind) `store`.
+    pub(crate) fn add(&mut self, store: &str, value: &str) -> Result<(), StoreError> {
+        match store {
+            QUEUES => {
+                let q: StoredQueue = parse("queue", value)?;
+                self.queues
+                    .insert((q.account, q.queue.name.clone()), q.queue);
+            }
+            MESSAGES => {
+                let m: StoredMessage = parse("message", value)?;
+                self.messages
+                    .entry((m.account, m.queue))
+                    .or_default()
+                    .push(m.message);
+            }
+            PROPERTIES => {
+                let p: StoredProperties = parse("properties", value)?;
+                self.properties.insert(p.account, p.properties);
+            }
+            other => {
+                return Err(StoreError::Failed(format!("unknown record kind `{other}`")));
+            }
+        }
+        Ok(())
+    }
+
+    /// A `meta` record by name; unknown names are ignored (a newer build's extras).
+    pub(crate) fn add_meta(&mut self, name: &str, value: &str) -> Result<(), StoreError> {
+        match name {
+            "schema" => {
+                let s: StoredSchema = parse("schema", value)?;
+                if s.version > SCHEMA_VERSION {
+                    return Err(StoreError::UnsupportedVersion {
+                        found: s.version,
+                        supported: SCHEMA_VERSION,
+                    });
+                }
+                self.schema = Some(s.version);
+            }
+            "clock" => self.clock = Some(parse("clock", value)?),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A record by adapter key (`queue/…`, `message/…`, `properties/…`, `meta/<name>`).
+    pub(crate) fn add_path(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        let (kind, rest) = key.split_once('/').unwrap_or((key, ""));
+        match kind {
+            "queue" => self.add(QUEUES, value),
+            "message" => self.add(MESSAGES, value),
+            "properties" => self.add(PROPERTIES, value),
+            "meta" => self.add_meta(rest, value),
+            _ => Err(StoreError::Failed(format!(
+                "unknown record key `{key}` in the store"
+            ))),
+        }
+    }
+
+    /// The snapshot. Messages whose queue record is missing cannot come from an atomic
+    /// backend (a queue's deletion removes both in one batch) and are left out.
+    pub(crate) fn finish(self) -> Loaded {
+        let Decoder {
+            queues,
+            mut messages,
+            properties,
+            clock,
+            schema,
+        } = self;
+        let mut accounts: BTreeMap<String, AccountSnapshot> = BTreeMap::new();
+        fn account<'m>(
+            accounts: &'m mut BTreeMap<String, AccountSnapshot>,
+            name: &str,
+        ) -> &'m mut AccountSnapshot {
+            accounts
+                .entry(name.to_owned())
+                .or_insert_with(|| AccountSnapshot {
+                    name: name.to_owned(),
+                    ..AccountSnapshot::default()
+                })
+        }
+        for (name, props) in properties {
+            account(&mut accounts, &name).properties = Some(props);
+        }
+        for (key, queue) in queues {
+            let msgs = messages.remove(&key).unwrap_or_default();
+            account(&mut accounts, &key.0).queues.push(QueueSnapshot {
+                queue,
+                messages: msgs,
+            });
+        }
+        Loaded {
+            snapshot: Snapshot {
+                accounts: accounts.into_values().collect(),
+            },
+            clock,
+            schema,
+        }
+    }
+}
+
+/// The changes that write `snapshot` into an empty store (import): every queue, message and
+/// account's properties.
+pub(crate) fn snapshot_changes(snapshot: &Snapshot) -> Vec<Pending> {
+    let mut out = Vec::new();
+    for a in &snapshot.accounts {
+        if let Some(p) = &a.properties {
+            out.push(Pending::Change(Change::ServicePropertiesSet {
+                account: a.name.clone(),
+                properties: p.clone(),
+            }));
+        }
+        for q in &a.queues {
+            out.push(Pending::Change(Change::QueuePut {
+                account: a.name.clone(),
+                queue: q.queue.clone(),
+            }));
+            for m in &q.messages {
+                out.push(Pending::Change(Change::MessagePut {
+                    account: a.name.clone(),
+                    queue: q.queue.name.clone(),
+                    message: m.clone(),
+                }));
+            }
+        }
+    }
+    out
+}

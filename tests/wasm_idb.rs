@@ -1,0 +1,368 @@
+//! The IndexedDB store in headless Chromium (`wasm-pack test --headless --chrome`): the store
+//! contract suite (the one the memory store passes natively), durability across reopening
+//! through `QueueService`, group commit, the one-writer lock, failure handling, snapshots, and
+//! a reopen of 100k messages.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_scenarios;
+
+use azqueue::engine::{
+    Emulator, Metadata, QueueName, SeededEntropy, TimeToLive, Timestamp, VisibilityTimeout,
+};
+use azqueue::store::{Store, contract};
+use azqueue::wasm::{IdbStore, QueueService, delete_database};
+use js_sys::{Array, Function, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use wasm_scenarios::{T0, assert_error, get, get_f64, get_str, manual_clock, obj};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A database name no other test (or earlier run) uses.
+fn fresh_name(what: &str) -> String {
+    format!(
+        "azqueue-test-{what}-{}-{}",
+        js_sys::Date::now() as u64,
+        (js_sys::Math::random() * 1e9) as u64
+    )
+}
+
+async fn open(name: &str, extra: &[(&str, JsValue)]) -> Result<QueueService, JsValue> {
+    let mut pairs = vec![
+        ("store", JsValue::from("indexeddb")),
+        ("name", name.into()),
+        ("now", manual_clock(T0).into()),
+        ("anonymous", true.into()),
+    ];
+    pairs.extend(extra.iter().cloned());
+    QueueService::open(Some(obj(&pairs).unchecked_into())).await
+}
+
+/// Calls a JS method by name and awaits the Promise it returns.
+async fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = Reflect::get(target, &method.into())?.dyn_into()?;
+    let out = f.apply(target, &args.iter().collect::<Array>())?;
+    JsFuture::from(Promise::resolve(&out)).await
+}
+
+async fn store_info(service: &QueueService) -> JsValue {
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    let request =
+        web_sys::Request::new_with_str_and_init("http://127.0.0.1/_azqueue/store", &init).unwrap();
+    let response = service.fetch(request).await.unwrap();
+    JsFuture::from(response.json().unwrap()).await.unwrap()
+}
+
+fn message_ids(inspection: &JsValue, queue: &str) -> Vec<String> {
+    let queues: Array = get(inspection, "accounts.0.queues").dyn_into().unwrap();
+    let q = queues
+        .iter()
+        .find(|q| get_str(q, "name") == queue)
+        .unwrap_or_else(|| panic!("queue {queue} is missing"));
+    let messages: Array = get(&q, "messages").dyn_into().unwrap();
+    messages.iter().map(|m| get_str(&m, "messageId")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn indexeddb_store_meets_the_contract() {
+    let prefix = fresh_name("contract");
+    let n = std::cell::Cell::new(0);
+    let result = contract::run(|| {
+        n.set(n.get() + 1);
+        IdbStore::new(&format!("{prefix}-{}", n.get()))
+    })
+    .await;
+    for i in 1..=n.get() {
+        let _ = delete_database(&format!("{prefix}-{i}")).await;
+    }
+    result.unwrap();
+}
+
+/// Acknowledged puts come back after closing and reopening; acknowledged deletes stay deleted;
+/// the clock reading of the last commit is saved.
+#[wasm_bindgen_test]
+async fn acknowledged_changes_survive_reopening() {
+    let name = fresh_name("reopen");
+    let service = open(&name, &[]).await.unwrap();
+    assert!(
+        service.saved_clock().is_undefined(),
+        "a new store has no saved clock"
+    );
+    let q: JsValue = service
+        .create_queue("jobs".into(), None)
+        .await
+        .unwrap()
+        .into();
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let sent = call(&q, "sendMessage", &[format!("job {i}").into()])
+            .await
+            .unwrap();
+        ids.push(get_str(&sent, "messageId"));
+    }
+    let got = call(
+        &q,
+        "receiveMessages",
+        &[obj(&[("numberOfMessages", 2.into())])],
+    )
+    .await
+    .unwrap();
+    let first = get(&got, "receivedMessageItems.0");
+    call(
+        &q,
+        "deleteMessage",
+        &[get(&first, "messageId"), get(&first, "popReceipt")],
+    )
+    .await
+    .unwrap();
+    service.close().await.unwrap();
+
+    let reopened = open(&name, &[]).await.unwrap();
+    let left = message_ids(&reopened.inspect(None).unwrap(), "jobs");
+    // Delivery order: the visible ones by insertion, then the one received (hidden for 30 s).
+    let want = vec![
+        ids[2].clone(),
+        ids[3].clone(),
+        ids[4].clone(),
+        ids[1].clone(),
+    ];
+    assert_eq!(left, want, "order and membership after reopening");
+    let clock = reopened.saved_clock();
+    assert_eq!(
+        get(&clock, "now")
+            .unchecked_into::<js_sys::Date>()
+            .get_time(),
+        T0
+    );
+    // The received-but-not-deleted message kept its dequeue count and invisibility.
+    let inspected = reopened.inspect(None).unwrap();
+    assert_eq!(
+        get_f64(&inspected, "accounts.0.queues.0.messages.3.dequeueCount"),
+        1.0
+    );
+    assert_eq!(
+        get_f64(&inspected, "accounts.0.queues.0.messages.0.dequeueCount"),
+        0.0
+    );
+    reopened.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// Concurrent operations share store transactions, and each still resolves only when its own
+/// changes are durable.
+#[wasm_bindgen_test]
+async fn concurrent_sends_share_transactions() {
+    let name = fresh_name("group");
+    let service = open(&name, &[]).await.unwrap();
+    let q: JsValue = service
+        .create_queue("burst".into(), None)
+        .await
+        .unwrap()
+        .into();
+    let before = get_f64(&store_info(&service).await, "transactions");
+    let sends: Array = (0..64)
+        .map(|i| {
+            let f: Function = Reflect::get(&q, &"sendMessage".into())
+                .unwrap()
+                .unchecked_into();
+            f.call1(&q, &format!("m{i}").into()).unwrap()
+        })
+        .collect();
+    JsFuture::from(Promise::all(&sends)).await.unwrap();
+    let info = store_info(&service).await;
+    let used = get_f64(&info, "transactions") - before;
+    assert!(
+        (1.0..64.0).contains(&used),
+        "64 sends took {used} transactions"
+    );
+    service.close().await.unwrap();
+    let reopened = open(&name, &[]).await.unwrap();
+    assert_eq!(
+        message_ids(&reopened.inspect(None).unwrap(), "burst").len(),
+        64
+    );
+    reopened.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// One writer per database: a second open fails with StoreLocked until the first closes.
+#[wasm_bindgen_test]
+async fn a_second_writer_is_refused_until_the_first_closes() {
+    let name = fresh_name("lock");
+    let first = open(&name, &[]).await.unwrap();
+    let err = open(&name, &[]).await.unwrap_err();
+    assert_error(&err, "StoreLocked", 409);
+    assert!(get_str(&err, "message").contains("another tab"));
+    first.close().await.unwrap();
+    let second = open(&name, &[]).await.unwrap();
+    second.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// If the database goes away under the service (deleted elsewhere), the next operation fails
+/// with InternalError, and so does every one after it: nothing is acknowledged unsaved.
+#[wasm_bindgen_test]
+async fn a_lost_database_fails_every_later_operation() {
+    let name = fresh_name("lost");
+    let service = open(&name, &[]).await.unwrap();
+    let q: JsValue = service
+        .create_queue("lost".into(), None)
+        .await
+        .unwrap()
+        .into();
+    delete_database(&name).await.unwrap();
+    let err = call(&q, "sendMessage", &["after".into()])
+        .await
+        .unwrap_err();
+    assert_error(&err, "InternalError", 500);
+    let err = call(&q, "peekMessages", &[]).await.unwrap_err();
+    assert_error(&err, "InternalError", 500);
+    let info = store_info(&service).await;
+    assert!(get(&info, "failed").as_string().is_some(), "{info:?}");
+    let _ = service.close().await;
+}
+
+/// Relaxed durability answers before the commit; `flush()` makes it durable.
+#[wasm_bindgen_test]
+async fn relaxed_durability_flushes_in_the_background() {
+    let name = fresh_name("relaxed");
+    let service = open(&name, &[("durability", "relaxed".into())])
+        .await
+        .unwrap();
+    assert_eq!(service.durability(), "relaxed");
+    let q: JsValue = service
+        .create_queue("relaxed".into(), None)
+        .await
+        .unwrap()
+        .into();
+    for i in 0..10 {
+        call(&q, "sendMessage", &[format!("r{i}").into()])
+            .await
+            .unwrap();
+    }
+    service.flush().await.unwrap();
+    service.close().await.unwrap();
+    let reopened = open(&name, &[]).await.unwrap();
+    assert_eq!(
+        message_ids(&reopened.inspect(None).unwrap(), "relaxed").len(),
+        10
+    );
+    reopened.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// Export → reset → import restores every message exactly, and each step is durable.
+#[wasm_bindgen_test]
+async fn snapshot_export_reset_import_round_trip() {
+    let name = fresh_name("snapshot");
+    let service = open(&name, &[]).await.unwrap();
+    let q: JsValue = service
+        .create_queue("keep".into(), None)
+        .await
+        .unwrap()
+        .into();
+    for i in 0..3 {
+        call(&q, "sendMessage", &[format!("k{i}").into()])
+            .await
+            .unwrap();
+    }
+    let ids = message_ids(&service.inspect(None).unwrap(), "keep");
+    let doc = service.export_snapshot().await.unwrap();
+    assert!(doc.contains("\"format\":\"azqueue-snapshot\""));
+    service.reset().await.unwrap();
+    assert_eq!(
+        get(&service.inspect(None).unwrap(), "accounts")
+            .unchecked_into::<Array>()
+            .length(),
+        0
+    );
+    service.close().await.unwrap();
+
+    let reopened = open(&name, &[]).await.unwrap();
+    assert_eq!(
+        get(&reopened.inspect(None).unwrap(), "accounts")
+            .unchecked_into::<Array>()
+            .length(),
+        0,
+        "reset is durable"
+    );
+    reopened.import_snapshot(doc.clone().into()).await.unwrap();
+    reopened.close().await.unwrap();
+
+    let again = open(&name, &[]).await.unwrap();
+    assert_eq!(message_ids(&again.inspect(None).unwrap(), "keep"), ids);
+    let bad = again
+        .import_snapshot("{\"format\":\"other\"}".into())
+        .await
+        .unwrap_err();
+    assert_error(&bad, "InvalidInput", 400);
+    again.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// 100k messages written through the store reopen, complete and in order, in well under the
+/// per-test timeout (the figure itself is measured by `make bench`).
+#[wasm_bindgen_test]
+async fn reopens_100k_messages() {
+    const N: usize = 100_000;
+    let name = fresh_name("100k");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let queue = QueueName::parse("big").unwrap();
+    let t_build = js_sys::Date::now();
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(9)));
+    emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
+        .unwrap();
+    for i in 0..N {
+        emu.put_message(
+            t,
+            "devstoreaccount1",
+            &queue,
+            azqueue::engine::MessageText::new(format!("message {i:06}")).unwrap(),
+            VisibilityTimeout::new(0).unwrap(),
+            TimeToLive::Never,
+        )
+        .unwrap();
+    }
+    let log = |m: String| web_sys::console::log_1(&m.into());
+    log(format!(
+        "built {N} in {:.0} ms",
+        js_sys::Date::now() - t_build
+    ));
+    {
+        let t_write = js_sys::Date::now();
+        let store = IdbStore::new(&name);
+        store.commit(emu.take_changes()).await.unwrap();
+        store.close_and_wait().await;
+        log(format!(
+            "wrote {N} in {:.0} ms",
+            js_sys::Date::now() - t_write
+        ));
+    }
+    let started = js_sys::Date::now();
+    let service = open(&name, &[]).await.unwrap();
+    let took = js_sys::Date::now() - started;
+    let q: JsValue = service.queue("big").unwrap().into();
+    let props = call(&q, "getProperties", &[]).await.unwrap();
+    assert_eq!(get_f64(&props, "approximateMessagesCount"), N as f64);
+    let peeked = call(
+        &q,
+        "peekMessages",
+        &[obj(&[("numberOfMessages", 32.into())])],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        get_str(&peeked, "peekedMessageItems.0.messageText"),
+        "message 000000"
+    );
+    assert_eq!(
+        get_str(&peeked, "peekedMessageItems.31.messageText"),
+        "message 000031"
+    );
+    web_sys::console::log_1(&format!("reopen of {N} messages: {took:.0} ms").into());
+    assert!(took < 10_000.0, "reopening {N} messages took {took} ms");
+    service.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
