@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeListener } from './node-http.mjs';
+import { Journal } from './journal.mjs';
 
 const WWW = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,9 +20,10 @@ const USAGE = `usage: node www/server.mjs [options]
   --queuePort PORT          port for the queue service (default 10001; 0 picks a free port)
   --webHost HOST            address for the page (default: the queue host)
   --webPort PORT            port for the page and the files of www/ (default 8080; 0 = free port)
-  --inMemoryPersistence     keep everything in memory (the only mode for now)
-  -l, --location DIR        accepted for Azurite compatibility; the durable journal comes later,
-                            so data is memory-only for now
+  -l, --location DIR        keep queues and messages in DIR (a journal: every answer waits
+                            until its change is fsynced, so a kill loses nothing acknowledged)
+  --inMemoryPersistence     keep everything in memory, even with --location (the default
+                            when --location is not given)
   -s, --silent              no access log
   -d, --debug FILE          append a detailed request log to FILE
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
@@ -169,7 +171,11 @@ function urlHost(host) {
 export async function startServer(opts, { log = console.log } = {}) {
   const { QueueService } = loadPackage();
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
-  const service = await QueueService.open({ store: 'memory', accounts });
+  // --location DIR: the journal; --inMemoryPersistence wins, as in Azurite.
+  const journal = opts.location && !opts.inMemoryPersistence
+    ? new Journal(path.resolve(opts.location), { log: (line) => console.error(line) })
+    : null;
+  const service = await QueueService.open({ store: journal ?? 'memory', accounts });
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
   const onDone = ({ req, status, errorCode, ms }) => {
@@ -189,7 +195,7 @@ export async function startServer(opts, { log = console.log } = {}) {
     onDone: opts.silent && !debug ? null : onDone,
   }));
   const webServer = http.createServer(staticListener(WWW));
-  const close = () => new Promise((resolve) => {
+  const closeServers = () => new Promise((resolve) => {
     let pending = 2;
     const done = () => { if (--pending === 0) { debug?.end(); resolve(); } };
     for (const s of [queueServer, webServer]) {
@@ -198,6 +204,12 @@ export async function startServer(opts, { log = console.log } = {}) {
       s.closeAllConnections();
     }
   });
+  // Stop taking requests, let the store finish, then release the directory.
+  const close = async () => {
+    await closeServers();
+    await service.close().catch((e) => console.error(`azqueue: ${e.message}`));
+    await journal?.close();
+  };
 
   try {
     const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
@@ -228,8 +240,10 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  if (opts.location) {
-    console.log(`azqueue: --location ${opts.location} accepted, but the durable journal comes later: data is memory-only for now`);
+  if (opts.location && opts.inMemoryPersistence) {
+    console.log(`azqueue: --inMemoryPersistence: data is memory-only (--location ${opts.location} is not used)`);
+  } else if (opts.location) {
+    console.log(`azqueue: data in ${path.resolve(opts.location)} (journal; every answer waits for fsync)`);
   }
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   let server = null;
