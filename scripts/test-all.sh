@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=12
+total=13
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -66,11 +66,14 @@ layer clippy-wasm  cargo clippy --target wasm32-unknown-unknown --lib -- -D warn
 layer layering     scripts/check-layering.sh
 layer cargo-test   cargo test
 layer wasm-node    wasm-pack test --node
-layer wasm-chrome  wasm-pack test --headless --chrome
+# The IndexedDB reopen test writes and reloads 100k messages: more than the runner's 20 s default.
+layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --chrome
 layer build        scripts/build.sh
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
 layer page         node --test tests/page/
+# The journal and adapter contract, then short SIGKILL crash runs (Node server, Chromium).
+layer persistence  node --test tests/persistence/
 
 failed_layers=0
 printf '\n\033[1mSummary\033[0m (tests passed/failed per layer)\n'

@@ -1,0 +1,97 @@
+// Chromium for the persistence tests and benchmarks: a static server for the harness page and
+// the web build, and a Chromium process of our own (so a test can SIGKILL it) driven through
+// Playwright over CDP. Never downloads a browser: Debian's /usr/bin/chromium. Not a test file.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(HERE, '..', '..');
+const PKG = path.join(ROOT, 'www', 'pkg');
+const PAGES = path.join(HERE, 'pages');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+
+/**
+ * Serves /pkg/* from www/pkg and everything else from tests/persistence/pages. The page reports
+ * acknowledgements with `POST /ledger` (a JSON array `[kind, ...args]`); the response is sent
+ * after `harness.onLedger(kind, ...args)` has run, so once the page has it, the test knows.
+ */
+export async function serveHarness() {
+  if (!fs.existsSync(path.join(PKG, 'azqueue.js'))) throw new Error('www/pkg is missing: run `make build` first');
+  const harness = { onLedger: () => {} };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (req.method === 'POST' && url.pathname === '/ledger') {
+      let body = '';
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => {
+        harness.onLedger(...JSON.parse(body));
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const [root, rel] = url.pathname.startsWith('/pkg/') ? [PKG, url.pathname.slice(5)] : [PAGES, url.pathname.slice(1)];
+    const file = path.join(root, rel);
+    if (!file.startsWith(root + path.sep)) return res.writeHead(403).end();
+    fs.readFile(file, (err, bytes) => {
+      if (err) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(bytes);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  harness.url = `http://127.0.0.1:${server.address().port}/work.html`;
+  harness.close = () => new Promise((r) => { server.close(r); server.closeAllConnections(); });
+  return harness;
+}
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
+  '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'];
+
+/**
+ * Starts Chromium on `profile` (a user-data-dir, so IndexedDB persists across launches) in its
+ * own process group. Resolves to { browser, page, pid, errors, kill(), close() } with the page
+ * at `url`, its module loaded.
+ */
+export async function launch(profile, url) {
+  const child = spawn('/usr/bin/chromium', [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
+    detached: true, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const ws = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no DevTools endpoint from Chromium:\n${err}`)), 30_000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /DevTools listening on (ws:\S+)/.exec(err);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.once('exit', () => { clearTimeout(timer); reject(new Error(`Chromium exited early:\n${err}`)); });
+  });
+  child.stderr.resume();
+  const browser = await chromium.connectOverCDP(ws);
+  const context = browser.contexts()[0];
+  const page = context.pages()[0] ?? await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { timeout: 30_000 });
+  return {
+    browser, page, pid: child.pid, errors,
+    /** SIGKILL to the whole process group (browser, renderers, utilities). */
+    kill: async () => {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      return exited;
+    },
+    /** A clean shutdown. */
+    close: async () => {
+      await browser.close().catch(() => {});
+      try { process.kill(-child.pid, 'SIGTERM'); } catch {}
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The page side of the Chromium crash test and the browser benchmarks: an IndexedDB-backed
+// service, producers and consumers that report every acknowledgement to the test through
+// `POST /ledger` to the test's server, and helpers the test calls with page.evaluate.
+import init, { QueueService } from '/pkg/azqueue.js';
+
+await init();
+
+const QUEUE = 'crash';
+
+/** Reports to the test; resolves once the test has recorded it. */
+async function ledger(...entry) {
+  const r = await fetch('/ledger', { method: 'POST', body: JSON.stringify(entry) });
+  if (!r.ok) throw new Error(`ledger: ${r.status}`);
+}
+let service = null;
+
+/** Opens (or reopens) the service on the database `name`. */
+async function open({ name = 'azqueue-crash', durability = 'strict' } = {}) {
+  if (service) {
+    await service.close();
+    service.free();
+  }
+  const started = performance.now();
+  service = await QueueService.open({ store: 'indexeddb', name, durability, waitForLock: true });
+  return performance.now() - started;
+}
+
+/** Every message of the crash queue: [[messageId, text], …] (invisible ones included). */
+function present() {
+  const account = service.inspect(QUEUE).accounts[0];
+  const queue = account?.queues.find((q) => q.name === QUEUE);
+  return (queue?.messages ?? []).map((m) => [m.messageId, m.messageText]);
+}
+
+/** Producers and consumers until the page dies; every ack goes to the test first. */
+async function work({ producers = 4, consumers = 2 } = {}) {
+  const q = await service.createQueue(QUEUE);
+  let n = 0;
+  const producer = async (p) => {
+    for (;;) {
+      const text = `p${p}-${n++}-${Math.random().toString(36).slice(2, 8)}`;
+      const sent = await q.sendMessage(text, { messageTimeToLive: -1 });
+      await ledger('put', sent.messageId, text);
+    }
+  };
+  const consumer = async () => {
+    for (;;) {
+      const got = await q.receiveMessages({ numberOfMessages: 8, visibilityTimeout: 300 });
+      // An empty receive changes nothing, so it resolves without touching the store: yield to
+      // the event loop rather than spin on microtasks.
+      if (got.receivedMessageItems.length === 0) await new Promise((r) => setTimeout(r, 5));
+      for (const m of got.receivedMessageItems) {
+        await ledger('intend', m.messageId); // recorded before the delete is sent
+        await q.deleteMessage(m.messageId, m.popReceipt);
+        await ledger('delete', m.messageId);
+      }
+    }
+  };
+  for (let p = 0; p < producers; p++) producer(p).catch((e) => ledger('error', String(e)));
+  for (let c = 0; c < consumers; c++) consumer().catch((e) => ledger('error', String(e)));
+}
+
+/** Acknowledged puts per second with `producers` concurrent senders for `ms` milliseconds. */
+async function putRate({ producers, ms }) {
+  const q = await service.createQueue(`rate-${producers}-${Date.now()}`);
+  let acked = 0;
+  const deadline = performance.now() + ms;
+  const producer = async () => {
+    while (performance.now() < deadline) {
+      await q.sendMessage('x'.repeat(64));
+      acked++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: producers }, producer));
+  const took = performance.now() - started;
+  await service.flush();
+  return { acked, perSecond: acked / (took / 1000) };
+}
+
+/** Replaces everything with `count` messages in one queue (one import transaction). */
+async function fill({ count }) {
+  const now = Date.now();
+  const messages = [];
+  for (let i = 0; i < count; i++) {
+    const hex = i.toString(16).padStart(12, '0');
+    messages.push({
+      id: `00000000-0000-4000-8000-${hex}`, seq: i, text: `message ${i}`,
+      insertion_time: now, expiration_time: 253402300799000, time_next_visible: now,
+      dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+    });
+  }
+  await service.importSnapshot({
+    format: 'azqueue-snapshot', version: 1,
+    accounts: [{ name: 'devstoreaccount1', properties: null, queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }] }],
+  });
+}
+
+async function count(queue) {
+  return (await service.queue(queue).getProperties()).approximateMessagesCount;
+}
+
+Object.assign(window, { azq: { open, present, work, putRate, fill, count } });
+document.getElementById('status').textContent = 'ready';
