@@ -56,6 +56,12 @@ export function nodeListener(service, { fallbackHost = '127.0.0.1', onDone = nul
       else respond(out);
     };
 
+    // No body (no Content-Length above 0, no Transfer-Encoding): serve at once, without the
+    // stream's data/end events (Node discards the empty request stream after the answer).
+    if (!hasBody(req.rawHeaders)) {
+      serve(EMPTY);
+      return;
+    }
     const chunks = [];
     let size = 0;
     let tooLarge = false;
@@ -79,6 +85,21 @@ export function nodeListener(service, { fallbackHost = '127.0.0.1', onDone = nul
       if (!res.headersSent && !tooLarge) fail(new Error('the request was aborted'));
     });
   };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Whether the request carries a body, by its framing headers. */
+function hasBody(raw) {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (raw[i + 1].trim() !== '0') return true;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Whether the client sent a Host header (without building `req.headers`). */
