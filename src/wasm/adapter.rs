@@ -113,6 +113,22 @@ impl AdapterStore {
         if records.is_undefined() || records.is_null() {
             return Ok(decoder.finish());
         }
+        // Fast path: an array of [key, value] pairs becomes one string (flattened, joined by
+        // line feeds, which neither keys nor JSON values contain) instead of two per record.
+        if let Some(list) = records.dyn_ref::<Array>() {
+            if list.length() == 0 {
+                return Ok(decoder.finish());
+            }
+            let first = list.get(0);
+            if Array::is_array(&first) && Array::from(&first).length() == 2 {
+                let flat = list.flat(1);
+                if flat.length() == 2 * list.length() {
+                    let text = flat.join("\n").as_string().unwrap_or_default();
+                    decoder.add_path_lines(&text)?;
+                    return Ok(decoder.finish());
+                }
+            }
+        }
         let iter = js_sys::try_iter(&records)
             .ok()
             .flatten()

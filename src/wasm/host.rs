@@ -6,7 +6,7 @@ use super::error::coded;
 use super::events;
 use super::fetch;
 use super::store::HostStore;
-use crate::engine::{Clock, Emulator, Timestamp};
+use crate::engine::{Clock, Emulator, Event, Timestamp};
 use crate::rest::{ErrorCode, Service};
 use crate::store::StoreError;
 use std::cell::{Cell, RefCell};
@@ -69,17 +69,19 @@ impl Host {
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
     ) -> Result<T, JsValue> {
         let now = self.now();
-        let (result, batch) = {
+        // Events leave the engine with their changes: with group commit, a later operation's
+        // events may be recorded before this one's commit completes, and must wait for theirs.
+        let (result, batch, events) = {
             let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
             let emulator = service.emulator_mut();
             let result = op(emulator, now, &self.account);
-            (result, emulator.take_changes())
+            (result, emulator.take_changes(), emulator.take_events())
         };
         self.store
             .commit(batch)
             .await
             .map_err(|e| store_failed(&e))?;
-        self.deliver_events();
+        self.deliver_events(events);
         result
     }
 
@@ -108,16 +110,17 @@ impl Host {
             return Ok(super::snapshot::answer(self, route, req).await);
         }
         let now = self.now();
-        let (response, batch) = {
+        let (response, batch, events) = {
             let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
             let response = service.handle(now, req);
-            (response, service.emulator_mut().take_changes())
+            let emulator = service.emulator_mut();
+            (response, emulator.take_changes(), emulator.take_events())
         };
         if let Err(e) = self.store.commit(batch).await {
             web_sys::console::error_1(&format!("azqueue: commit failed: {e}").into());
             return Ok(fetch::internal_error());
         }
-        self.deliver_events();
+        self.deliver_events(events);
         Ok(response)
     }
 
@@ -148,14 +151,15 @@ impl Host {
         }
     }
 
+    /// Whether anyone is subscribed (the engine records events only then).
+    pub(crate) fn has_listeners(&self) -> bool {
+        !self.listeners.borrow().is_empty()
+    }
+
     /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
     /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
     /// logged and does not affect the others or the operation, which has already happened.
-    fn deliver_events(&self) {
-        let drained = match self.service.try_borrow_mut() {
-            Ok(mut service) => service.emulator_mut().take_events(),
-            Err(_) => return,
-        };
+    fn deliver_events(&self, drained: Vec<Event>) {
         if drained.is_empty() {
             return;
         }

@@ -216,12 +216,9 @@ impl IdbStore {
                 .await?
                 .dyn_into()
                 .map_err(|_| StoreError::Failed(format!("getAll on `{store}` gave no array")))?;
-            for value in values.iter() {
-                let text = value.as_string().ok_or_else(|| {
-                    StoreError::Failed(format!("a record in `{store}` is not a string"))
-                })?;
-                decoder.add(store, &text)?;
-            }
+            // One string for the whole store rather than one crossing per record.
+            let text = values.join("\n").as_string().unwrap_or_default();
+            decoder.add_lines(store, &text)?;
         }
         for (name, request) in meta_requests {
             if let Some(text) = request_result(&request).await?.as_string() {

@@ -20,7 +20,7 @@ use crate::engine::{
 };
 use crate::store::StoreError;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The record format this build writes and the newest it reads. Bump it (and teach
 /// [`Decoder`] the old form) when a value's shape changes.
@@ -82,6 +82,17 @@ struct StoredQueue {
 struct StoredMessage {
     account: String,
     queue: QueueName,
+    message: MessageRecord,
+}
+
+/// [`StoredMessage`] as read back: names borrowed from the value (messages outnumber queues,
+/// so a queue's name is checked once, when its group becomes a queue).
+#[derive(Deserialize)]
+struct StoredMessageRef<'a> {
+    #[serde(borrow)]
+    account: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    queue: std::borrow::Cow<'a, str>,
     message: MessageRecord,
 }
 
@@ -152,9 +163,14 @@ pub(crate) fn messages_prefix(account: &str, queue: &QueueName) -> String {
     format!("message/{}/{}/", escape(account), queue.as_str())
 }
 
-/// Account names come from configuration and could contain `/`; queue names and ids cannot.
+/// Account names come from configuration and could contain `/` (or a line feed, which the
+/// bulk load path uses as its separator); queue names and ids cannot.
 fn escape(account: &str) -> String {
-    account.replace('%', "%25").replace('/', "%2F")
+    account
+        .replace('%', "%25")
+        .replace('/', "%2F")
+        .replace('\n', "%0A")
+        .replace('\r', "%0D")
 }
 
 fn json<T: Serialize>(value: &T) -> Result<String, StoreError> {
@@ -296,7 +312,8 @@ pub(crate) struct Loaded {
 #[derive(Debug, Default)]
 pub(crate) struct Decoder {
     queues: BTreeMap<(String, QueueName), QueueRecord>,
-    messages: BTreeMap<(String, QueueName), Vec<MessageRecord>>,
+    /// account → queue name → messages.
+    messages: HashMap<String, HashMap<String, Vec<MessageRecord>>>,
     properties: BTreeMap<String, ServiceProperties>,
     clock: Option<SavedClock>,
     schema: Option<u32>,
@@ -317,11 +334,17 @@ impl Decoder {
                     .insert((q.account, q.queue.name.clone()), q.queue);
             }
             MESSAGES => {
-                let m: StoredMessage = parse("message", value)?;
-                self.messages
-                    .entry((m.account, m.queue))
-                    .or_default()
-                    .push(m.message);
+                let m: StoredMessageRef = parse("message", value)?;
+                let queues = match self.messages.get_mut(m.account.as_ref()) {
+                    Some(q) => q,
+                    None => self.messages.entry(m.account.into_owned()).or_default(),
+                };
+                match queues.get_mut(m.queue.as_ref()) {
+                    Some(list) => list.push(m.message),
+                    None => {
+                        queues.insert(m.queue.into_owned(), vec![m.message]);
+                    }
+                }
             }
             PROPERTIES => {
                 let p: StoredProperties = parse("properties", value)?;
@@ -349,6 +372,30 @@ impl Decoder {
             }
             "clock" => self.clock = Some(parse("clock", value)?),
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Values of one store, one per line (what `getAll(...).join("\n")` gives: JSON values
+    /// never contain a raw line feed). One string crosses from JS instead of one per record.
+    pub(crate) fn add_lines(&mut self, store: &str, lines: &str) -> Result<(), StoreError> {
+        for value in lines.split('\n').filter(|l| !l.is_empty()) {
+            self.add(store, value)?;
+        }
+        Ok(())
+    }
+
+    /// Alternating key and value lines (adapter records flattened and joined by `"\n"`).
+    pub(crate) fn add_path_lines(&mut self, lines: &str) -> Result<(), StoreError> {
+        let mut parts = lines.split('\n');
+        while let Some(key) = parts.next() {
+            if key.is_empty() {
+                continue;
+            }
+            let value = parts.next().ok_or_else(|| {
+                StoreError::Failed(format!("the stored record `{key}` has no value"))
+            })?;
+            self.add_path(key, value)?;
         }
         Ok(())
     }
@@ -393,7 +440,10 @@ impl Decoder {
             account(&mut accounts, &name).properties = Some(props);
         }
         for (key, queue) in queues {
-            let msgs = messages.remove(&key).unwrap_or_default();
+            let msgs = messages
+                .get_mut(&key.0)
+                .and_then(|q| q.remove(key.1.as_str()))
+                .unwrap_or_default();
             account(&mut accounts, &key.0).queues.push(QueueSnapshot {
                 queue,
                 messages: msgs,

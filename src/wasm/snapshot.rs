@@ -113,6 +113,7 @@ async fn export(host: &Host) -> Result<String, JsValue> {
 /// first clears it. Resolves when the new state is durable.
 async fn replace(host: &Host, snapshot: Snapshot) -> Result<(), JsValue> {
     let store = host.store();
+    let listening = host.has_listeners();
     let mut items = vec![Pending::Clear];
     items.extend(layout::snapshot_changes(&snapshot));
     host.run(|emu, _, _| {
@@ -121,9 +122,7 @@ async fn replace(host: &Host, snapshot: Snapshot) -> Result<(), JsValue> {
         // for a seeded service: the engine offers no way to keep its entropy.)
         store.enqueue(items).map_err(|e| store_error_to_js(&e))?;
         *emu = Emulator::from_snapshot(snapshot, Box::new(OsEntropy));
-        // Subscribers may be listening; an unobserved service drains events after each
-        // operation anyway.
-        emu.record_events(true);
+        emu.record_events(listening);
         Ok(())
     })
     .await?;

@@ -217,6 +217,31 @@ describe('the durability guarantee through an adapter', () => {
     assert.ok(used >= 1 && used <= 2, `32 concurrent sends took ${used} commits`);
   });
 
+  test('subscribers hear of a change only once its own commit is durable', async () => {
+    const adapter = new MapAdapter();
+    const s = await open(adapter);
+    const q = await s.createQueue('events');
+    const heard = [];
+    s.subscribe((e) => heard.push(e.type));
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    let releaseFirst;
+    adapter.hold = new Promise((r) => { releaseFirst = r; });
+    const a = q.sendMessage('a'); // the first commit, held
+    await tick();
+    let releaseSecond;
+    adapter.hold = new Promise((r) => { releaseSecond = r; });
+    const b = q.sendMessage('b'); // waits for the next commit
+    await tick();
+    assert.deepEqual(heard, []);
+    releaseFirst();
+    await a;
+    assert.deepEqual(heard, ['sent'], 'b is not durable yet, so nobody hears of it');
+    adapter.hold = null;
+    releaseSecond();
+    await b;
+    assert.deepEqual(heard, ['sent', 'sent']);
+  });
+
   test('relaxed durability resolves before the commit; flush() waits for it', async () => {
     const adapter = new MapAdapter();
     const s = await open(adapter, { durability: 'relaxed' });
