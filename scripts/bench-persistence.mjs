@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Persistence benchmarks (part of `make bench`; needs `make build`):
+//   - acknowledged puts/s, strict vs relaxed, with 1/8/32 concurrent producers:
+//       in headless Chromium on the IndexedDB store, and in Node on the journal (in-process,
+//       QueueService over `new Journal(dir)`), plus over HTTP against `www/server.mjs
+//       --location` (strict) with bench-node.mjs's SharedKey-signed keep-alive clients, one
+//       connection per producer (`--inMemoryPersistence` alongside: the journal's own cost);
+//   - reopen time (open() until the service answers) at 10k and 100k messages, both stores.
+// Each rate runs for BENCH_MS (default 3000) milliseconds. Prints a Markdown table.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { Client } from './bench-node.mjs';
+import { Journal } from '../www/journal.mjs';
+import { launch, serveHarness } from '../tests/persistence/browser.mjs';
+import { startServer } from '../tests/e2e/azqueue_server.mjs';
+
+// As in www/server.mjs: Node 20's V8 aborts when it deoptimizes at an inlined JS→wasm call that
+// returns an externref; the journal section runs the wasm package hot in this process.
+v8.setFlagsFromString('--no-turbo-inline-js-wasm-calls');
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const MS = Number(process.env.BENCH_MS ?? 3000);
+const PRODUCERS = [1, 8, 32];
+const SIZES = [10_000, 100_000];
+const tmp = (what) => fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-bench-${what}-`));
+const rows = [];
+const row = (...cells) => { rows.push(cells); console.error(cells.join('  ')); };
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+/** `producers` loops of `send(producerIndex)` for MS milliseconds; acknowledged puts per second. */
+async function putRate(send, producers) {
+  let acked = 0;
+  const deadline = performance.now() + MS;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: producers }, async (_, i) => {
+    while (performance.now() < deadline) {
+      await send(i);
+      acked++;
+    }
+  }));
+  return acked / ((performance.now() - started) / 1000);
+}
+
+/** A snapshot document with `count` messages in queue `big`. */
+function bigSnapshot(count) {
+  const now = Date.now();
+  const messages = [];
+  for (let i = 0; i < count; i++) {
+    messages.push({
+      id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, seq: i, text: `message ${i}`,
+      insertion_time: now, expiration_time: 253402300799000, time_next_visible: now,
+      dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+    });
+  }
+  return JSON.stringify({
+    format: 'azqueue-snapshot', version: 1,
+    accounts: [{ name: 'devstoreaccount1', properties: null, queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }] }],
+  });
+}
+
+async function chromium() {
+  const harness = await serveHarness();
+  const profile = tmp('chromium');
+  const browser = await launch(profile, harness.url);
+  try {
+    for (const durability of ['strict', 'relaxed']) {
+      for (const producers of PRODUCERS) {
+        const r = await browser.page.evaluate(async ([durability, producers, ms]) => {
+          await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
+          return window.azq.putRate({ producers, ms });
+        }, [durability, producers, MS]);
+        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s`);
+      }
+    }
+    for (const count of SIZES) {
+      const ms = await browser.page.evaluate(async (count) => {
+        await window.azq.open({ name: `reopen-${count}` });
+        await window.azq.fill({ count });
+        const times = [];
+        for (let i = 0; i < 3; i++) times.push(await window.azq.open({ name: `reopen-${count}` }));
+        if (await window.azq.count('big') !== count) throw new Error('reopen lost messages');
+        return times.sort((a, b) => a - b)[1];
+      }, count);
+      row('Chromium IndexedDB', 'reopen', `${fmt(count)} messages`, `${fmt(ms)} ms (median of 3)`);
+    }
+  } finally {
+    await browser.close();
+    await harness.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function journalInProcess() {
+  for (const durability of ['strict', 'relaxed']) {
+    for (const producers of PRODUCERS) {
+      const dir = tmp('journal');
+      const journal = new Journal(dir);
+      const service = await QueueService.open({ store: journal, durability });
+      const q = await service.createQueue('rate');
+      const rate = await putRate(() => q.sendMessage('x'.repeat(64)), producers);
+      await service.close();
+      row('Node journal (in-process)', durability, `${producers} producers`, `${fmt(rate)} acknowledged puts/s (${journal.stats.commits} fsyncs)`);
+      await journal.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  for (const count of SIZES) {
+    const dir = tmp('reopen');
+    let journal = new Journal(dir);
+    let service = await QueueService.open({ store: journal });
+    await service.importSnapshot(bigSnapshot(count));
+    await service.close();
+    await journal.close();
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      journal = new Journal(dir);
+      service = await QueueService.open({ store: journal });
+      times.push(performance.now() - t);
+      if ((await service.queue('big').getProperties()).approximateMessagesCount !== count) throw new Error('reopen lost messages');
+      await service.close();
+      await journal.close();
+    }
+    row('Node journal', 'reopen', `${fmt(count)} messages`, `${fmt(times.sort((a, b) => a - b)[1])} ms (median of 3)`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function overHttp() {
+  for (const mode of ['--location', '--inMemoryPersistence']) {
+    const dir = tmp('http');
+    const server = await startServer({ args: mode === '--location' ? ['--location', dir] : [mode] });
+    const port = Number(new URL(server.origin).port);
+    try {
+      for (const producers of PRODUCERS) {
+        const clients = Array.from({ length: producers }, () => new Client(port, `rate-${producers}`));
+        await clients[0].createQueue();
+        const rate = await putRate(async (i) => {
+          const c = clients[i];
+          if (!(await c.put(`<QueueMessage><MessageText>${'x'.repeat(64)}</MessageText></QueueMessage>`))) throw new Error(`put failed: ${c.lastError}`);
+        }, producers);
+        for (const c of clients) c.close();
+        row('Node server over HTTP', mode === '--location' ? 'journal, strict' : 'memory', `${producers} producers`, `${fmt(rate)} acknowledged puts/s`);
+      }
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "chromium") await chromium();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "journal") await journalInProcess();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "http") await overHttp();
+console.log(`\n### Persistence (${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${MS} ms per rate)\n`);
+console.log('| where | mode | load | result |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
