@@ -218,6 +218,15 @@ impl Emulator {
         self.queue_mut(account, name)
     }
 
+    /// Queues the durable rewrite of one message record.
+    fn queue_message_put(&mut self, account: &str, name: &QueueName, message: MessageRecord) {
+        self.outbox.push(Change::MessagePut {
+            account: account.to_owned(),
+            queue: name.clone(),
+            message,
+        });
+    }
+
     /// [`Self::live_queue`] together with the entropy source, borrowed side by side.
     fn live_queue_and_entropy(
         &mut self,
@@ -389,11 +398,7 @@ impl Emulator {
     ) -> Result<MessageRecord, QueueError> {
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
-        self.outbox.push(Change::MessagePut {
-            account: account.to_owned(),
-            queue: name.clone(),
-            message: m.clone(),
-        });
+        self.queue_message_put(account, name, m.clone());
         self.emit(
             now,
             account,
@@ -420,11 +425,7 @@ impl Emulator {
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let got = q.get(now, count, visibility, entropy);
         for m in &got {
-            self.outbox.push(Change::MessagePut {
-                account: account.to_owned(),
-                queue: name.clone(),
-                message: m.clone(),
-            });
+            self.queue_message_put(account, name, m.clone());
             self.emit(
                 now,
                 account,
@@ -505,11 +506,7 @@ impl Emulator {
                 visible_at: m.time_next_visible,
             },
         );
-        self.outbox.push(Change::MessagePut {
-            account: account.to_owned(),
-            queue: name.clone(),
-            message: m,
-        });
+        self.queue_message_put(account, name, m);
         Ok(updated)
     }
 
