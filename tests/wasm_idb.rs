@@ -366,3 +366,28 @@ async fn reopens_100k_messages() {
     service.close().await.unwrap();
     delete_database(&name).await.unwrap();
 }
+
+/// A database written by a newer build (a higher IndexedDB version) is refused, not misread.
+#[wasm_bindgen_test]
+async fn a_database_from_a_newer_build_is_refused() {
+    let name = fresh_name("newer");
+    let factory: web_sys::IdbFactory = Reflect::get(&js_sys::global(), &"indexedDB".into())
+        .unwrap()
+        .unchecked_into();
+    let request = factory.open_with_u32(&name, 99).unwrap();
+    let opened = Promise::new(&mut |resolve, reject| {
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    });
+    JsFuture::from(opened).await.unwrap();
+    let db: web_sys::IdbDatabase = request.result().unwrap().unchecked_into();
+    db.close();
+    let err = open(&name, &[]).await.unwrap_err();
+    assert_error(&err, "StoreUnavailable", 500);
+    let message = get_str(&err, "message");
+    assert!(
+        message.contains("schema version 99, newer than 1"),
+        "{message}"
+    );
+    delete_database(&name).await.unwrap();
+}

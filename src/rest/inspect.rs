@@ -8,6 +8,10 @@
 //! Served only when `ServiceConfig::inspect` is on (the development default), since it shows
 //! message contents without credentials. Pop receipts are never shown: inspecting must not
 //! hand out leases.
+//!
+//! `/_azqueue/snapshot`, `/_azqueue/reset` and `/_azqueue/store` are reserved too: they read or
+//! replace the whole state, which is a store operation, so the host answers them before a
+//! request reaches this service (`src/wasm/snapshot.rs`), under the same `inspect` switch.
 
 use super::config::ServiceConfig;
 use crate::engine::{Emulator, NEVER, QueueName, Timestamp};

@@ -348,14 +348,13 @@ async fn open_database(factory: &IdbFactory, name: &str) -> Result<IdbDatabase, 
     let result = request_result(&request).await;
     request.set_onupgradeneeded(None);
     drop(on_upgrade);
+    let too_new = matches!(request.error(), Ok(Some(e)) if e.name() == "VersionError");
     match result {
         Ok(db) => Ok(db.unchecked_into()),
-        Err(StoreError::Failed(why)) if why.contains("VersionError") => {
-            Err(StoreError::UnsupportedVersion {
-                found: stored_version(factory, name).await.unwrap_or(0),
-                supported: DB_VERSION,
-            })
-        }
+        Err(_) if too_new => Err(StoreError::UnsupportedVersion {
+            found: stored_version(factory, name).await.unwrap_or(0),
+            supported: DB_VERSION,
+        }),
         Err(e) => Err(e),
     }
 }

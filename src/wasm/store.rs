@@ -209,6 +209,7 @@ struct Inner {
     group: RefCell<Group>,
     committed: Cell<u64>,
     transactions: Cell<u64>,
+    closed: Cell<bool>,
 }
 
 /// A backend plus its group commit; one per `QueueService`.
@@ -244,6 +245,7 @@ impl HostStore {
                 }),
                 committed: Cell::new(0),
                 transactions: Cell::new(0),
+                closed: Cell::new(false),
             }),
         }
     }
@@ -376,7 +378,7 @@ impl HostStore {
     /// Flushes, then closes the backend (releasing an IndexedDB database and its lock). Later
     /// operations fail. Closing twice is fine.
     pub(crate) async fn close(&self) -> Result<(), StoreError> {
-        if self.is_closed() {
+        if self.inner.closed.replace(true) {
             return Ok(());
         }
         let flushed = self.flush().await;
@@ -388,11 +390,6 @@ impl HostStore {
         }
         self.inner.backend.close().await;
         flushed
-    }
-
-    fn is_closed(&self) -> bool {
-        matches!(&self.inner.group.borrow().failed,
-            Some(StoreError::Failed(m)) if m == "the service was closed")
     }
 
     /// Why the store failed, if it has.
