@@ -3,7 +3,7 @@
 // through `checkStorageAdapter`), reopening from disk, torn tails and corruption, compaction,
 // the directory lock, group commit, relaxed durability, failure handling and the dev paths.
 
-import { test, describe } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,13 @@ import { ROOT, startServer } from '../e2e/azqueue_server.mjs';
 
 const { QueueService, checkStorageAdapter } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
 
-const tmp = (what) => fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-${what}-`));
+const dirs = [];
+const tmp = (what) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-${what}-`));
+  dirs.push(dir);
+  return dir;
+};
+after(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
 
 /** A fixed clock, so exports compare byte for byte. */
 const T0 = Date.UTC(2025, 0, 1);
