@@ -63,7 +63,10 @@ export class Demo {
     } catch (e) {
       this.service = await this.#QueueService.open({ ...base, store: "memory" });
       this.store = "memory";
-      this.storeNote = e?.code === "StoreUnavailable" ? "IndexedDB is not available in this build yet" : String(e?.message ?? e);
+      this.storeNote =
+        e?.code === "StoreUnavailable" ? "this browser offers no IndexedDB here"
+        : e?.code === "StoreLocked" ? "another tab holds this page's database"
+        : String(e?.message ?? e);
     }
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
