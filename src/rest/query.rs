@@ -1,5 +1,6 @@
 //! The request's query string, decoded once.
 
+use super::error::RestError;
 use percent_encoding::percent_decode_str;
 
 /// Decoded query parameters in request order. Names are matched case-insensitively.
@@ -29,6 +30,27 @@ impl Query {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// An optional integer parameter, as the service reads them.
+    ///
+    /// # Errors
+    /// `InvalidQueryParameterValue` when not an integer, `OutOfRangeQueryParameterValue`
+    /// when it does not fit in 32 bits.
+    pub fn int32(&self, name: &str) -> Result<Option<i64>, RestError> {
+        let Some(raw) = self.get(name) else {
+            return Ok(None);
+        };
+        match raw.trim().parse::<i64>() {
+            Ok(v) if i32::try_from(v).is_ok() => Ok(Some(v)),
+            Ok(_) => Err(RestError::query_out_of_range(
+                name,
+                raw,
+                i32::MIN as i64,
+                i32::MAX as i64,
+            )),
+            Err(_) => Err(RestError::invalid_query(name, raw, "Not a valid integer.")),
+        }
     }
 
     pub fn has(&self, name: &str) -> bool {

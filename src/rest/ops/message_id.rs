@@ -54,7 +54,7 @@ pub fn update(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let name = ctx.queue_name()?;
     let receipt = pop_receipt(ctx)?;
     let raw_vis = required(ctx, "visibilitytimeout")?.to_owned();
-    let secs = ctx.int_param("visibilitytimeout")?.unwrap_or_default();
+    let secs = ctx.query.int32("visibilitytimeout")?.unwrap_or_default();
     let visibility = VisibilityTimeout::new(secs)
         .map_err(|e| RestError::query_out_of_range("visibilitytimeout", &raw_vis, e.min, e.max))?;
     let text = if ctx.body.is_empty() {

@@ -41,10 +41,10 @@ pub fn message_text_from_body(ctx: &OpContext) -> Result<MessageText, RestError>
 /// the new message's id, times and first pop receipt.
 pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let name = ctx.queue_name()?;
-    let secs = ctx.int_param("visibilitytimeout")?.unwrap_or(0);
+    let secs = ctx.query.int32("visibilitytimeout")?.unwrap_or(0);
     let visibility =
         VisibilityTimeout::new(secs).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?;
-    let ttl = match ctx.int_param("messagettl")? {
+    let ttl = match ctx.query.int32("messagettl")? {
         Some(v) => TimeToLive::new(v).map_err(|e| out_of_range(ctx, "messagettl", e))?,
         None => TimeToLive::default(),
     };
@@ -68,7 +68,7 @@ pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
 }
 
 fn count(ctx: &OpContext) -> Result<MessageCount, RestError> {
-    match ctx.int_param("numofmessages")? {
+    match ctx.query.int32("numofmessages")? {
         Some(n) => MessageCount::new(n).map_err(|e| out_of_range(ctx, "numofmessages", e)),
         None => Ok(MessageCount::ONE),
     }
@@ -79,7 +79,8 @@ pub fn get(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let name = ctx.queue_name()?;
     let n = count(ctx)?;
     let secs = ctx
-        .int_param("visibilitytimeout")?
+        .query
+        .int32("visibilitytimeout")?
         .unwrap_or(DEFAULT_GET_VISIBILITY_SECS as i64);
     let visibility =
         VisibilityTimeout::for_get(secs).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?;

@@ -37,27 +37,6 @@ impl OpContext<'_> {
         QueueName::parse(raw).map_err(|_| RestError::new(ErrorCode::InvalidResourceName))
     }
 
-    /// An optional integer query parameter.
-    ///
-    /// # Errors
-    /// `InvalidQueryParameterValue` when not an integer, `OutOfRangeQueryParameterValue`
-    /// when it does not fit in 32 bits.
-    pub fn int_param(&self, name: &str) -> Result<Option<i64>, RestError> {
-        let Some(raw) = self.query.get(name) else {
-            return Ok(None);
-        };
-        match raw.trim().parse::<i64>() {
-            Ok(v) if i32::try_from(v).is_ok() => Ok(Some(v)),
-            Ok(_) => Err(RestError::query_out_of_range(
-                name,
-                raw,
-                i32::MIN as i64,
-                i32::MAX as i64,
-            )),
-            Err(_) => Err(RestError::invalid_query(name, raw, "Not a valid integer.")),
-        }
-    }
-
     /// The `x-ms-meta-*` headers as metadata.
     pub fn metadata(&self) -> Result<Metadata, RestError> {
         metadata_from_headers(self.headers)

@@ -12,7 +12,7 @@ use crate::rest::xml::service_properties::{
 pub fn list_queues(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let prefix = ctx.query.get("prefix").unwrap_or("");
     let marker = ctx.query.get("marker").unwrap_or("");
-    let max = match ctx.int_param("maxresults")? {
+    let max = match ctx.query.int32("maxresults")? {
         Some(n) if n < 1 => {
             let raw = ctx.query.get("maxresults").unwrap_or("");
             return Err(RestError::query_out_of_range(
