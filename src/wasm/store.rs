@@ -28,7 +28,7 @@ use super::idb::IdbStore;
 use super::layout::{self, Loaded, Pending, RecordOp, SavedClock};
 use crate::engine::{Change, Clock, Snapshot};
 use crate::rest::ErrorCode;
-use crate::store::{MemoryStore, Store, StoreError};
+use crate::store::StoreError;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
@@ -96,8 +96,10 @@ pub(crate) fn store_error_to_js(e: &StoreError) -> JsValue {
 /// object-safe, and a handful of variants do not justify boxing (style.md 3.4).
 #[derive(Debug)]
 enum AnyStore {
-    /// `Rc` so a commit can hold it across its (immediately ready) await; reset swaps it.
-    Memory(RefCell<Rc<MemoryStore>>),
+    /// Nothing is saved: the engine itself is the state, and a memory service always opens
+    /// empty. (A second copy of every record would cost each request time and memory for a
+    /// copy nobody ever reads.)
+    Memory,
     Idb(IdbStore),
     Adapter(AdapterStore),
 }
@@ -105,13 +107,7 @@ enum AnyStore {
 impl AnyStore {
     async fn load(&self) -> Result<Loaded, StoreError> {
         match self {
-            AnyStore::Memory(m) => {
-                let store = m.borrow().clone();
-                Ok(Loaded {
-                    snapshot: store.load().await?,
-                    ..Loaded::default()
-                })
-            }
+            AnyStore::Memory => Ok(Loaded::default()),
             AnyStore::Idb(s) => s.load_all().await,
             AnyStore::Adapter(s) => s.load_all().await,
         }
@@ -119,7 +115,7 @@ impl AnyStore {
 
     async fn write(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
         match self {
-            AnyStore::Memory(_) => Ok(()),
+            AnyStore::Memory => Ok(()),
             AnyStore::Idb(s) => s.commit_ops(ops).await,
             AnyStore::Adapter(s) => s.commit_ops(ops).await,
         }
@@ -130,8 +126,8 @@ impl AnyStore {
         batch: Vec<Pending>,
         clock: Option<SavedClock>,
     ) -> Result<(), StoreError> {
-        if let AnyStore::Memory(m) = self {
-            return memory_commit(m, batch);
+        if let AnyStore::Memory = self {
+            return Ok(());
         }
         let mut ops = layout::ops(batch)?;
         if let Some(clock) = clock {
@@ -142,45 +138,17 @@ impl AnyStore {
 
     async fn close(&self) {
         match self {
-            AnyStore::Memory(_) | AnyStore::Adapter(_) => {}
+            AnyStore::Memory | AnyStore::Adapter(_) => {}
             AnyStore::Idb(s) => s.close_and_wait().await,
         }
     }
 
     fn kind(&self) -> &'static str {
         match self {
-            AnyStore::Memory(_) => "memory",
+            AnyStore::Memory => "memory",
             AnyStore::Idb(_) => "indexeddb",
             AnyStore::Adapter(_) => "adapter",
         }
-    }
-}
-
-/// Commits to the memory store at once: its future is ready on first poll, so there is nothing
-/// to wait for and nothing to batch.
-fn memory_commit(m: &RefCell<Rc<MemoryStore>>, mut batch: Vec<Pending>) -> Result<(), StoreError> {
-    // Everything before the last Clear is moot.
-    if let Some(i) = batch.iter().rposition(|p| *p == Pending::Clear) {
-        batch.drain(..=i);
-        *m.borrow_mut() = Rc::new(MemoryStore::new());
-    }
-    let changes = batch
-        .into_iter()
-        .filter_map(|p| match p {
-            Pending::Change(c) => Some(c),
-            Pending::Clear => None,
-        })
-        .collect();
-    let store = m.borrow().clone();
-    let mut commit = std::pin::pin!(store.commit(changes));
-    match commit
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(result) => result,
-        Poll::Pending => Err(StoreError::Failed(
-            "the memory store did not commit at once".into(),
-        )),
     }
 }
 
@@ -265,10 +233,10 @@ impl HostStore {
         };
         let store = option(options, "store");
         let backend = if store.is_undefined() || store.is_null() {
-            AnyStore::Memory(RefCell::new(Rc::new(MemoryStore::new())))
+            AnyStore::Memory
         } else if let Some(kind) = store.as_string() {
             match kind.as_str() {
-                "memory" => AnyStore::Memory(RefCell::new(Rc::new(MemoryStore::new()))),
+                "memory" => AnyStore::Memory,
                 "indexeddb" => {
                     let name = match option(options, "name") {
                         v if v.is_undefined() || v.is_null() => "azqueue".to_owned(),
@@ -304,7 +272,7 @@ impl HostStore {
     pub(crate) async fn load(&self) -> Result<Snapshot, StoreError> {
         let loaded = self.inner.backend.load().await?;
         self.inner.saved_clock.set(loaded.clock);
-        if loaded.schema.is_none() && !matches!(self.inner.backend, AnyStore::Memory(_)) {
+        if loaded.schema.is_none() && !matches!(self.inner.backend, AnyStore::Memory) {
             self.inner.backend.write(vec![layout::schema_op()?]).await?;
         }
         Ok(loaded.snapshot)
@@ -327,10 +295,9 @@ impl HostStore {
             if let Some(e) = &g.failed {
                 return Err(e.clone());
             }
-            if let AnyStore::Memory(m) = &self.inner.backend {
+            if let AnyStore::Memory = &self.inner.backend {
                 if !items.is_empty() {
                     let n = items.len() as u64;
-                    memory_commit(m, items)?;
                     g.durable = g.next;
                     g.next += 1;
                     self.inner.committed.set(self.inner.committed.get() + n);
@@ -479,7 +446,7 @@ impl Inner {
     }
 
     fn clock_now(&self) -> Option<SavedClock> {
-        if matches!(self.backend, AnyStore::Memory(_)) {
+        if matches!(self.backend, AnyStore::Memory) {
             return None;
         }
         let clock = self.clock.borrow().clone()?;
