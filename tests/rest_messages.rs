@@ -28,6 +28,59 @@ fn put_message_returns_201_with_the_put_shape() {
 }
 
 #[test]
+fn put_message_before_2016_05_31_answers_an_empty_201_and_still_stores_the_message() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call_with(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body("old client"),
+        &[("x-ms-version", "2015-12-11")],
+    );
+    assert_eq!(r.status(), 201);
+    assert_eq!(r.text(), "");
+    assert_eq!(r.header("content-type"), None);
+    assert_eq!(r.header("x-ms-version"), Some("2015-12-11"));
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_field("MessageText"), "old client");
+}
+
+#[test]
+fn a_chunked_write_without_content_length_is_411_and_changes_nothing() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let r = h.call_with(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body("no length"),
+        &[("transfer-encoding", "chunked")],
+    );
+    r.assert_error(411, "MissingContentLengthHeader");
+    let r = h.call_with(
+        "PUT",
+        "/devstoreaccount1/q02",
+        "",
+        &[("transfer-encoding", "chunked")],
+    );
+    r.assert_error(411, "MissingContentLengthHeader");
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_fields("MessageText"), Vec::<String>::new());
+    assert_eq!(
+        h.call("GET", "/devstoreaccount1/q02?comp=metadata", "")
+            .status(),
+        404
+    );
+    // With a length, the same write goes through.
+    let r = h.call_with(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body("with length"),
+        &[("transfer-encoding", "chunked"), ("content-length", "90")],
+    );
+    assert_eq!(r.status(), 201);
+}
+
+#[test]
 fn get_messages_returns_every_field_in_order_and_hides_the_message() {
     let mut h = Harness::new();
     h.create("q01");

@@ -119,7 +119,10 @@ impl Service {
             self.config.account(a).is_some()
         });
         let (result, target) = match target {
-            Ok(t) => (self.dispatch(now, &incoming, req.body(), &t), Some(t)),
+            Ok(t) => (
+                self.dispatch(now, &incoming, &version, req.body(), &t),
+                Some(t),
+            ),
             Err(e) => (Err(e), None),
         };
         let mut resp = match result {
@@ -172,6 +175,7 @@ impl Service {
         &mut self,
         now: Timestamp,
         inc: &Incoming,
+        version: &str,
         body: &[u8],
         target: &Target,
     ) -> Result<Reply, RestError> {
@@ -227,6 +231,7 @@ impl Service {
         // `timeout` is accepted on every operation and must be an integer; the service reduces
         // values above 30, and an emulator finishes well within any of them.
         inc.query.int32("timeout")?;
+        check_length(inc)?;
         let endpoint = endpoint(inc, target);
         let mut ctx = OpContext {
             emu: &mut self.emu,
@@ -237,6 +242,7 @@ impl Service {
             body,
             bom: self.config.emit_bom,
             endpoint,
+            version,
         };
         run(op, &mut ctx)
     }
@@ -323,6 +329,19 @@ fn check_version(inc: &Incoming) -> Result<(), RestError> {
             .with("HeaderName", "x-ms-version")
             .with("HeaderValue", v.unwrap_or(""))),
     }
+}
+
+/// A body sent without a length (chunked) on a write: the service requires `Content-Length`
+/// there. A write with no body at all needs none.
+fn check_length(inc: &Incoming) -> Result<(), RestError> {
+    let write = inc.method == "PUT" || inc.method == "POST";
+    if write
+        && inc.headers.contains_key(http::header::TRANSFER_ENCODING)
+        && !inc.headers.contains_key(http::header::CONTENT_LENGTH)
+    {
+        return Err(RestError::new(ErrorCode::MissingContentLengthHeader));
+    }
+    Ok(())
 }
 
 fn is_version(v: &str) -> bool {

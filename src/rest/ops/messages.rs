@@ -37,8 +37,12 @@ pub fn message_text_from_body(ctx: &OpContext) -> Result<MessageText, RestError>
     MessageText::new(text).map_err(|_| RestError::too_large(MAX_MESSAGE_BYTES))
 }
 
+/// Put Message answers with the new message only from this version on; before, 201 is empty.
+const PUT_BODY_SINCE: &str = "2016-05-31";
+
 /// [Put Message](https://learn.microsoft.com/rest/api/storageservices/put-message): 201 with
-/// the new message's id, times and first pop receipt.
+/// the new message's id, times and first pop receipt (an empty 201 for versions before
+/// 2016-05-31).
 pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let name = ctx.queue_name()?;
     let secs = ctx.query.int32("visibilitytimeout")?.unwrap_or(0);
@@ -61,6 +65,9 @@ pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let m = ctx
         .emu
         .put_message(ctx.now, &account, &name, text, visibility, ttl)?;
+    if ctx.version < PUT_BODY_SINCE {
+        return Ok(Reply::status(201));
+    }
     Ok(Reply::xml(
         201,
         write_message_list(&[m], ListShape::Put, ctx.bom),

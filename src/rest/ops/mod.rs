@@ -24,6 +24,9 @@ pub struct OpContext<'a> {
     pub bom: bool,
     /// `scheme://host[/account]` of the request, for List Queues' `ServiceEndpoint`.
     pub endpoint: String,
+    /// The protocol version the request speaks (`YYYY-MM-DD`), where a response's shape
+    /// depends on it.
+    pub version: &'a str,
 }
 
 impl OpContext<'_> {
