@@ -203,6 +203,47 @@ fn list_queues_with_metadata_and_empty_results() {
 }
 
 #[test]
+fn metadata_names_keep_the_spelling_a_host_reports() {
+    let mut h = Harness::new();
+    let mut req = request(
+        "PUT",
+        "/devstoreaccount1/spelled",
+        "",
+        &[("x-ms-meta-Color", "green"), ("x-ms-meta-size", "L")],
+    );
+    let mut spelling = azqueue::rest::Spelling::default();
+    for name in ["Host", "x-ms-meta-Color", "x-ms-meta-size", "x-ms-version"] {
+        spelling.note(name);
+    }
+    req.extensions_mut().insert(spelling);
+    assert_eq!(h.send(req).status(), 201);
+    let r = h.call("GET", "/devstoreaccount1?comp=list&include=metadata", "");
+    assert!(
+        r.text()
+            .contains("<Metadata><Color>green</Color><size>L</size></Metadata>"),
+        "{}",
+        r.text()
+    );
+    // The answer carries the stored spelling for hosts that write header names themselves.
+    let r = h.call("GET", "/devstoreaccount1/spelled?comp=metadata", "");
+    assert_eq!(r.header("x-ms-meta-color"), Some("green"));
+    let spelled = r.0.extensions().get::<azqueue::rest::Spelling>().cloned();
+    assert_eq!(
+        spelled.as_ref().and_then(|s| s.of("x-ms-meta-color")),
+        Some("x-ms-meta-Color")
+    );
+    // Without a reported spelling (Fetch hosts), the lowercased name is what is stored, and
+    // names still compare ignoring case: the same set is an idempotent create.
+    let r = h.call_with(
+        "PUT",
+        "/devstoreaccount1/spelled",
+        "",
+        &[("x-ms-meta-color", "green"), ("x-ms-meta-SIZE", "L")],
+    );
+    assert_eq!(r.status(), 204);
+}
+
+#[test]
 fn list_queues_parameter_errors() {
     let mut h = Harness::new();
     h.call("GET", "/devstoreaccount1?comp=list&maxresults=0", "")

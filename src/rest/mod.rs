@@ -15,9 +15,11 @@ pub mod ops;
 pub mod query;
 pub mod route;
 pub mod service;
+pub mod spelling;
 pub mod xml;
 
 pub use config::{AccountConfig, ServiceConfig};
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
 pub use service::Service;
+pub use spelling::Spelling;

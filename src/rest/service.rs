@@ -10,6 +10,7 @@ use super::inspect;
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
 use super::route::{self, Operation, Target};
+use super::spelling::Spelling;
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
@@ -42,6 +43,8 @@ struct Incoming<'a> {
     raw_query: Option<&'a str>,
     query: Query,
     headers: &'a HeaderMap,
+    /// Header names as sent, when the host attached them.
+    spelling: Option<&'a Spelling>,
     https: bool,
 }
 
@@ -102,6 +105,7 @@ impl Service {
             raw_query: uri.query(),
             query: Query::parse(uri.query()),
             headers: req.headers(),
+            spelling: req.extensions().get::<Spelling>(),
             https: uri.scheme_str() == Some("https"),
         };
         let request_id = self.new_request_id();
@@ -243,6 +247,7 @@ impl Service {
             bom: self.config.emit_bom,
             endpoint,
             version,
+            spelling: inc.spelling,
         };
         run(op, &mut ctx)
     }
@@ -372,13 +377,19 @@ fn render_reply(reply: Reply) -> Response<Vec<u8>> {
     if reply.no_cache {
         set(h, "cache-control", "no-cache");
     }
+    let mut spelling = Spelling::default();
     for (name, value) in reply.headers {
         if let (Ok(n), Ok(v)) = (
             HeaderName::from_bytes(name.as_bytes()),
             HeaderValue::from_str(&value),
         ) {
             h.append(n, v);
+            spelling.note(&name);
         }
+    }
+    // Metadata names in their stored case, for hosts that write header names themselves.
+    if !spelling.is_empty() {
+        resp.extensions_mut().insert(spelling);
     }
     resp
 }

@@ -9,6 +9,7 @@ pub mod service;
 use super::error::{ErrorCode, RestError};
 use super::query::Query;
 use super::route::Target;
+use super::spelling::Spelling;
 use crate::engine::{Emulator, Metadata, MetadataError, QueueName, Timestamp};
 use http::HeaderMap;
 
@@ -24,6 +25,8 @@ pub struct OpContext<'a> {
     pub bom: bool,
     /// `scheme://host[/account]` of the request, for List Queues' `ServiceEndpoint`.
     pub endpoint: String,
+    /// Header names as the client spelled them, when the host knows.
+    pub spelling: Option<&'a Spelling>,
     /// The protocol version the request speaks (`YYYY-MM-DD`), where a response's shape
     /// depends on it.
     pub version: &'a str,
@@ -42,15 +45,22 @@ impl OpContext<'_> {
 
     /// The `x-ms-meta-*` headers as metadata.
     pub fn metadata(&self) -> Result<Metadata, RestError> {
-        metadata_from_headers(self.headers)
+        metadata_from_headers(self.headers, self.spelling)
     }
 }
 
-/// Collects `x-ms-meta-*` headers, mapping each rule violation to its Azure code.
-pub fn metadata_from_headers(headers: &HeaderMap) -> Result<Metadata, RestError> {
+/// Collects `x-ms-meta-*` headers, mapping each rule violation to its Azure code. Names keep
+/// the client's spelling when `spelling` has it.
+pub fn metadata_from_headers(
+    headers: &HeaderMap,
+    spelling: Option<&Spelling>,
+) -> Result<Metadata, RestError> {
     let mut pairs = Vec::new();
     for (name, value) in headers {
-        if let Some(meta) = name.as_str().strip_prefix("x-ms-meta-") {
+        let name = spelling
+            .and_then(|s| s.of(name.as_str()))
+            .unwrap_or(name.as_str());
+        if let Some(meta) = strip_prefix_ignoring_case(name, "x-ms-meta-") {
             let value = value
                 .to_str()
                 .map_err(|_| RestError::new(ErrorCode::InvalidMetadata))?;
@@ -66,6 +76,12 @@ pub fn metadata_from_headers(headers: &HeaderMap) -> Result<Metadata, RestError>
             MetadataError::TooLarge => ErrorCode::MetadataTooLarge,
         })
     })
+}
+
+fn strip_prefix_ignoring_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 /// A successful answer before the common headers are added.
