@@ -39,3 +39,8 @@ async fn subscribers_hear_events() {
 async fn inspect_shows_invisible_messages() {
     wasm_scenarios::inspect_shows_invisible_messages().await;
 }
+
+#[wasm_bindgen_test]
+async fn a_seeded_service_stays_deterministic_across_reset_and_import() {
+    wasm_scenarios::a_seeded_service_stays_deterministic_across_reset_and_import().await;
+}

@@ -114,8 +114,18 @@ impl Emulator {
     /// Rebuilds the service from what a store saved. The outbox starts empty.
     pub fn from_snapshot(snapshot: Snapshot, entropy: Box<dyn Entropy>) -> Self {
         let mut emu = Emulator::new(entropy);
+        emu.replace_state(snapshot);
+        emu
+    }
+
+    /// Replaces every account, queue and message with `snapshot` (an import, a reset), keeping
+    /// the entropy source and event recording, so a seeded service stays deterministic. Pending
+    /// changes are dropped and none are queued: the caller stores the snapshot as a whole.
+    pub fn replace_state(&mut self, snapshot: Snapshot) {
+        self.accounts.clear();
+        self.outbox.clear();
         for a in snapshot.accounts {
-            let account = emu.accounts.entry(a.name).or_default();
+            let account = self.accounts.entry(a.name).or_default();
             if let Some(p) = a.properties {
                 account.properties = p;
             }
@@ -124,7 +134,6 @@ impl Emulator {
                 account.queues.insert(queue.name().clone(), queue);
             }
         }
-        emu
     }
 
     /// The whole state as a store would save it.

@@ -151,11 +151,6 @@ impl Host {
         }
     }
 
-    /// Whether anyone is subscribed (the engine records events only then).
-    pub(crate) fn has_listeners(&self) -> bool {
-        !self.listeners.borrow().is_empty()
-    }
-
     /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
     /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
     /// logged and does not affect the others or the operation, which has already happened.

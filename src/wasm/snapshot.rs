@@ -24,7 +24,7 @@ use super::js_object::{JsObject, date};
 use super::layout::{self, Pending};
 use super::service::QueueService;
 use super::store::{Durability, store_error_to_js};
-use crate::engine::{AccountSnapshot, Emulator, OsEntropy, Snapshot, Timestamp};
+use crate::engine::{AccountSnapshot, Snapshot, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
@@ -113,16 +113,13 @@ async fn export(host: &Host) -> Result<String, JsValue> {
 /// first clears it. Resolves when the new state is durable.
 async fn replace(host: &Host, snapshot: Snapshot) -> Result<(), JsValue> {
     let store = host.store();
-    let listening = host.has_listeners();
     let mut items = vec![Pending::Clear];
     items.extend(layout::snapshot_changes(&snapshot));
     host.run(|emu, _, _| {
         // Enqueued while the engine is held, so no other operation can slip in between the
-        // new state and its commit. (Ids after a replace come from crypto randomness, even
-        // for a seeded service: the engine offers no way to keep its entropy.)
+        // new state and its commit.
         store.enqueue(items).map_err(|e| store_error_to_js(&e))?;
-        *emu = Emulator::from_snapshot(snapshot, Box::new(OsEntropy));
-        emu.record_events(listening);
+        emu.replace_state(snapshot);
         Ok(())
     })
     .await?;
