@@ -16,5 +16,12 @@ wasm-bindgen --target nodejs --out-dir www/pkg-node "$wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
 echo '{ "type": "commonjs" }' > www/pkg-node/package.json
+# Node 20's V8 aborts the process when it deoptimizes optimized code at an inlined JS→wasm call
+# that returns an externref, which this glue makes on every call (seen under load). Not inlining
+# such calls avoids it; the flag must be set before the glue is optimized, so the package sets it
+# as it loads, for every Node program that uses it, not only our server.
+glue=www/pkg-node/azqueue.js
+# (After the first line, which is the glue's @ts-self-types directive.)
+sed -i "1a require('node:v8').setFlagsFromString('--no-turbo-inline-js-wasm-calls');" "$glue"
 printf 'build: www/pkg (web) and www/pkg-node (nodejs), %s KiB of wasm\n' \
   "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))"
