@@ -5,56 +5,16 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use azqueue::engine::{
-    AccessPolicy, AccountSnapshot, Change, Emulator, MessageCount, MessageId, MessageRecord,
-    MessageText, Metadata, QueueError, QueueName, QueuePermissions, QueueRecord, QueueSnapshot,
-    SeededEntropy, ServiceProperties, ServicePropertiesUpdate, SignedIdentifier, Snapshot,
-    TimeToLive, Timestamp, VisibilityTimeout,
+    AccessPolicy, AccountSnapshot, Change, Emulator, MessageId, MessageRecord, Metadata,
+    QueueError, QueueName, QueuePermissions, QueueRecord, QueueSnapshot, SeededEntropy,
+    ServiceProperties, ServicePropertiesUpdate, SignedIdentifier, Snapshot, TimeToLive, Timestamp,
 };
 use std::collections::{BTreeMap, HashMap};
 
-const ACCT: &str = "devstoreaccount1";
+mod engine_support;
+use engine_support::*;
 
-fn at(secs: u64) -> Timestamp {
-    Timestamp::from_secs(1_700_000_000).plus_secs(secs)
-}
-
-fn q(name: &str) -> QueueName {
-    QueueName::parse(name).unwrap()
-}
-
-fn text(s: &str) -> MessageText {
-    MessageText::new(s).unwrap()
-}
-
-fn vis(secs: i64) -> VisibilityTimeout {
-    VisibilityTimeout::new(secs).unwrap()
-}
-
-fn get_vis(secs: i64) -> VisibilityTimeout {
-    VisibilityTimeout::for_get(secs).unwrap()
-}
-
-fn n(count: i64) -> MessageCount {
-    MessageCount::new(count).unwrap()
-}
-
-fn ttl(secs: i64) -> TimeToLive {
-    TimeToLive::new(secs).unwrap()
-}
-
-fn meta(pairs: &[(&str, &str)]) -> Metadata {
-    Metadata::from_pairs(pairs.iter().copied()).unwrap()
-}
-
-fn setup() -> (Emulator, QueueName) {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(9)));
-    let name = q("orders");
-    emu.create_queue(at(0), ACCT, &name, Metadata::default())
-        .unwrap();
-    emu.take_changes();
-    (emu, name)
-}
-
+/// Every put below lives an hour, so expiry can be tested.
 fn put(emu: &mut Emulator, now: Timestamp, name: &QueueName, body: &str) -> MessageRecord {
     emu.put_message(now, ACCT, name, text(body), vis(0), ttl(3600))
         .unwrap()

@@ -1,0 +1,116 @@
+//! What the engine story tests share: the account, a fixed start time, value builders that
+//! unwrap (the values are valid by construction), and the common calls with their usual
+//! arguments.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use azqueue::engine::{
+    AccessPolicy, Emulator, MessageCount, MessageRecord, MessageText, Metadata, PolicyTime,
+    QueueName, QueuePermissions, SeededEntropy, SignedIdentifier, TimeToLive, Timestamp,
+    VisibilityTimeout,
+};
+
+pub const ACCT: &str = "devstoreaccount1";
+pub const T0: u64 = 1_700_000_000;
+
+pub fn t0() -> Timestamp {
+    Timestamp::from_secs(T0)
+}
+
+/// `t0 + secs`.
+pub fn at(secs: u64) -> Timestamp {
+    t0().plus_secs(secs)
+}
+
+pub fn q(name: &str) -> QueueName {
+    QueueName::parse(name).unwrap()
+}
+
+pub fn text(s: &str) -> MessageText {
+    MessageText::new(s).unwrap()
+}
+
+/// Visibility for Put and Update (0 allowed).
+pub fn vis(secs: i64) -> VisibilityTimeout {
+    VisibilityTimeout::new(secs).unwrap()
+}
+
+/// Visibility for Get (at least 1).
+pub fn get_vis(secs: i64) -> VisibilityTimeout {
+    VisibilityTimeout::for_get(secs).unwrap()
+}
+
+pub fn n(count: i64) -> MessageCount {
+    MessageCount::new(count).unwrap()
+}
+
+pub fn ttl(secs: i64) -> TimeToLive {
+    TimeToLive::new(secs).unwrap()
+}
+
+pub fn meta(pairs: &[(&str, &str)]) -> Metadata {
+    Metadata::from_pairs(pairs.iter().copied()).unwrap()
+}
+
+/// A fresh service with one empty queue `orders` and a drained outbox.
+pub fn setup() -> (Emulator, QueueName) {
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(42)));
+    let name = q("orders");
+    emu.create_queue(t0(), ACCT, &name, Metadata::default())
+        .unwrap();
+    emu.take_changes();
+    (emu, name)
+}
+
+/// Put with no delay and the default TTL.
+pub fn put(emu: &mut Emulator, now: Timestamp, name: &QueueName, body: &str) -> MessageRecord {
+    emu.put_message(now, ACCT, name, text(body), vis(0), TimeToLive::default())
+        .unwrap()
+}
+
+pub fn get(
+    emu: &mut Emulator,
+    now: Timestamp,
+    name: &QueueName,
+    count: i64,
+    secs: i64,
+) -> Vec<MessageRecord> {
+    emu.get_messages(now, ACCT, name, n(count), get_vis(secs))
+        .unwrap()
+}
+
+pub fn peek(
+    emu: &mut Emulator,
+    now: Timestamp,
+    name: &QueueName,
+    count: i64,
+) -> Vec<MessageRecord> {
+    emu.peek_messages(now, ACCT, name, n(count)).unwrap()
+}
+
+pub fn texts(ms: &[MessageRecord]) -> Vec<&str> {
+    ms.iter().map(|m| &*m.text).collect()
+}
+
+pub fn count(emu: &mut Emulator, now: Timestamp, name: &QueueName) -> usize {
+    emu.queue_properties(now, ACCT, name)
+        .unwrap()
+        .approximate_message_count
+}
+
+/// A stored access policy valid for the first hour.
+pub fn policy(id: &str, perms: &str) -> SignedIdentifier {
+    SignedIdentifier {
+        id: id.into(),
+        policy: AccessPolicy {
+            start: Some(PolicyTime {
+                secs: T0 as i64,
+                ticks: 0,
+            }),
+            expiry: Some(PolicyTime {
+                secs: T0 as i64 + 3600,
+                ticks: 4_560_000,
+            }),
+            permission: QueuePermissions::parse(perms),
+        },
+    }
+}
