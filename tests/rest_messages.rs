@@ -165,14 +165,7 @@ fn delete_with_the_current_receipt_removes_the_message() {
     h.put("q01", "x", "");
     let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
     let (id, receipt) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
-    let r = h.call(
-        "DELETE",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
-            enc(&receipt)
-        ),
-        "",
-    );
+    let r = h.call("DELETE", &message_url("q01", &id, &receipt, ""), "");
     assert_eq!(r.status(), 204);
     assert!(r.text().is_empty());
     let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
@@ -192,21 +185,11 @@ fn a_stale_receipt_is_refused_with_404_message_not_found() {
     h.advance(1);
     h.call("GET", "/devstoreaccount1/q01/messages", "");
     let (id, stale) = (first.xml_field("MessageId"), first.xml_field("PopReceipt"));
-    let r = h.call(
-        "DELETE",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
-            enc(&stale)
-        ),
-        "",
-    );
+    let r = h.call("DELETE", &message_url("q01", &id, &stale, ""), "");
     r.assert_error(404, "MessageNotFound");
     let u = h.call(
         "PUT",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=0",
-            enc(&stale)
-        ),
+        &message_url("q01", &id, &stale, "&visibilitytimeout=0"),
         "",
     );
     u.assert_error(404, "MessageNotFound");
@@ -217,14 +200,7 @@ fn the_put_receipt_deletes_before_any_get() {
     let mut h = Harness::new();
     h.create("q01");
     let (id, receipt) = h.put("q01", "x", "");
-    let r = h.call(
-        "DELETE",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
-            enc(&receipt)
-        ),
-        "",
-    );
+    let r = h.call("DELETE", &message_url("q01", &id, &receipt, ""), "");
     assert_eq!(r.status(), 204);
 }
 
@@ -257,10 +233,7 @@ fn update_returns_a_new_receipt_and_next_visible_time_and_keeps_the_count() {
     let (id, receipt) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
     let r = h.call(
         "PUT",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=60",
-            enc(&receipt)
-        ),
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=60"),
         &message_body("step 2"),
     );
     assert_eq!(r.status(), 204);
@@ -283,10 +256,7 @@ fn update_without_a_body_keeps_the_text() {
     let (id, receipt) = h.put("q01", "keep me", "");
     let r = h.call(
         "PUT",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=0",
-            enc(&receipt)
-        ),
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
         "",
     );
     assert_eq!(r.status(), 204);
@@ -299,21 +269,11 @@ fn update_requires_visibilitytimeout_in_range() {
     let mut h = Harness::new();
     h.create("q01");
     let (id, receipt) = h.put("q01", "x", "");
-    let missing = h.call(
-        "PUT",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
-            enc(&receipt)
-        ),
-        "",
-    );
+    let missing = h.call("PUT", &message_url("q01", &id, &receipt, ""), "");
     missing.assert_error(400, "InvalidQueryParameterValue");
     let big = h.call(
         "PUT",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}&visibilitytimeout=604801",
-            enc(&receipt)
-        ),
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=604801"),
         "",
     );
     big.assert_error(400, "OutOfRangeQueryParameterValue");
@@ -377,14 +337,7 @@ fn expired_messages_are_not_returned_or_counted() {
     );
     let meta = h.call("HEAD", "/devstoreaccount1/q01?comp=metadata", "");
     assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("0"));
-    let d = h.call(
-        "DELETE",
-        &format!(
-            "/devstoreaccount1/q01/messages/{id}?popreceipt={}",
-            enc(&receipt)
-        ),
-        "",
-    );
+    let d = h.call("DELETE", &message_url("q01", &id, &receipt, ""), "");
     d.assert_error(404, "MessageNotFound");
 }
 

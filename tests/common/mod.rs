@@ -114,6 +114,15 @@ pub fn message_body(text: &str) -> String {
     )
 }
 
+/// The path of one message with its pop receipt (encoded), then `extra` query text
+/// (`"&visibilitytimeout=0"`).
+pub fn message_url(queue: &str, id: &str, receipt: &str, extra: &str) -> String {
+    format!(
+        "/devstoreaccount1/{queue}/messages/{id}?popreceipt={}{extra}",
+        enc(receipt)
+    )
+}
+
 /// Percent-encodes a pop receipt for a query string.
 pub fn enc(s: &str) -> String {
     s.replace('+', "%2B")
