@@ -55,10 +55,20 @@ impl Host {
         &self.store
     }
 
-    /// A read that cannot change state (no commit, no events).
+    /// A read that cannot change state (no commit, no events), e.g. of the configuration.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&Service) -> T) -> Result<T, JsValue> {
         let service = self.service.try_borrow().map_err(|_| busy())?;
         Ok(f(&service))
+    }
+
+    /// A read of queues and messages. Once the store has failed, the engine may hold changes
+    /// that were never saved, so these reads fail as every operation does (`InternalError`)
+    /// rather than show state that a reopen would not find.
+    pub(crate) fn read_state<T>(&self, f: impl FnOnce(&Service) -> T) -> Result<T, JsValue> {
+        if let Some(e) = self.store.failure() {
+            return Err(store_failed(&e));
+        }
+        self.read(f)
     }
 
     /// Runs one engine operation for the JS API, then commits whatever it changed (even when it

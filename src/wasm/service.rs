@@ -176,7 +176,7 @@ impl QueueService {
             "listQueues",
         )?;
         let prefix = opts.prefix.unwrap_or_default();
-        self.host.read(|s| {
+        self.host.read_state(|s| {
             let page = s
                 .emulator()
                 .list_queues(self.host.account(), &prefix, None, usize::MAX);
@@ -187,7 +187,7 @@ impl QueueService {
     /// The account's service properties (logging, metrics, CORS).
     #[wasm_bindgen(js_name = getProperties, unchecked_return_type = "QueueServiceProperties")]
     pub async fn get_properties(&self) -> Result<JsValue, JsValue> {
-        self.host.read(|s| {
+        self.host.read_state(|s| {
             results::service_properties(&s.emulator().service_properties(self.host.account()))
         })
     }
@@ -270,7 +270,7 @@ impl QueueService {
     pub fn inspect(&self, queue: Option<String>) -> Result<JsValue, JsValue> {
         let now = self.host.now();
         let store = self.host.store();
-        self.host.read(|s| {
+        self.host.read_state(|s| {
             let snapshot = match &queue {
                 None => s.emulator().snapshot(),
                 Some(name) => one_queue(s, name),
@@ -284,7 +284,7 @@ impl QueueService {
     #[wasm_bindgen(js_name = nextDeadline, unchecked_return_type = "Date | undefined")]
     pub fn next_deadline(&self) -> Result<JsValue, JsValue> {
         let now = self.host.now();
-        self.host.read(|s| {
+        self.host.read_state(|s| {
             s.emulator()
                 .next_deadline(now, self.host.account())
                 .map(date)

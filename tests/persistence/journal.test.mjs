@@ -278,6 +278,11 @@ describe('the durability guarantee through an adapter', () => {
     const r = await s.handleRaw('GET', 'http://127.0.0.1/devstoreaccount1/doomed/messages?peekonly=true', 'x-ms-version\n2026-04-06', new Uint8Array());
     assert.equal(r.status, 500);
     assert.equal(r.errorCode, 'InternalError');
+    // The synchronous reads agree: the engine holds a message that was never saved.
+    assert.throws(() => s.listQueues(), { code: 'InternalError' });
+    assert.throws(() => s.inspect(), { code: 'InternalError' });
+    assert.throws(() => s.nextDeadline(), { code: 'InternalError' });
+    await assert.rejects(s.getProperties(), { code: 'InternalError' });
   });
 
   test('open() checks its options', async () => {
