@@ -29,6 +29,29 @@ pub enum Operation {
     UpdateMessage,
 }
 
+impl Operation {
+    /// Every operation, for tables and tests that must cover them all.
+    pub const ALL: [Operation; 17] = [
+        Operation::ListQueues,
+        Operation::SetServiceProperties,
+        Operation::GetServiceProperties,
+        Operation::GetServiceStats,
+        Operation::Preflight,
+        Operation::CreateQueue,
+        Operation::DeleteQueue,
+        Operation::GetQueueMetadata,
+        Operation::SetQueueMetadata,
+        Operation::GetQueueAcl,
+        Operation::SetQueueAcl,
+        Operation::PutMessage,
+        Operation::GetMessages,
+        Operation::PeekMessages,
+        Operation::ClearMessages,
+        Operation::DeleteMessage,
+        Operation::UpdateMessage,
+    ];
+}
+
 /// What a path names, below the account.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resource {
