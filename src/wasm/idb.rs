@@ -32,7 +32,9 @@ use web_sys::{DomException, IdbDatabase, IdbFactory, IdbKeyRange, IdbRequest, Id
 type EventHandler = Closure<dyn FnMut(JsValue)>;
 
 /// The IndexedDB database version this build creates and reads.
-pub(crate) const DB_VERSION: u32 = 1;
+/// Version 2 changed the message value to schema 2 (`layout.rs`); it adds no object store,
+/// but an older build must refuse a database that may hold values it cannot read.
+pub(crate) const DB_VERSION: u32 = 2;
 
 /// An IndexedDB-backed store. Opens its database (and takes the writer lock) on first use, or
 /// explicitly with [`IdbStore::open`].
@@ -174,7 +176,8 @@ impl IdbStore {
             .ok_or_else(|| StoreError::Failed("the database is not open".into()))
     }
 
-    /// Reads every record in one readonly transaction (one `getAll` per store).
+    /// Reads every record in one readonly transaction: one `getAll` per small store, and the
+    /// messages in chunks of [`LOAD_CHUNK`] (see [`load_messages`]).
     pub(crate) async fn load_all(&self) -> Result<Loaded, StoreError> {
         let db = self.db().await?;
         let names = Array::new();
@@ -184,47 +187,34 @@ impl IdbStore {
         let tx = db
             .transaction_with_str_sequence(&names)
             .map_err(|e| thrown("starting a read", e))?;
-        let get_all = |store: &str| -> Result<IdbRequest, StoreError> {
-            tx.object_store(store)
-                .and_then(|s| s.get_all())
-                .map_err(|e| thrown("reading", e))
-        };
-        let requests = [
-            get_all(layout::QUEUES)?,
-            get_all(MESSAGES)?,
-            get_all(layout::PROPERTIES)?,
+        let store = |name: &str| tx.object_store(name).map_err(|e| thrown("reading", e));
+        let small = [
+            (layout::QUEUES, store(layout::QUEUES)?.get_all()),
+            (layout::PROPERTIES, store(layout::PROPERTIES)?.get_all()),
         ];
-        let meta = tx.object_store(META).map_err(|e| thrown("reading", e))?;
+        let meta = store(META)?;
         let meta_requests = [
-            (
-                "schema",
-                meta.get(&"schema".into())
-                    .map_err(|e| thrown("reading", e))?,
-            ),
-            (
-                "clock",
-                meta.get(&"clock".into())
-                    .map_err(|e| thrown("reading", e))?,
-            ),
+            ("schema", meta.get(&"schema".into())),
+            ("clock", meta.get(&"clock".into())),
         ];
+        // Awaited in the order they were issued: a request's handler is set when it is
+        // awaited, and each success event comes after the previous one's continuation ran.
         let mut decoder = Decoder::default();
-        for (store, request) in [layout::QUEUES, MESSAGES, layout::PROPERTIES]
-            .into_iter()
-            .zip(requests)
-        {
+        for (name, request) in small {
+            let request = request.map_err(|e| thrown("reading", e))?;
             let values: Array = request_result(&request)
                 .await?
                 .dyn_into()
-                .map_err(|_| StoreError::Failed(format!("getAll on `{store}` gave no array")))?;
-            // One string for the whole store rather than one crossing per record.
-            let text = values.join("\n").as_string().unwrap_or_default();
-            decoder.add_lines(store, &text)?;
+                .map_err(|_| StoreError::Failed(format!("getAll on `{name}` gave no array")))?;
+            decoder.add_lines(name, &joined(&values))?;
         }
         for (name, request) in meta_requests {
+            let request = request.map_err(|e| thrown("reading", e))?;
             if let Some(text) = request_result(&request).await?.as_string() {
                 decoder.add_meta(name, &text)?;
             }
         }
+        load_messages(&store(MESSAGES)?, &mut decoder).await?;
         Ok(decoder.finish())
     }
 
@@ -276,6 +266,56 @@ impl Store for IdbStore {
         )?)
         .await
     }
+}
+
+/// Messages per `getAll` request when loading.
+const LOAD_CHUNK: u32 = 16_384;
+
+/// Reads the `messages` store in key order, [`LOAD_CHUNK`] values per request. Each next
+/// request goes out before the chunk just received is decoded, so the browser reads chunk n+1
+/// while wasm decodes chunk n: at 100k messages the browser's read and the decoding each take
+/// about half a second, and one `getAll` did them one after the other. The next request starts
+/// after the last key read, rebuilt from its value (which names its account, queue and id), so
+/// no keys need reading.
+async fn load_messages(
+    messages: &web_sys::IdbObjectStore,
+    decoder: &mut Decoder,
+) -> Result<(), StoreError> {
+    let read = |after: Option<JsValue>| -> Result<IdbRequest, StoreError> {
+        let range = match after {
+            None => JsValue::UNDEFINED,
+            Some(key) => IdbKeyRange::lower_bound_with_open(&key, true)
+                .map_err(|e| thrown("reading", e))?
+                .into(),
+        };
+        messages
+            .get_all_with_key_and_limit(&range, LOAD_CHUNK)
+            .map_err(|e| thrown("reading", e))
+    };
+    let mut request = read(None)?;
+    loop {
+        let values: Array = request_result(&request)
+            .await?
+            .dyn_into()
+            .map_err(|_| StoreError::Failed("getAll on `messages` gave no array".into()))?;
+        let full = values.length() == LOAD_CHUNK;
+        if full {
+            let last = values.get(LOAD_CHUNK - 1).as_string().unwrap_or_default();
+            let (account, queue, id) = layout::message_key_parts(&last)?;
+            let key = Array::of3(&account.into(), &queue.into(), &id.into());
+            request = read(Some(key.into()))?;
+        }
+        decoder.add_lines(MESSAGES, &joined(&values))?;
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
+/// A `getAll` result as one string, values separated by line feeds: one string crosses from
+/// JS instead of one per record (JSON values never contain a raw line feed).
+fn joined(values: &Array) -> String {
+    values.join("\n").as_string().unwrap_or_default()
 }
 
 fn write_all(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreError> {
@@ -368,7 +408,9 @@ fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue>
             db.create_object_store(store)?;
         }
     }
-    // Version 2 goes here: `if old < 2 { … }`, migrating records inside this transaction.
+    // Version 2: nothing to create or rewrite. Schema-1 message values stay readable and take
+    // the new form as they change; `HostStore::load` records schema 2 in `meta` on first open.
+    // Version 3 goes here: `if old < 3 { … }`, migrating records inside this transaction.
     Ok(())
 }
 
