@@ -530,3 +530,91 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     again.close().await.unwrap();
     delete_database(&name).await.unwrap();
 }
+
+/// The write-ahead log folds into the records once it is long enough, and a store closed
+/// without folding (as a crash leaves it) loads its records plus the rest of the log as exactly
+/// the engine's state: puts, receives (rewrites) and deletes on both sides of a fold.
+#[wasm_bindgen_test]
+async fn the_log_folds_and_replays_to_the_engine_state() {
+    use azqueue::engine::{MessageCount, MessageText};
+    let name = fresh_name("wal");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let queue = QueueName::parse("wal").unwrap();
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(5)));
+    let store = IdbStore::new(&name);
+    emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
+        .unwrap();
+    store.commit(emu.take_changes()).await.unwrap();
+    let mut commits = 1;
+    for round in 0..120 {
+        for i in 0..20 {
+            let text = MessageText::new(format!("m {round} {i}")).unwrap();
+            let vis = VisibilityTimeout::new(0).unwrap();
+            emu.put_message(t, "devstoreaccount1", &queue, text, vis, TimeToLive::Never)
+                .unwrap();
+        }
+        let five = MessageCount::new(5).unwrap();
+        let got = emu
+            .get_messages(
+                t,
+                "devstoreaccount1",
+                &queue,
+                five,
+                VisibilityTimeout::new(30).unwrap(),
+            )
+            .unwrap();
+        for m in got.iter().take(3) {
+            emu.delete_message(t, "devstoreaccount1", &queue, &m.id, &m.pop_receipt)
+                .unwrap();
+        }
+        store.commit(emu.take_changes()).await.unwrap();
+        commits += 1;
+    }
+    let counts = js(
+        "name",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name);
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const tx = r.result.transaction(['log', 'messages']);
+             const log = tx.objectStore('log').count();
+             const messages = tx.objectStore('messages').count();
+             tx.oncomplete = () => { r.result.close(); resolve([log.result, messages.result]); };
+           };
+         });",
+        &[name.clone().into()],
+    )
+    .await;
+    let counts: Array = counts.unchecked_into();
+    let (log, records) = (
+        counts.get(0).as_f64().unwrap(),
+        counts.get(1).as_f64().unwrap(),
+    );
+    assert!(
+        records > 0.0 && log > 0.0 && log < commits as f64,
+        "expected a fold and a log after it: {log} log records, {records} message records"
+    );
+    drop(store); // closes without folding, as a crash would leave it
+    // Its Web Lock is released asynchronously: take it and let it go.
+    js(
+        "name",
+        "return navigator.locks.request('azqueue:' + name, () => {});",
+        &[name.clone().into()],
+    )
+    .await;
+
+    let again = IdbStore::new(&name);
+    let mut loaded = again.load().await.unwrap();
+    let mut want = emu.snapshot();
+    for s in [&mut loaded, &mut want] {
+        for a in &mut s.accounts {
+            a.properties = None;
+            for q in &mut a.queues {
+                q.messages.sort_by_key(|m| m.seq);
+            }
+        }
+    }
+    assert_eq!(loaded, want);
+    again.close_and_wait().await;
+    delete_database(&name).await.unwrap();
+}

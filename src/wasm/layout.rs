@@ -215,6 +215,30 @@ impl Key {
         }
     }
 
+    /// The key [`Key::path`] gave, read back.
+    pub(crate) fn from_path(path: &str) -> Result<Key, StoreError> {
+        let bad = || StoreError::Failed(format!("the stored record key `{path}` is unreadable"));
+        let queue = |q: &str| QueueName::parse(q).map_err(|_| bad());
+        let parts: Vec<&str> = path.split('/').collect();
+        Ok(match parts.as_slice() {
+            ["queue", account, q] => Key::Queue {
+                account: unescape(account),
+                queue: queue(q)?,
+            },
+            ["message", account, q, id] => Key::Message {
+                account: unescape(account),
+                queue: queue(q)?,
+                id: MessageId::parse(id).ok_or_else(bad)?,
+            },
+            ["properties", account] => Key::Properties {
+                account: unescape(account),
+            },
+            ["meta", "schema"] => Key::Meta { name: "schema" },
+            ["meta", "clock"] => Key::Meta { name: "clock" },
+            _ => return Err(bad()),
+        })
+    }
+
     fn message_queue(&self) -> Option<(&str, &QueueName)> {
         match self {
             Key::Message { account, queue, .. } => Some((account, queue)),
@@ -243,6 +267,29 @@ fn escape(account: &str) -> String {
         .replace('/', "%2F")
         .replace('\n', "%0A")
         .replace('\r', "%0D")
+}
+
+/// The inverse of [`escape`].
+fn unescape(account: &str) -> String {
+    if !account.contains('%') {
+        return account.to_owned();
+    }
+    let mut out = String::with_capacity(account.len());
+    let mut rest = account;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let (c, skip) = match rest.get(i..i + 3) {
+            Some("%25") => ('%', 3),
+            Some("%2F") => ('/', 3),
+            Some("%0A") => ('\n', 3),
+            Some("%0D") => ('\r', 3),
+            _ => ('%', 1),
+        };
+        out.push(c);
+        rest = &rest[i + skip..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn json<T: Serialize>(value: &T) -> Result<String, StoreError> {
@@ -338,7 +385,7 @@ fn change_ops(change: Change, out: &mut Vec<RecordOp>) -> Result<(), StoreError>
 /// Drops every operation whose effect a later operation of the batch replaces. Walks the batch
 /// backwards: a key written later, a queue whose messages are deleted later, or a later
 /// `Clear` makes an earlier write pointless. The final state is the same either way.
-fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
+pub(crate) fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
     let mut written: HashSet<Key> = HashSet::new();
     let mut emptied: HashSet<(String, QueueName)> = HashSet::new();
     let mut kept = Vec::with_capacity(ops.len());
@@ -393,6 +440,9 @@ pub(crate) struct Decoder {
     queues: BTreeMap<(String, QueueName), QueueRecord>,
     /// account → queue name → messages.
     messages: HashMap<String, HashMap<String, Vec<MessageRecord>>>,
+    /// What [`Decoder::apply`] did to single messages after the records were read: per
+    /// queue, message id → its new record, or `None` for deleted. Replaces `messages`' entry.
+    replayed: HashMap<(String, String), HashMap<MessageId, Option<MessageRecord>>>,
     properties: BTreeMap<String, ServiceProperties>,
     clock: Option<SavedClock>,
     schema: Option<u32>,
@@ -431,6 +481,54 @@ impl Decoder {
             }
             other => {
                 return Err(StoreError::Failed(format!("unknown record kind `{other}`")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one record operation on top of every record added so far: replaying a log of
+    /// operations written after those records (`idb.rs`'s write-ahead log), in order.
+    pub(crate) fn apply(&mut self, op: RecordOp) -> Result<(), StoreError> {
+        match op {
+            RecordOp::Put { key, value } => match key {
+                Key::Queue { .. } => self.add(QUEUES, &value)?,
+                Key::Properties { .. } => self.add(PROPERTIES, &value)?,
+                Key::Meta { name } => self.add_meta(name, &value)?,
+                Key::Message { account, queue, id } => {
+                    let (_, _, record) = parse_message(&value)?;
+                    self.replayed
+                        .entry((account, queue.as_str().to_owned()))
+                        .or_default()
+                        .insert(id, Some(record));
+                }
+            },
+            RecordOp::Delete { key } => match key {
+                Key::Queue { account, queue } => {
+                    self.queues.remove(&(account, queue));
+                }
+                Key::Properties { account } => {
+                    self.properties.remove(&account);
+                }
+                Key::Meta { name } => match name {
+                    "schema" => self.schema = None,
+                    "clock" => self.clock = None,
+                    _ => {}
+                },
+                Key::Message { account, queue, id } => {
+                    self.replayed
+                        .entry((account, queue.as_str().to_owned()))
+                        .or_default()
+                        .insert(id, None);
+                }
+            },
+            RecordOp::DeleteMessagesOf { account, queue } => {
+                if let Some(queues) = self.messages.get_mut(&account) {
+                    queues.remove(queue.as_str());
+                }
+                self.replayed.remove(&(account, queue.as_str().to_owned()));
+            }
+            RecordOp::Clear => {
+                *self = Decoder::default();
             }
         }
         Ok(())
@@ -499,6 +597,7 @@ impl Decoder {
         let Decoder {
             queues,
             mut messages,
+            mut replayed,
             properties,
             clock,
             schema,
@@ -519,10 +618,14 @@ impl Decoder {
             account(&mut accounts, &name).properties = Some(props);
         }
         for (key, queue) in queues {
-            let msgs = messages
+            let mut msgs = messages
                 .get_mut(&key.0)
                 .and_then(|q| q.remove(key.1.as_str()))
                 .unwrap_or_default();
+            if let Some(changed) = replayed.remove(&(key.0.clone(), key.1.as_str().to_owned())) {
+                msgs.retain(|m| !changed.contains_key(&m.id));
+                msgs.extend(changed.into_values().flatten());
+            }
             account(&mut accounts, &key.0).queues.push(QueueSnapshot {
                 queue,
                 messages: msgs,
@@ -605,8 +708,20 @@ mod tests {
         all
     }
 
+    fn decode(store: &BTreeMap<String, String>) -> Decoder {
+        let lines: Vec<String> = store
+            .iter()
+            .flat_map(|(k, v)| [k.clone(), v.clone()])
+            .collect();
+        let mut decoder = Decoder::default();
+        decoder.add_path_lines(&lines.join("\n")).unwrap();
+        decoder
+    }
+
     /// Random engine work cut into random batches: coalescing never changes what is stored,
-    /// and decoding what is stored rebuilds the engine's own state.
+    /// decoding what is stored rebuilds the engine's own state, and replaying the operations
+    /// of the later batches over what was stored at some earlier point (a write-ahead log over
+    /// its records) decodes to the same state.
     #[test]
     fn coalesced_batches_store_what_the_engine_holds() {
         let t = Timestamp::from_secs(1_700_000_000);
@@ -623,6 +738,8 @@ mod tests {
             let names = ["aaa", "aaab", "zzz"].map(|n| QueueName::parse(n).unwrap());
             let mut store = BTreeMap::new();
             let mut batch: Vec<Pending> = Vec::new();
+            // The records at a random earlier commit, and every operation since.
+            let mut base: Option<(BTreeMap<String, String>, Vec<RecordOp>)> = None;
             for step in 0..300 {
                 let q = &names[next(3) as usize];
                 let _ = match next(10) {
@@ -655,21 +772,26 @@ mod tests {
                     apply(&mut expected, &uncoalesced(&batch));
                     let coalesced = ops(std::mem::take(&mut batch)).unwrap();
                     apply(&mut store, &coalesced);
+                    match &mut base {
+                        Some((_, log)) => log.extend(coalesced),
+                        None if next(4) == 0 => base = Some((store.clone(), Vec::new())),
+                        None => {}
+                    }
                     assert_eq!(
                         store, expected,
                         "seed {seed}: coalescing changed the result"
                     );
                 }
             }
-            let lines: Vec<String> = store
-                .iter()
-                .flat_map(|(k, v)| [k.clone(), v.clone()])
-                .collect();
-            let mut decoder = Decoder::default();
-            decoder.add_path_lines(&lines.join("\n")).unwrap();
-            let mut loaded = decoder.finish().snapshot;
+            let (base, log) = base.unwrap_or_default();
+            let mut replayed = decode(&base);
+            for op in log {
+                replayed.apply(op).unwrap();
+            }
+            let mut replayed = replayed.finish().snapshot;
+            let mut loaded = decode(&store).finish().snapshot;
             let mut want = emu.snapshot();
-            for s in [&mut loaded, &mut want] {
+            for s in [&mut loaded, &mut want, &mut replayed] {
                 s.accounts.retain(|a| !a.queues.is_empty());
                 for a in &mut s.accounts {
                     a.properties = None;
@@ -682,7 +804,39 @@ mod tests {
                 loaded, want,
                 "seed {seed}: the store does not rebuild the engine"
             );
+            assert_eq!(
+                replayed, want,
+                "seed {seed}: replaying the log over older records differs"
+            );
         }
+    }
+
+    #[test]
+    fn keys_read_back_from_their_paths() {
+        let q = QueueName::parse("aaa").unwrap();
+        for account in ["acct", "a/b\nc%2F\r%", "%"] {
+            for key in [
+                Key::Queue {
+                    account: account.into(),
+                    queue: q.clone(),
+                },
+                Key::Message {
+                    account: account.into(),
+                    queue: q.clone(),
+                    id: crate::engine::MessageId::MIN,
+                },
+                Key::Properties {
+                    account: account.into(),
+                },
+            ] {
+                assert_eq!(Key::from_path(&key.path()).unwrap(), key);
+            }
+        }
+        assert_eq!(
+            Key::from_path("meta/clock").unwrap(),
+            Key::Meta { name: "clock" }
+        );
+        assert!(Key::from_path("message/acct/aaa").is_err());
     }
 
     #[test]
