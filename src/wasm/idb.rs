@@ -276,7 +276,8 @@ impl IdbStore {
     /// Logs `ops` as one log record, or (when the log would reach [`FOLD_AT`], or `fold`)
     /// writes everything logged plus `ops` into the records and empties the log; either way
     /// in one transaction. The in-memory [`Wal`] changes only once that transaction is
-    /// complete, so it always describes the database.
+    /// complete, so it always describes the database. One write at a time (the group commit in
+    /// `store.rs` runs one commit at a time; `close_and_wait` runs after its flush).
     async fn write(&self, ops: Vec<RecordOp>, fold: bool) -> Result<(), StoreError> {
         let db = self.db().await?;
         let tx = readwrite(&db, self.durability).map_err(|e| thrown("starting a write", e))?;

@@ -8,6 +8,7 @@
 //! | message            | `messages`      | `[account, queue, id]`     | `message/<account>/<queue>/<id>` |
 //! | service properties | `properties`    | `account`                  | `properties/<account>`         |
 //! | schema, clock      | `meta`          | `"schema"`, `"clock"`      | `meta/schema`, `meta/clock`    |
+//! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `idb/log.rs`) |
 //!
 //! Values are JSON strings that name their own account and queue, so a backend can load with
 //! one `getAll` per store and never needs to read keys back. One record per queue and per
