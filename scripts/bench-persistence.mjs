@@ -73,9 +73,10 @@ async function chromium() {
       for (const producers of PRODUCERS) {
         const r = await browser.page.evaluate(async ([durability, producers, ms]) => {
           await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
-          return window.azq.putRate({ producers, ms });
+          const rate = await window.azq.putRate({ producers, ms });
+          return { ...rate, transactions: (await window.azq.stats()).transactions };
         }, [durability, producers, MS]);
-        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s`);
+        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s (${r.transactions} commits)`);
       }
     }
     for (const count of SIZES) {

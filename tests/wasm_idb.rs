@@ -386,8 +386,235 @@ async fn a_database_from_a_newer_build_is_refused() {
     assert_error(&err, "StoreUnavailable", 500);
     let message = get_str(&err, "message");
     assert!(
-        message.contains("schema version 99, newer than 1"),
+        message.contains("schema version 99, newer than 2"),
         "{message}"
     );
+    delete_database(&name).await.unwrap();
+}
+
+/// Runs `body` as a JS async function of `args` (raw IndexedDB set-up and inspection).
+async fn js(params: &str, body: &str, args: &[JsValue]) -> JsValue {
+    let f = Function::new_with_args(params, body);
+    let out = f
+        .apply(&JsValue::NULL, &args.iter().collect::<Array>())
+        .unwrap();
+    JsFuture::from(Promise::resolve(&out)).await.unwrap()
+}
+
+/// The upgrade path: a database written by a schema-1 build (IndexedDB version 1, message
+/// values as JSON objects) opens with every message, takes schema-2 values for what changes
+/// from then on, reads both forms mixed, and is marked version 2 so a schema-1 build refuses it.
+#[wasm_bindgen_test]
+async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
+    let name = fresh_name("v1");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let queue = QueueName::parse("old").unwrap();
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(3)));
+    emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
+        .unwrap();
+    for i in 0..3 {
+        emu.put_message(
+            t,
+            "devstoreaccount1",
+            &queue,
+            azqueue::engine::MessageText::new(format!("old {i}")).unwrap(),
+            VisibilityTimeout::new(0).unwrap(),
+            TimeToLive::Never,
+        )
+        .unwrap();
+    }
+    let snapshot = emu.snapshot();
+    let q = &snapshot.accounts[0].queues[0];
+    // Schema-1 records, exactly as that build wrote them: array keys, object values.
+    let key = |parts: &[&str]| -> JsValue {
+        parts
+            .iter()
+            .map(|p| JsValue::from(*p))
+            .collect::<Array>()
+            .into()
+    };
+    let queues = Array::of1(&Array::of2(
+        &key(&["devstoreaccount1", "old"]),
+        &serde_json::json!({ "account": "devstoreaccount1", "queue": q.queue })
+            .to_string()
+            .into(),
+    ));
+    let messages: Array = q
+        .messages
+        .iter()
+        .map(|m| {
+            let id = m.id.to_string();
+            let value =
+                serde_json::json!({ "account": "devstoreaccount1", "queue": "old", "message": m });
+            JsValue::from(Array::of2(
+                &key(&["devstoreaccount1", "old", &id]),
+                &value.to_string().into(),
+            ))
+        })
+        .collect();
+    js(
+        "name, queues, messages",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name, 1);
+           r.onupgradeneeded = () => {
+             for (const s of ['queues', 'messages', 'properties', 'meta']) r.result.createObjectStore(s);
+           };
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const db = r.result;
+             const tx = db.transaction(['queues', 'messages', 'meta'], 'readwrite');
+             for (const [k, v] of queues) tx.objectStore('queues').put(v, k);
+             for (const [k, v] of messages) tx.objectStore('messages').put(v, k);
+             tx.objectStore('meta').put('{\"version\":1}', 'schema');
+             tx.oncomplete = () => { db.close(); resolve(); };
+             tx.onerror = tx.onabort = () => reject(tx.error);
+           };
+         });",
+        &[name.clone().into(), queues.into(), messages.into()],
+    )
+    .await;
+    let old_ids: Vec<String> = q.messages.iter().map(|m| m.id.to_string()).collect();
+
+    let service = open(&name, &[]).await.unwrap();
+    assert_eq!(message_ids(&service.inspect(None).unwrap(), "old"), old_ids);
+    let handle: JsValue = service.queue("old").unwrap().into();
+    call(&handle, "sendMessage", &["new".into()]).await.unwrap();
+    service.close().await.unwrap();
+
+    // Version 2, schema 2, and both value forms side by side.
+    let state = js(
+        "name",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name);
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const db = r.result;
+             const tx = db.transaction(['messages', 'meta']);
+             const schema = tx.objectStore('meta').get('schema');
+             const values = tx.objectStore('messages').getAll();
+             tx.oncomplete = () => {
+               db.close();
+               resolve([db.version, schema.result, values.result.map((v) => v[0]).sort().join('')]);
+             };
+           };
+         });",
+        &[name.clone().into()],
+    )
+    .await;
+    let state: Array = state.unchecked_into();
+    assert_eq!(state.get(0).as_f64(), Some(2.0), "IndexedDB version");
+    assert_eq!(state.get(1).as_string().as_deref(), Some("{\"version\":2}"));
+    assert_eq!(
+        state.get(2).as_string().as_deref(),
+        Some("[{{{"),
+        "value forms"
+    );
+
+    let again = open(&name, &[]).await.unwrap();
+    let ids = message_ids(&again.inspect(None).unwrap(), "old");
+    assert_eq!(ids.len(), 4);
+    assert_eq!(&ids[..3], &old_ids[..]);
+    let handle: JsValue = again.queue("old").unwrap().into();
+    let peeked = call(
+        &handle,
+        "peekMessages",
+        &[obj(&[("numberOfMessages", 4.into())])],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        get_str(&peeked, "peekedMessageItems.0.messageText"),
+        "old 0"
+    );
+    assert_eq!(get_str(&peeked, "peekedMessageItems.3.messageText"), "new");
+    again.close().await.unwrap();
+    delete_database(&name).await.unwrap();
+}
+
+/// The write-ahead log folds into the records once it is long enough, and a store closed
+/// without folding (as a crash leaves it) loads its records plus the rest of the log as exactly
+/// the engine's state: puts, receives (rewrites) and deletes on both sides of a fold.
+#[wasm_bindgen_test]
+async fn the_log_folds_and_replays_to_the_engine_state() {
+    use azqueue::engine::{MessageCount, MessageText};
+    let name = fresh_name("wal");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let queue = QueueName::parse("wal").unwrap();
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(5)));
+    let store = IdbStore::new(&name);
+    emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
+        .unwrap();
+    store.commit(emu.take_changes()).await.unwrap();
+    let mut commits = 1;
+    for round in 0..120 {
+        for i in 0..20 {
+            let text = MessageText::new(format!("m {round} {i}")).unwrap();
+            let vis = VisibilityTimeout::new(0).unwrap();
+            emu.put_message(t, "devstoreaccount1", &queue, text, vis, TimeToLive::Never)
+                .unwrap();
+        }
+        let five = MessageCount::new(5).unwrap();
+        let got = emu
+            .get_messages(
+                t,
+                "devstoreaccount1",
+                &queue,
+                five,
+                VisibilityTimeout::new(30).unwrap(),
+            )
+            .unwrap();
+        for m in got.iter().take(3) {
+            emu.delete_message(t, "devstoreaccount1", &queue, &m.id, &m.pop_receipt)
+                .unwrap();
+        }
+        store.commit(emu.take_changes()).await.unwrap();
+        commits += 1;
+    }
+    let counts = js(
+        "name",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name);
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const tx = r.result.transaction(['log', 'messages']);
+             const log = tx.objectStore('log').count();
+             const messages = tx.objectStore('messages').count();
+             tx.oncomplete = () => { r.result.close(); resolve([log.result, messages.result]); };
+           };
+         });",
+        &[name.clone().into()],
+    )
+    .await;
+    let counts: Array = counts.unchecked_into();
+    let (log, records) = (
+        counts.get(0).as_f64().unwrap(),
+        counts.get(1).as_f64().unwrap(),
+    );
+    assert!(
+        records > 0.0 && log > 0.0 && log < commits as f64,
+        "expected a fold and a log after it: {log} log records, {records} message records"
+    );
+    drop(store); // closes without folding, as a crash would leave it
+    // Its Web Lock is released asynchronously: take it and let it go.
+    js(
+        "name",
+        "return navigator.locks.request('azqueue:' + name, () => {});",
+        &[name.clone().into()],
+    )
+    .await;
+
+    let again = IdbStore::new(&name);
+    let mut loaded = again.load().await.unwrap();
+    let mut want = emu.snapshot();
+    for s in [&mut loaded, &mut want] {
+        for a in &mut s.accounts {
+            a.properties = None;
+            for q in &mut a.queues {
+                q.messages.sort_by_key(|m| m.seq);
+            }
+        }
+    }
+    assert_eq!(loaded, want);
+    again.close_and_wait().await;
     delete_database(&name).await.unwrap();
 }

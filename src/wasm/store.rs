@@ -267,12 +267,15 @@ impl HostStore {
         *self.inner.clock.borrow_mut() = Some(clock);
     }
 
-    /// What the store saved, to rebuild the engine at `open()`. A store nobody has written to
-    /// gets its schema record now, so a later build knows what it is reading.
+    /// What the store saved, to rebuild the engine at `open()`. A store nobody has written to,
+    /// or one an older schema wrote, gets this build's schema record now: records written from
+    /// here on may be in the newer form, and an older build must refuse them rather than
+    /// misread them.
     pub(crate) async fn load(&self) -> Result<Snapshot, StoreError> {
         let loaded = self.inner.backend.load().await?;
         self.inner.saved_clock.set(loaded.clock);
-        if loaded.schema.is_none() && !matches!(self.inner.backend, AnyStore::Memory) {
+        let outdated = loaded.schema.is_none_or(|v| v < layout::SCHEMA_VERSION);
+        if outdated && !matches!(self.inner.backend, AnyStore::Memory) {
             self.inner.backend.write(vec![layout::schema_op()?]).await?;
         }
         Ok(loaded.snapshot)

@@ -96,9 +96,15 @@ async function fill({ count }) {
   });
 }
 
+/** The store's counters (`GET /_azqueue/store`): committed changes and transactions. */
+async function stats() {
+  const r = await service.fetch(new Request('http://127.0.0.1/_azqueue/store'));
+  return r.json();
+}
+
 async function count(queue) {
   return (await service.queue(queue).getProperties()).approximateMessagesCount;
 }
 
-Object.assign(window, { azq: { open, present, work, putRate, fill, count } });
+Object.assign(window, { azq: { open, present, work, putRate, fill, count, stats } });
 document.getElementById('status').textContent = 'ready';
