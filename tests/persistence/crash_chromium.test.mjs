@@ -3,8 +3,9 @@
 // browser (process group) is killed mid-work after a random number of acknowledgements,
 // relaunched on the same profile, and checked: every acknowledged put is there, no
 // acknowledged delete came back. Rounds: CRASH_ROUNDS (default 2; `make bench` runs more).
-// Acknowledgements before each kill: a random number in CRASH_ACKS (default "100,400"); a few
-// thousand make the IndexedDB store fold its write-ahead log between kills.
+// Acknowledgements before each kill: a random number in CRASH_ACKS (default "1500,3000", so
+// most rounds cross a fold of the IndexedDB write-ahead log, every 2,048 operations: the
+// riskiest moment to be killed).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,7 @@ import { launch, serveHarness } from './browser.mjs';
 import { Ledger, randomBetween } from './ledger.mjs';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2);
-const [MIN_ACKS, MAX_ACKS] = (process.env.CRASH_ACKS ?? '100,400').split(',').map(Number);
+const [MIN_ACKS, MAX_ACKS] = (process.env.CRASH_ACKS ?? '1500,3000').split(',').map(Number);
 
 test(`Chromium with a persistent profile survives ${ROUNDS} SIGKILLs: nothing acknowledged is lost or resurrected`, { timeout: 120_000 * ROUNDS }, async (t) => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-crash-chromium-'));
