@@ -21,8 +21,14 @@ pub struct Framing {
 /// Appends `response` to `out`. The body is always delimited by `Content-Length` (as Azure
 /// answers, never chunked) except where HTTP allows none: HEAD, 1xx, 204 and 304 carry no
 /// body. The REST layer's own framing headers are dropped; those are this layer's to write.
-/// `now` stamps a `Date` header if the response has none.
-pub fn encode(out: &mut Vec<u8>, response: &Response<Vec<u8>>, framing: Framing, now: SystemTime) {
+/// `now` stamps a `Date` header if the response has none (only then is it called: reading a
+/// clock may cost a call out of wasm).
+pub fn encode(
+    out: &mut Vec<u8>,
+    response: &Response<Vec<u8>>,
+    framing: Framing,
+    now: impl FnOnce() -> SystemTime,
+) {
     let status = response.status();
     let body = response.body();
     out.reserve(256 + 48 * response.headers().len() + body.len());
@@ -38,7 +44,7 @@ pub fn encode(out: &mut Vec<u8>, response: &Response<Vec<u8>>, framing: Framing,
         line(out, name.as_str().as_bytes(), value.as_bytes());
     }
     if !response.headers().contains_key(header::DATE) {
-        line(out, b"date", httpdate::fmt_http_date(now).as_bytes());
+        line(out, b"date", httpdate::fmt_http_date(now()).as_bytes());
     }
     if !framing.keep_alive {
         line(out, b"connection", b"close");
@@ -93,12 +99,9 @@ mod tests {
             );
         }
         let mut out = Vec::new();
-        encode(
-            &mut out,
-            &response,
-            framing,
-            UNIX_EPOCH + Duration::from_secs(1_700_000_000),
-        );
+        encode(&mut out, &response, framing, || {
+            UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+        });
         String::from_utf8(out).unwrap()
     }
 

@@ -1,5 +1,6 @@
-// The Node adapter (www/node-http.mjs → QueueService.handleRaw) at the HTTP level, with requests
-// written byte by byte on a socket: what the SDK never sends but a drop-in server must handle.
+// The Node server's queue port (node:net sockets → QueueService.connection(), HTTP/1.1 framed in
+// src/http1/) at the HTTP level, with requests written as raw bytes on a socket: what the SDK
+// never sends but a drop-in server must handle.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,7 +57,7 @@ function raw(port, { method, path, query = '', headers = {}, extra = [], body = 
   });
 }
 
-describe('the Node adapter over raw HTTP', () => {
+describe('the queue port over raw HTTP', () => {
   let server;
   let port;
   before(async () => {

@@ -1,0 +1,80 @@
+// node:net sockets ⇄ the wasm service's HTTP/1.1 connections (`service.connection()`): each
+// socket read goes into the wasm module in one call and the bytes to write come back, so HTTP
+// framing, keep-alive and pipelining are done in Rust (src/http1/) and Node's `http` module,
+// which cost more per request than the queue operation, is not on the path. Glue only: no
+// queue logic and no HTTP parsing here.
+
+/**
+ * A `net.createServer` connection listener serving `service`'s REST API.
+ * `fallbackHost` (`host:port`) is where requests without a Host header are addressed.
+ * `onDone({ method, url, status, errorCode, ms, headers })` is called per request when given
+ * (`headers` as `[name, value]` pairs only with `logHeaders`); without it nothing is recorded.
+ * Returns the listener, with `destroyAll()` to drop every open socket (shutdown) and a settable
+ * `fallbackHost` (known only once the server listens, when it was asked for port 0).
+ */
+export function queueConnectionListener(service, { fallbackHost, onDone = null, logHeaders = false }) {
+  const sockets = new Set();
+  const level = onDone ? (logHeaders ? 2 : 1) : 0;
+
+  const listener = (socket) => {
+    sockets.add(socket);
+    const conn = service.connection(listener.fallbackHost, level);
+    let closed = false;
+    // Answers that wait for the store (a Promise from feed) and whether the peer has ended its
+    // side: a half-closed client still gets every answer before the socket ends.
+    let pending = 0;
+    let peerEnded = false;
+    let started = 0;
+
+    const report = () => {
+      const ms = performance.now() - started;
+      for (const entry of conn.takeLog()) onDone({ ...entry, ms });
+    };
+    const write = (bytes) => {
+      if (closed) return;
+      if (bytes !== undefined) socket.write(bytes);
+      if (level) report();
+      if (conn.closing || (peerEnded && pending === 0)) socket.end();
+    };
+    const fail = (err) => {
+      // Only a bug in the wasm boundary gets here (Azure errors and bad requests are answers):
+      // drop the connection rather than guess at what the client has seen.
+      console.error(`azqueue: connection failed: ${err && err.message ? err.message : err}`);
+      socket.destroy();
+    };
+
+    socket.on('data', (chunk) => {
+      if (level) started = performance.now();
+      let out;
+      try {
+        out = conn.feed(chunk);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (out === undefined) return;
+      if (out instanceof Promise) {
+        pending++;
+        out.then((bytes) => { pending--; write(bytes); }, fail);
+      } else {
+        write(out);
+      }
+    });
+    socket.on('end', () => {
+      peerEnded = true;
+      if (pending === 0 && !closed) socket.end();
+    });
+    // ECONNRESET and the like: 'close' follows, which is all there is to do.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = true;
+      sockets.delete(socket);
+      conn.free();
+    });
+  };
+  listener.fallbackHost = fallbackHost;
+  listener.destroyAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return listener;
+}
