@@ -30,9 +30,11 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
       const ms = performance.now() - started;
       for (const entry of conn.takeLog()) onDone({ ...entry, ms });
     };
-    const write = (bytes) => {
+    // `n` response bytes are ready in the connection: copy them out into a Buffer (small ones
+    // come from Node's shared pool, cheaper than a new ArrayBuffer per answer) and write them.
+    const write = (n) => {
       if (closed) return;
-      if (bytes !== undefined) socket.write(bytes);
+      if (n > 0) socket.write(conn.take(Buffer.allocUnsafe(n)));
       if (level) report();
       if (conn.closing || (peerEnded && pending === 0)) socket.end();
     };
@@ -52,12 +54,11 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
         fail(err);
         return;
       }
-      if (out === undefined) return;
-      if (out instanceof Promise) {
-        pending++;
-        out.then((bytes) => { pending--; write(bytes); }, fail);
+      if (typeof out === 'number') {
+        if (out > 0) write(out);
       } else {
-        write(out);
+        pending++;
+        out.then((n) => { pending--; write(n); }, fail);
       }
     });
     socket.on('end', () => {

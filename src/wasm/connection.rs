@@ -32,14 +32,20 @@ type Serving = Pin<Box<dyn Future<Output = Result<http::Response<Vec<u8>>, JsVal
 ///
 /// ```js
 /// const conn = service.connection("127.0.0.1:10001", 0);
+/// const write = (n) => {
+///   if (n > 0) socket.write(conn.take(Buffer.allocUnsafe(n)));
+///   if (conn.closing) socket.end();
+/// };
 /// socket.on("data", (chunk) => {
-///   const out = conn.feed(chunk);            // undefined, bytes, or a Promise of bytes
-///   if (out === undefined) return;
-///   const write = (bytes) => { socket.write(bytes); if (conn.closing) socket.end(); };
-///   out instanceof Promise ? out.then(write) : write(out);
+///   const n = conn.feed(chunk);              // bytes ready, or a Promise of that number
+///   typeof n === "number" ? write(n) : n.then(write);
 /// });
 /// socket.on("close", () => conn.free());
 /// ```
+///
+/// The answer is copied into a buffer the host allocates (Node's `Buffer.allocUnsafe` takes
+/// small ones from a shared pool) rather than returned as a new `Uint8Array`: a fresh
+/// `ArrayBuffer` per answer cost more than the extra call, in allocation and in GC.
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct Connection {
@@ -121,12 +127,12 @@ impl QueueService {
 
 #[wasm_bindgen]
 impl Connection {
-    /// Takes bytes read from the socket. Returns the bytes to write now, `undefined` when there
-    /// is nothing to write yet, or a Promise of the bytes when an answer waits for the store
-    /// (then every later answer of this connection comes with that Promise, in order, and
-    /// `feed` returns `undefined` until it has resolved). Never throws for bad input: that is
-    /// answered `400` (or `413`, `431`, `501`) and the connection closes.
-    #[wasm_bindgen(unchecked_return_type = "Uint8Array | Promise<Uint8Array> | undefined")]
+    /// Takes bytes read from the socket. Returns how many response bytes are ready for
+    /// [`Connection::take`] (0: nothing to write yet), or a Promise of that number when an
+    /// answer waits for the store (then every later answer of this connection comes with that
+    /// Promise, in order, and `feed` returns 0 until it has resolved). Never throws for bad
+    /// input: that is answered `400` (or `413`, `431`, `501`) and the connection closes.
+    #[wasm_bindgen(unchecked_return_type = "number | Promise<number>")]
     pub fn feed(&self, chunk: &[u8]) -> JsValue {
         let inner = &self.inner;
         {
@@ -135,10 +141,10 @@ impl Connection {
         }
         if inner.busy.get() {
             // The task awaiting the earlier answer takes these items in turn.
-            return JsValue::UNDEFINED;
+            return JsValue::from(0);
         }
         match inner.answer_ready() {
-            None => inner.take_out(),
+            None => inner.ready(),
             Some((serving, pending)) => {
                 inner.busy.set(true);
                 let inner = Rc::clone(inner);
@@ -147,11 +153,33 @@ impl Connection {
                     inner.write(response, pending);
                     inner.answer_rest().await;
                     inner.busy.set(false);
-                    Ok(inner.take_out())
+                    Ok(inner.ready())
                 })
                 .into()
             }
         }
+    }
+
+    /// Moves the ready response bytes into `target` and returns what it filled: `target`
+    /// itself when it is as long as the number `feed` gave (so
+    /// `socket.write(conn.take(Buffer.allocUnsafe(n)))`). A shorter `target` gets the first
+    /// bytes and the rest stays ready; a longer one comes back as a view of the filled part.
+    pub fn take(&self, target: js_sys::Uint8Array) -> js_sys::Uint8Array {
+        let mut out = self.inner.out.borrow_mut();
+        let n = (target.length() as usize).min(out.len());
+        // `copy_from` requires equal lengths (it panics otherwise).
+        let filled = if n == target.length() as usize {
+            target
+        } else {
+            target.subarray(0, n as u32)
+        };
+        filled.copy_from(&out[..n]);
+        out.drain(..n);
+        if out.is_empty() && out.capacity() > KEPT_OUTPUT_CAPACITY {
+            // One large listing should not pin its buffer for the life of the connection.
+            *out = Vec::new();
+        }
+        filled
     }
 
     /// Whether the connection ends after the bytes returned so far: close the socket once they
@@ -291,20 +319,9 @@ impl Inner {
         }
     }
 
-    /// The output so far as one `Uint8Array` (`undefined` if there is none).
-    fn take_out(&self) -> JsValue {
-        let mut out = self.out.borrow_mut();
-        if out.is_empty() {
-            return JsValue::UNDEFINED;
-        }
-        let bytes = js_sys::Uint8Array::from(out.as_slice());
-        if out.capacity() > KEPT_OUTPUT_CAPACITY {
-            // One large listing should not pin its buffer for the life of the connection.
-            *out = Vec::new();
-        } else {
-            out.clear();
-        }
-        bytes.into()
+    /// The number of response bytes ready, for JS.
+    fn ready(&self) -> JsValue {
+        JsValue::from(self.out.borrow().len() as u32)
     }
 }
 
