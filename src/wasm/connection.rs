@@ -143,7 +143,9 @@ impl Connection {
             // The task awaiting the earlier answer takes these items in turn.
             return JsValue::from(0);
         }
-        match inner.answer_ready() {
+        let answered = inner.answer_ready();
+        super::headroom::keep_ahead();
+        match answered {
             None => inner.ready(),
             Some((serving, pending)) => {
                 inner.busy.set(true);
@@ -152,6 +154,7 @@ impl Connection {
                     let response = serving.await;
                     inner.write(response, pending);
                     inner.answer_rest().await;
+                    super::headroom::keep_ahead();
                     inner.busy.set(false);
                     Ok(inner.ready())
                 })

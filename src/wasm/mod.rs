@@ -21,6 +21,7 @@ mod connection;
 mod error;
 mod events;
 mod fetch;
+mod headroom;
 mod idb;
 mod inspect;
 mod js_object;
