@@ -34,7 +34,12 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     // come from Node's shared pool, cheaper than a new ArrayBuffer per answer) and write them.
     const write = (n) => {
       if (closed) return;
-      if (n > 0) socket.write(conn.take(Buffer.allocUnsafe(n)));
+      // A client that pipelines without reading its answers is not read from either until
+      // they drain, so the answers it leaves unread cannot pile up without bound.
+      if (n > 0 && !socket.write(conn.take(Buffer.allocUnsafe(n))) && !socket.isPaused()) {
+        socket.pause();
+        socket.once('drain', () => socket.resume());
+      }
       if (level) report();
       if (conn.closing || (peerEnded && pending === 0)) socket.end();
     };
