@@ -92,7 +92,7 @@ struct LogEntry {
 
 /// A request's answer-side facts, taken before the request moves into its future.
 #[derive(Debug)]
-struct Pending {
+struct Reply {
     framing: Framing,
     /// Method, URL and headers for the log (when logging).
     log: Option<LogEntry>,
@@ -147,12 +147,12 @@ impl Connection {
         super::headroom::keep_ahead();
         match answered {
             None => inner.ready(),
-            Some((serving, pending)) => {
+            Some((serving, reply)) => {
                 inner.busy.set(true);
                 let inner = Rc::clone(inner);
                 wasm_bindgen_futures::future_to_promise(async move {
                     let response = serving.await;
-                    inner.write(response, pending);
+                    inner.write(response, reply);
                     inner.answer_rest().await;
                     super::headroom::keep_ahead();
                     inner.busy.set(false);
@@ -204,10 +204,10 @@ impl Connection {
 impl Inner {
     /// Answers waiting items while answers are ready at once (the memory store). Returns the
     /// first answer that is not, with what it needs to be written later.
-    fn answer_ready(&self) -> Option<(Serving, Pending)> {
+    fn answer_ready(&self) -> Option<(Serving, Reply)> {
         loop {
             let item = self.waiting.borrow_mut().pop_front()?;
-            let (mut serving, pending) = self.start(item)?;
+            let (mut serving, reply) = self.start(item)?;
             // One poll without a waker: the memory store commits at once, so the common case
             // needs no Promise. A pending one is polled again by the executor, which registers
             // a real waker then (a future must accept a new waker on every poll).
@@ -215,8 +215,8 @@ impl Inner {
                 .as_mut()
                 .poll(&mut Context::from_waker(Waker::noop()))
             {
-                Poll::Ready(response) => self.write(response, pending),
-                Poll::Pending => return Some((serving, pending)),
+                Poll::Ready(response) => self.write(response, reply),
+                Poll::Pending => return Some((serving, reply)),
             }
         }
     }
@@ -226,16 +226,16 @@ impl Inner {
         loop {
             let item = self.waiting.borrow_mut().pop_front();
             let Some(item) = item else { return };
-            if let Some((serving, pending)) = self.start(item) {
+            if let Some((serving, reply)) = self.start(item) {
                 let response = serving.await;
-                self.write(response, pending);
+                self.write(response, reply);
             }
         }
     }
 
     /// Starts answering one item; `None` when it was answered on the spot (an interim
     /// `100 Continue` or a rejection).
-    fn start(&self, item: Item) -> Option<(Serving, Pending)> {
+    fn start(&self, item: Item) -> Option<(Serving, Reply)> {
         let incoming = match item {
             Item::Continue => {
                 self.out.borrow_mut().extend_from_slice(http1::CONTINUE);
@@ -262,7 +262,7 @@ impl Inner {
                     error_code: None,
                     headers: None,
                 });
-                self.write(Ok(response), Pending { framing, log });
+                self.write(Ok(response), Reply { framing, log });
                 return None;
             }
             Item::Request(incoming) => incoming,
@@ -293,25 +293,25 @@ impl Inner {
         });
         let host = Rc::clone(&self.host);
         let serving: Serving = Box::pin(async move { host.serve(&request).await });
-        Some((serving, Pending { framing, log }))
+        Some((serving, Reply { framing, log }))
     }
 
     /// Appends one answer to the output (and the log). A failure of the service itself (not
     /// an Azure error, which is a response) is answered `500`.
-    fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, pending: Pending) {
+    fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, reply: Reply) {
         let response = response.unwrap_or_else(|_| super::fetch::internal_error());
         http1::encode(
             &mut self.out.borrow_mut(),
             &response,
-            pending.framing,
+            reply.framing,
             wall_clock,
         );
-        if !pending.framing.keep_alive {
+        if !reply.framing.keep_alive {
             // The decoder has stopped; nothing after this answer is read or answered.
             self.closing.set(true);
             self.waiting.borrow_mut().clear();
         }
-        if let Some(mut entry) = pending.log {
+        if let Some(mut entry) = reply.log {
             entry.status = response.status().as_u16();
             entry.error_code = response
                 .headers()
