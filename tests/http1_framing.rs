@@ -165,3 +165,28 @@ fn empty_lines_between_pipelined_requests_are_skipped() {
     let all = items(&[b"GET /1 HTTP/1.1\r\nHost: h\r\n\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\n"]);
     assert_eq!(all.len(), 2);
 }
+
+#[test]
+fn a_head_trickling_in_byte_by_byte_is_parsed_once_it_ends() {
+    // 60 KiB of header lines, one byte per read: linear work, not a parse per byte.
+    let mut head = b"GET /q HTTP/1.1\r\nHost: h\r\n".to_vec();
+    while head.len() < 60 * 1024 {
+        head.extend_from_slice(format!("x-filler: {}\r\n", "a".repeat(1000)).as_bytes());
+    }
+    head.extend_from_slice(b"\r\n");
+    let started = std::time::Instant::now();
+    let parts: Vec<&[u8]> = head.chunks(1).collect();
+    let all = items(&parts);
+    assert_eq!(all.len(), 1);
+    assert_eq!(request(&all[0]).1, "/q");
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "took {:?}",
+        started.elapsed()
+    );
+    // One byte past the head limit without a blank line is refused.
+    let endless = vec![b'a'; 64 * 1024 + 2];
+    let parts: Vec<&[u8]> = endless.chunks(7).collect();
+    let all = items(&[b"GET / HTTP/1.1\r\nx: ", &parts.concat()]);
+    assert_eq!(rejected(&all[0]), 431);
+}

@@ -4,6 +4,9 @@
 use super::Config;
 use http::StatusCode;
 
+/// Longest chunk-size line accepted (hex size plus extensions, which nothing here reads).
+const MAX_SIZE_LINE: usize = 4096;
+
 /// Where in the coding the next byte belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -34,6 +37,8 @@ pub(super) struct Chunked {
     phase: Phase,
     /// Trailer bytes seen so far, held to the head's limit.
     trailers: usize,
+    /// Bytes of the current, incomplete trailer line already searched for its end.
+    line_scanned: usize,
 }
 
 impl Chunked {
@@ -41,6 +46,7 @@ impl Chunked {
         Chunked {
             phase: Phase::Size,
             trailers: 0,
+            line_scanned: 0,
         }
     }
 
@@ -73,8 +79,9 @@ impl Chunked {
                             Phase::Data(size)
                         };
                     }
-                    // A size line longer than a head is no size line.
-                    Ok(httparse::Status::Partial) if rest.len() > config.max_head => {
+                    // A size line is a few hex digits; one this long is no size line (and
+                    // re-parsing an ever longer partial line would cost quadratic time).
+                    Ok(httparse::Status::Partial) if rest.len() > MAX_SIZE_LINE => {
                         return (pos, Progress::Reject(StatusCode::BAD_REQUEST));
                     }
                     Ok(httparse::Status::Partial) => return (pos, Progress::NeedMore),
@@ -103,12 +110,21 @@ impl Chunked {
                     _ => return (pos, Progress::Reject(StatusCode::BAD_REQUEST)),
                 },
                 Phase::Trailers => {
-                    let Some(end) = rest.windows(2).position(|w| w == b"\r\n") else {
+                    // Resume the search for the line's end where the last call stopped, so a
+                    // line trickling in costs linear time.
+                    let from = self.line_scanned.saturating_sub(1).min(rest.len());
+                    let Some(end) = rest[from..]
+                        .windows(2)
+                        .position(|w| w == b"\r\n")
+                        .map(|i| from + i)
+                    else {
                         if self.trailers + rest.len() > config.max_head {
                             return (pos, Progress::Reject(StatusCode::BAD_REQUEST));
                         }
+                        self.line_scanned = rest.len();
                         return (pos, Progress::NeedMore);
                     };
+                    self.line_scanned = 0;
                     pos += end + 2;
                     self.trailers += end + 2;
                     if self.trailers > config.max_head {
@@ -167,6 +183,14 @@ mod tests {
                 "cut at {cut}"
             );
         }
+    }
+
+    #[test]
+    fn trailers_one_byte_at_a_time() {
+        let wire: &[u8] = b"3\r\nabc\r\n0\r\nx-a: 1\r\nx-b: 22\r\n\r\nX";
+        let parts: Vec<&[u8]> = wire.chunks(1).collect();
+        let (body, p, _) = decode_all(&parts);
+        assert_eq!((body.as_slice(), p), (&b"abc"[..], Progress::Done));
     }
 
     #[test]

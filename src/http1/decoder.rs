@@ -70,6 +70,9 @@ pub struct Decoder {
     config: Config,
     /// Bytes received but not yet consumed (an incomplete head, body or chunk line).
     pending: Vec<u8>,
+    /// How many bytes at the start of `pending` are an incomplete head already searched for
+    /// its end (0: none).
+    scanned: usize,
     state: State,
 }
 
@@ -78,6 +81,7 @@ impl Decoder {
         Decoder {
             config,
             pending: Vec::new(),
+            scanned: 0,
             state: State::Head,
         }
     }
@@ -122,13 +126,28 @@ impl Decoder {
             match &mut self.state {
                 State::Done => return data.len(),
                 State::Head if rest.is_empty() => return pos,
+                // A head that was incomplete before is parsed again only once a blank line may
+                // have ended it, so a head trickling in byte by byte costs linear time, not
+                // quadratic.
+                State::Head if pos == 0 && self.scanned > 0 && !ends_head(rest, self.scanned) => {
+                    self.scanned = rest.len();
+                    if rest.len() > self.config.max_head {
+                        self.reject(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, items);
+                        return data.len();
+                    }
+                    return pos;
+                }
                 State::Head => match head::parse(rest, &self.config) {
-                    Parsed::Partial => return pos,
+                    Parsed::Partial => {
+                        self.scanned = rest.len();
+                        return pos;
+                    }
                     Parsed::Reject(status) => {
                         self.reject(status, items);
                         return data.len();
                     }
                     Parsed::Complete { len, head } => {
+                        self.scanned = 0;
                         pos += len;
                         let arrived = data.len() - pos;
                         let keep_alive = head.keep_alive;
@@ -214,4 +233,18 @@ impl Decoder {
         items.push_back(Item::Reject(status));
         self.state = State::Done;
     }
+}
+
+/// Whether `buf`, of which the first `scanned` bytes were searched before, holds a blank line
+/// (`\n\n` or `\n\r\n`, as httparse ends a head) that could not have been seen then.
+fn ends_head(buf: &[u8], scanned: usize) -> bool {
+    let from = scanned.saturating_sub(2).min(buf.len());
+    buf[from..]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .any(|(i, _)| {
+            let after = &buf[from + i + 1..];
+            after.first() == Some(&b'\n') || after.starts_with(b"\r\n")
+        })
 }
