@@ -25,6 +25,11 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     let pending = 0;
     let peerEnded = false;
     let started = 0;
+    // Reasons not to read from the socket now (an answer waiting for the store, answers the
+    // client is not reading): requests queue in the kernel, not in this process.
+    let holds = 0;
+    const hold = () => { if (holds++ === 0) socket.pause(); };
+    const unhold = () => { if (--holds === 0 && !closed) socket.resume(); };
 
     const report = () => {
       const ms = performance.now() - started;
@@ -36,9 +41,9 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
       if (closed) return;
       // A client that pipelines without reading its answers is not read from either until
       // they drain, so the answers it leaves unread cannot pile up without bound.
-      if (n > 0 && !socket.write(conn.take(Buffer.allocUnsafe(n))) && !socket.isPaused()) {
-        socket.pause();
-        socket.once('drain', () => socket.resume());
+      if (n > 0 && !socket.write(conn.take(Buffer.allocUnsafe(n)))) {
+        hold();
+        socket.once('drain', unhold);
       }
       if (level) report();
       if (conn.closing || (peerEnded && pending === 0)) socket.end();
@@ -63,7 +68,8 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
         if (out > 0) write(out);
       } else {
         pending++;
-        out.then((n) => { pending--; write(n); }, fail);
+        hold();
+        out.then((n) => { pending--; write(n); unhold(); }, fail);
       }
     });
     socket.on('end', () => {
