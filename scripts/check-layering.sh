@@ -17,5 +17,9 @@ if grep -rnE 'crate::(store|wasm)|web_sys|js_sys' src/rest | code_only; then
   echo "layering: src/rest must not import store, wasm or JS bindings" >&2
   status=1
 fi
-[ "$status" -eq 0 ] && echo "layering: ok (engine and rest import nothing from the layers above)"
+if grep -rnE 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' src/http1 | code_only; then
+  echo "layering: src/http1 must not import engine, rest, store, wasm or JS bindings" >&2
+  status=1
+fi
+[ "$status" -eq 0 ] && echo "layering: ok (engine, rest and http1 import nothing from the layers above)"
 exit "$status"

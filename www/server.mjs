@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // azqueue's Node server: a drop-in for `azurite-queue`. The Azure Queue REST API on
-// --queueHost:--queuePort (default 127.0.0.1:10001, path-style URLs like Azurite's) served by the
-// wasm service's raw REST entry point (through node-http.mjs), and the files of www/ on --webPort
-// (default 8080). Glue only: every queue decision is made inside the wasm package.
+// --queueHost:--queuePort (default 127.0.0.1:10001, path-style URLs like Azurite's) served from
+// node:net sockets by the wasm service's HTTP/1.1 connections (queue-socket.mjs: framing in Rust,
+// one wasm call per socket read), and the files of www/ on --webPort (default 8080, node:http).
+// Glue only: every queue decision is made inside the wasm package.
 
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nodeListener } from './node-http.mjs';
+import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
 
 // Node 20's V8 aborts the whole process ("Fatal error … unreachable code" in
@@ -186,22 +188,26 @@ export async function startServer(opts, { log = console.log } = {}) {
   const service = await QueueService.open({ store: journal ?? 'memory', accounts });
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
-  const onDone = ({ req, status, errorCode, ms }) => {
-    const line = `${new Date().toISOString()} ${req.method} ${req.url} ${status}${errorCode ? ` ${errorCode}` : ''} ${ms.toFixed(1)}ms`;
+  const onDone = ({ method, url, status, errorCode, ms, headers }) => {
+    const line = `${new Date().toISOString()} ${method} ${url} ${status}${errorCode ? ` ${errorCode}` : ''} ${ms.toFixed(1)}ms`;
     if (!opts.silent) log(line);
     if (debug) {
-      const headers = Object.entries(req.headers)
+      const lines = (headers ?? [])
         // The signature is not the key, but it has no place in a log either.
-        .map(([k, v]) => `  ${k}: ${k === 'authorization' ? String(v).replace(/:[^:]*$/, ':<redacted>') : v}`)
+        .map(([k, v]) => `  ${k}: ${k === 'authorization' ? v.replace(/:[^:]*$/, ':<redacted>') : v}`)
         .join('\n');
-      debug.write(`${line}\n${headers}\n`);
+      debug.write(`${line}\n${lines}\n`);
     }
   };
 
-  const queueServer = http.createServer(nodeListener(service, {
+  const connections = queueConnectionListener(service, {
     fallbackHost: `${urlHost(opts.queueHost)}:${opts.queuePort}`,
     onDone: opts.silent && !debug ? null : onDone,
-  }));
+    logHeaders: Boolean(debug),
+  });
+  // noDelay: answers are written whole, so Nagle's algorithm would only delay them;
+  // allowHalfOpen: a client that ends its side after sending still gets its answers.
+  const queueServer = net.createServer({ noDelay: true, allowHalfOpen: true }, connections);
   const webServer = http.createServer(staticListener(WWW));
   const closeServers = () => new Promise((resolve) => {
     let pending = 2;
@@ -209,8 +215,9 @@ export async function startServer(opts, { log = console.log } = {}) {
     for (const s of [queueServer, webServer]) {
       if (!s.listening) { done(); continue; }
       s.close(done);
-      s.closeAllConnections();
     }
+    connections.destroyAll();
+    webServer.closeAllConnections();
   });
   // Stop taking requests, let the store finish, then release the directory.
   const close = async () => {
@@ -223,6 +230,7 @@ export async function startServer(opts, { log = console.log } = {}) {
     const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
     const webPort = await listen(webServer, opts.webHost, opts.webPort, 'page');
     const origin = `http://${urlHost(opts.queueHost)}:${queuePort}`;
+    connections.fallbackHost = `${urlHost(opts.queueHost)}:${queuePort}`;
     return {
       queueUrl: `${origin}/${service.account}`,
       webUrl: `http://${urlHost(opts.webHost)}:${webPort}/`,

@@ -1,6 +1,7 @@
 //! `web_sys::Request` ⇄ `http::Request<Vec<u8>>` and `http::Response<Vec<u8>>` ⇄
 //! `web_sys::Response`: the only place the REST layer's pure types meet the Fetch API.
 
+pub(crate) use crate::http1::lenient_uri;
 use crate::rest::ErrorCode;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -102,25 +103,6 @@ pub(crate) fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::
         http::HeaderValue::from_static(code.as_str()),
     );
     response
-}
-
-/// Percent-encodes the few characters a WHATWG URL may still contain but `http::Uri` refuses
-/// (`{`, `}`, `|`, `^`, a backtick, `"`, `<`, `>`, `\`, and anything non-ASCII).
-pub(crate) fn lenient_uri(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    for b in url.bytes() {
-        if b.is_ascii_graphic()
-            && !matches!(
-                b,
-                b'{' | b'}' | b'|' | b'^' | b'`' | b'"' | b'<' | b'>' | b'\\'
-            )
-        {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// Fetch header values are byte strings exposed as JS strings of code points 0–255; map each

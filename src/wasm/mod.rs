@@ -1,5 +1,6 @@
 //! The JavaScript faces of the service: the `QueueService` and `Queue` classes, the fetch handler
-//! `(Request) => Promise<Response>`, and the clocks and stores that only a JS host can provide.
+//! `(Request) => Promise<Response>`, the socket-level HTTP/1.1 `Connection`, and the clocks and
+//! stores that only a JS host can provide.
 //!
 //! This is the only module that may touch `wasm_bindgen`, `js_sys` or `web_sys`; everything it
 //! does with queues goes through `crate::engine` (the JS classes) or `crate::rest` (the fetch
@@ -16,9 +17,11 @@
 
 mod adapter;
 mod clock;
+mod connection;
 mod error;
 mod events;
 mod fetch;
+mod headroom;
 mod idb;
 mod inspect;
 mod js_object;
@@ -35,6 +38,7 @@ mod types;
 pub(crate) mod host;
 
 pub use adapter::{AdapterStore, check_storage_adapter};
+pub use connection::Connection;
 pub use idb::{IdbStore, delete_database};
 pub use queue::Queue;
 pub use raw::RawResponse;

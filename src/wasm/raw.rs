@@ -1,5 +1,7 @@
-//! The REST handler for hosts that are not fetch-native (Node's `http`, a raw socket): method,
-//! URL, headers and body in as plain strings and bytes; status, headers and body out. The same
+//! The REST handler for hosts that are not fetch-native and parse HTTP themselves (Node's
+//! `http`): method, URL, headers and body in as plain strings and bytes; status, headers and
+//! body out. A host that owns raw sockets does better with `connection.rs`, which also frames
+//! the HTTP in Rust. The same
 //! pipeline as the fetch handler ([`Host::serve`](super::host::Host::serve): handle, commit,
 //! then events), minus the cost of building a Fetch `Request` and `Response` for every call.
 

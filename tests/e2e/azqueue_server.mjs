@@ -2,6 +2,7 @@
 // Not a test file itself (the name matches none of node --test's patterns).
 
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -84,4 +85,22 @@ export async function rejectsWith(assert, promise, statusCode, code) {
     if (code) assert.equal(err.code, code, `code of ${err.message}`);
     return true;
   });
+}
+
+/**
+ * The SharedKey `Authorization` value for a raw request (tests that write HTTP by hand):
+ * `headers` are lower-case names → values; path-style resource, as the SDKs sign.
+ */
+export function sharedKey(method, path, query, headers) {
+  const h = (name) => headers[name] ?? '';
+  const length = h('content-length') === '0' ? '' : h('content-length');
+  const xms = Object.keys(headers).filter((k) => k.startsWith('x-ms-')).sort()
+    .map((k) => `${k}:${headers[k]}\n`).join('');
+  const params = [...new URLSearchParams(query)].sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `\n${k}:${v}`).join('');
+  const toSign = [method, h('content-encoding'), h('content-language'), length, h('content-md5'), h('content-type'),
+    '', h('if-modified-since'), h('if-match'), h('if-none-match'), h('if-unmodified-since'), h('range')].join('\n') +
+    `\n${xms}/${DEV_ACCOUNT}${path}${params}`;
+  const key = Buffer.from(DEV_KEY, 'base64');
+  return `SharedKey ${DEV_ACCOUNT}:${crypto.createHmac('sha256', key).update(toSign, 'utf8').digest('base64')}`;
 }

@@ -1,28 +1,13 @@
-// The Node adapter (www/node-http.mjs → QueueService.handleRaw) at the HTTP level, with requests
-// written byte by byte on a socket: what the SDK never sends but a drop-in server must handle.
+// The Node server's queue port (node:net sockets → QueueService.connection(), HTTP/1.1 framed in
+// src/http1/) at the HTTP level, with requests written as raw bytes on a socket: what the SDK
+// never sends but a drop-in server must handle.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import net from 'node:net';
-import { DEV_ACCOUNT, DEV_KEY, startServer, uniqueName } from './azqueue_server.mjs';
+import { DEV_ACCOUNT, sharedKey as authorization, startServer, uniqueName } from './azqueue_server.mjs';
 
-const KEY = Buffer.from(DEV_KEY, 'base64');
 const VERSION = '2026-04-06';
-
-/** SharedKey over `headers` (lower-case names → value); path-style resource, as the SDKs sign. */
-function authorization(method, path, query, headers) {
-  const h = (name) => headers[name] ?? '';
-  const length = h('content-length') === '0' ? '' : h('content-length');
-  const xms = Object.keys(headers).filter((k) => k.startsWith('x-ms-')).sort()
-    .map((k) => `${k}:${headers[k]}\n`).join('');
-  const params = [...new URLSearchParams(query)].sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `\n${k}:${v}`).join('');
-  const toSign = [method, h('content-encoding'), h('content-language'), length, h('content-md5'), h('content-type'),
-    '', h('if-modified-since'), h('if-match'), h('if-none-match'), h('if-unmodified-since'), h('range')].join('\n') +
-    `\n${xms}/${DEV_ACCOUNT}${path}${params}`;
-  return `SharedKey ${DEV_ACCOUNT}:${crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64')}`;
-}
 
 /**
  * Sends one request as raw bytes on a fresh connection and reads until the server closes it.
@@ -56,7 +41,7 @@ function raw(port, { method, path, query = '', headers = {}, extra = [], body = 
   });
 }
 
-describe('the Node adapter over raw HTTP', () => {
+describe('the queue port over raw HTTP', () => {
   let server;
   let port;
   before(async () => {

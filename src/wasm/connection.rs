@@ -1,0 +1,340 @@
+//! The `Connection` class: one HTTP/1.1 connection of a socket server, framed in Rust. Each
+//! socket read is one call in ([`Connection::feed`]) and the bytes to write come back (one
+//! `Uint8Array`), so a request costs the host one crossing instead of a `node:http` request
+//! object, a header array and a response object.
+//!
+//! Requests are answered in order through [`Host::serve`] (handle, commit, then events): when
+//! the store is still committing, the answer (and every pipelined one behind it) comes back as
+//! a Promise, so nothing is written before it is durable.
+
+use super::fetch::plain_error;
+use super::host::Host;
+use super::service::QueueService;
+use crate::http1::{self, Config, Decoder, Framing, Item};
+use crate::rest::ErrorCode;
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use wasm_bindgen::prelude::*;
+
+/// Output capacity a connection keeps between reads (a few hundred typical answers).
+const KEPT_OUTPUT_CAPACITY: usize = 256 * 1024;
+
+/// One REST answer on its way: [`Host::serve`] boxed, so a pending one can outlive the call.
+type Serving = Pin<Box<dyn Future<Output = Result<http::Response<Vec<u8>>, JsValue>>>>;
+
+/// One HTTP/1.1 connection to the REST service, for a host that owns the socket.
+///
+/// ```js
+/// const conn = service.connection("127.0.0.1:10001", 0);
+/// const write = (n) => {
+///   if (n > 0) socket.write(conn.take(Buffer.allocUnsafe(n)));
+///   if (conn.closing) socket.end();
+/// };
+/// socket.on("data", (chunk) => {
+///   const n = conn.feed(chunk);              // bytes ready, or a Promise of that number
+///   typeof n === "number" ? write(n) : n.then(write);
+/// });
+/// socket.on("close", () => conn.free());
+/// ```
+///
+/// The answer is copied into a buffer the host allocates (Node's `Buffer.allocUnsafe` takes
+/// small ones from a shared pool) rather than returned as a new `Uint8Array`: a fresh
+/// `ArrayBuffer` per answer cost more than the extra call, in allocation and in GC.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Connection {
+    inner: Rc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    host: Rc<Host>,
+    decoder: RefCell<Decoder>,
+    /// Items decoded and not yet answered, in stream order.
+    waiting: RefCell<VecDeque<Item>>,
+    /// An answer is being awaited (its Promise went out): later items wait behind it.
+    busy: Cell<bool>,
+    /// Response bytes not yet handed to the host.
+    out: RefCell<Vec<u8>>,
+    /// The last answer has been produced: close after writing it.
+    closing: Cell<bool>,
+    log: LogLevel,
+    entries: RefCell<Vec<LogEntry>>,
+}
+
+/// What the host's access log wants per request; nothing is recorded at `Off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum LogLevel {
+    Off,
+    Access,
+    Headers,
+}
+
+/// One answered request, for an access log.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogEntry {
+    method: String,
+    url: String,
+    status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_code: Option<String>,
+    /// Request headers as `[name, value]` pairs (at the `Headers` level only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    headers: Option<Vec<(String, String)>>,
+}
+
+/// A request's answer-side facts, taken before the request moves into its future.
+#[derive(Debug)]
+struct Reply {
+    framing: Framing,
+    /// Method, URL and headers for the log (when logging).
+    log: Option<LogEntry>,
+}
+
+#[wasm_bindgen]
+impl QueueService {
+    /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
+    /// requests without a `Host` header are addressed: the server's own address. `log` is 0
+    /// (nothing recorded), 1 (method, URL, status, error code per request, from
+    /// [`Connection::take_log`]) or 2 (also the request headers).
+    pub fn connection(&self, host: String, log: u8) -> Connection {
+        let log = match log {
+            0 => LogLevel::Off,
+            1 => LogLevel::Access,
+            _ => LogLevel::Headers,
+        };
+        Connection {
+            inner: Rc::new(Inner {
+                host: Rc::clone(self.host()),
+                decoder: RefCell::new(Decoder::new(Config::new(host))),
+                waiting: RefCell::new(VecDeque::new()),
+                busy: Cell::new(false),
+                out: RefCell::new(Vec::new()),
+                closing: Cell::new(false),
+                log,
+                entries: RefCell::new(Vec::new()),
+            }),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Connection {
+    /// Takes bytes read from the socket. Returns how many response bytes are ready for
+    /// [`Connection::take`] (0: nothing to write yet), or a Promise of that number when an
+    /// answer waits for the store (then every later answer of this connection comes with that
+    /// Promise, in order, and `feed` returns 0 until it has resolved). Never throws for bad
+    /// input: that is answered `400` (or `413`, `431`, `501`) and the connection closes.
+    #[wasm_bindgen(unchecked_return_type = "number | Promise<number>")]
+    pub fn feed(&self, chunk: &[u8]) -> JsValue {
+        let inner = &self.inner;
+        {
+            let mut waiting = inner.waiting.borrow_mut();
+            inner.decoder.borrow_mut().feed(chunk, &mut waiting);
+        }
+        if inner.busy.get() {
+            // The task awaiting the earlier answer takes these items in turn.
+            return JsValue::from(0);
+        }
+        let answered = inner.answer_ready();
+        super::headroom::keep_ahead();
+        match answered {
+            None => inner.ready(),
+            Some((serving, reply)) => {
+                inner.busy.set(true);
+                let inner = Rc::clone(inner);
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let response = serving.await;
+                    inner.write(response, reply);
+                    inner.answer_rest().await;
+                    super::headroom::keep_ahead();
+                    inner.busy.set(false);
+                    Ok(inner.ready())
+                })
+                .into()
+            }
+        }
+    }
+
+    /// Moves the ready response bytes into `target` and returns what it filled: `target`
+    /// itself when it is as long as the number `feed` gave (so
+    /// `socket.write(conn.take(Buffer.allocUnsafe(n)))`). A shorter `target` gets the first
+    /// bytes and the rest stays ready; a longer one comes back as a view of the filled part.
+    pub fn take(&self, target: js_sys::Uint8Array) -> js_sys::Uint8Array {
+        let mut out = self.inner.out.borrow_mut();
+        let n = (target.length() as usize).min(out.len());
+        // `copy_from` requires equal lengths (it panics otherwise).
+        let filled = if n == target.length() as usize {
+            target
+        } else {
+            target.subarray(0, n as u32)
+        };
+        filled.copy_from(&out[..n]);
+        out.drain(..n);
+        if out.is_empty() && out.capacity() > KEPT_OUTPUT_CAPACITY {
+            // One large listing should not pin its buffer for the life of the connection.
+            *out = Vec::new();
+        }
+        filled
+    }
+
+    /// Whether the connection ends after the bytes returned so far: close the socket once they
+    /// are written.
+    #[wasm_bindgen(getter)]
+    pub fn closing(&self) -> bool {
+        self.inner.closing.get()
+    }
+
+    /// The requests answered since the last call, oldest first, as `{ method, url, status,
+    /// errorCode?, headers? }` (empty unless the connection was made with logging on).
+    #[wasm_bindgen(js_name = takeLog, unchecked_return_type = "Array<{ method: string, url: string, status: number, errorCode?: string, headers?: [string, string][] }>")]
+    pub fn take_log(&self) -> JsValue {
+        let entries = std::mem::take(&mut *self.inner.entries.borrow_mut());
+        serde_wasm_bindgen::to_value(&entries).unwrap_or(JsValue::UNDEFINED)
+    }
+}
+
+impl Inner {
+    /// Answers waiting items while answers are ready at once (the memory store). Returns the
+    /// first answer that is not, with what it needs to be written later.
+    fn answer_ready(&self) -> Option<(Serving, Reply)> {
+        loop {
+            let item = self.waiting.borrow_mut().pop_front()?;
+            let (mut serving, reply) = self.start(item)?;
+            // One poll without a waker: the memory store commits at once, so the common case
+            // needs no Promise. A pending one is polled again by the executor, which registers
+            // a real waker then (a future must accept a new waker on every poll).
+            match serving
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()))
+            {
+                Poll::Ready(response) => self.write(response, reply),
+                Poll::Pending => return Some((serving, reply)),
+            }
+        }
+    }
+
+    /// Answers the items that queued up behind an awaited answer, in order.
+    async fn answer_rest(&self) {
+        loop {
+            let item = self.waiting.borrow_mut().pop_front();
+            let Some(item) = item else { return };
+            if let Some((serving, reply)) = self.start(item) {
+                let response = serving.await;
+                self.write(response, reply);
+            }
+        }
+    }
+
+    /// Starts answering one item; `None` when it was answered on the spot (an interim
+    /// `100 Continue` or a rejection).
+    fn start(&self, item: Item) -> Option<(Serving, Reply)> {
+        let incoming = match item {
+            Item::Continue => {
+                self.out.borrow_mut().extend_from_slice(http1::CONTINUE);
+                return None;
+            }
+            Item::Reject(status) => {
+                let framing = Framing {
+                    head: false,
+                    keep_alive: false,
+                    http10: false,
+                };
+                let code = if status == http::StatusCode::PAYLOAD_TOO_LARGE {
+                    ErrorCode::RequestBodyTooLarge
+                } else {
+                    ErrorCode::InvalidInput
+                };
+                let reason = status.canonical_reason().unwrap_or("Bad Request");
+                let response = plain_error(status.as_u16(), code, reason);
+                // The request could not be read, so there is no method or URL to name.
+                let log = (self.log > LogLevel::Off).then(|| LogEntry {
+                    method: "-".to_owned(),
+                    url: "-".to_owned(),
+                    status: 0,
+                    error_code: None,
+                    headers: None,
+                });
+                self.write(Ok(response), Reply { framing, log });
+                return None;
+            }
+            Item::Request(incoming) => incoming,
+        };
+        let mut request = incoming.request;
+        let method = request.method();
+        let framing = Framing {
+            head: method == http::Method::HEAD,
+            keep_alive: incoming.keep_alive,
+            http10: request.version() == http::Version::HTTP_10,
+        };
+        // The Fetch API gives GET and HEAD no body; so does this path, to answer alike.
+        if method == http::Method::GET || method == http::Method::HEAD {
+            request.body_mut().clear();
+        }
+        let log = (self.log > LogLevel::Off).then(|| LogEntry {
+            method: request.method().to_string(),
+            url: request.uri().to_string(),
+            status: 0,
+            error_code: None,
+            headers: (self.log >= LogLevel::Headers).then(|| {
+                request
+                    .headers()
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), String::from_utf8_lossy(v.as_bytes()).into()))
+                    .collect()
+            }),
+        });
+        let host = Rc::clone(&self.host);
+        let serving: Serving = Box::pin(async move { host.serve(&request).await });
+        Some((serving, Reply { framing, log }))
+    }
+
+    /// Appends one answer to the output (and the log). A failure of the service itself (not
+    /// an Azure error, which is a response) is answered `500`.
+    fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, reply: Reply) {
+        let response = response.unwrap_or_else(|_| super::fetch::internal_error());
+        http1::encode(
+            &mut self.out.borrow_mut(),
+            &response,
+            reply.framing,
+            wall_clock,
+        );
+        if !reply.framing.keep_alive {
+            // The decoder has stopped; nothing after this answer is read or answered.
+            self.closing.set(true);
+            self.waiting.borrow_mut().clear();
+        }
+        if let Some(mut entry) = reply.log {
+            entry.status = response.status().as_u16();
+            entry.error_code = response
+                .headers()
+                .get("x-ms-error-code")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            self.entries.borrow_mut().push(entry);
+        }
+    }
+
+    /// The number of response bytes ready, for JS.
+    fn ready(&self) -> JsValue {
+        JsValue::from(self.out.borrow().len() as u32)
+    }
+}
+
+/// `Date.now()`, for the rare answer that has no `Date` header yet (a rejection).
+fn wall_clock() -> SystemTime {
+    let ms = js_sys::Date::now();
+    UNIX_EPOCH
+        + Duration::from_millis(if ms.is_finite() && ms > 0.0 {
+            ms as u64
+        } else {
+            0
+        })
+}

@@ -1,0 +1,92 @@
+// node:net sockets ⇄ the wasm service's HTTP/1.1 connections (`service.connection()`): each
+// socket read goes into the wasm module in one call and the bytes to write come back, so HTTP
+// framing, keep-alive and pipelining are done in Rust (src/http1/) and Node's `http` module,
+// which cost more per request than the queue operation, is not on the path. Glue only: no
+// queue logic and no HTTP parsing here.
+
+/**
+ * A `net.createServer` connection listener serving `service`'s REST API.
+ * `fallbackHost` (`host:port`) is where requests without a Host header are addressed.
+ * `onDone({ method, url, status, errorCode, ms, headers })` is called per request when given
+ * (`headers` as `[name, value]` pairs only with `logHeaders`); without it nothing is recorded.
+ * Returns the listener, with `destroyAll()` to drop every open socket (shutdown) and a settable
+ * `fallbackHost` (known only once the server listens, when it was asked for port 0).
+ */
+export function queueConnectionListener(service, { fallbackHost, onDone = null, logHeaders = false }) {
+  const sockets = new Set();
+  const level = onDone ? (logHeaders ? 2 : 1) : 0;
+
+  const listener = (socket) => {
+    sockets.add(socket);
+    const conn = service.connection(listener.fallbackHost, level);
+    let closed = false;
+    // Answers that wait for the store (a Promise from feed) and whether the peer has ended its
+    // side: a half-closed client still gets every answer before the socket ends.
+    let pending = 0;
+    let peerEnded = false;
+    let started = 0;
+    // Reasons not to read from the socket now (an answer waiting for the store, answers the
+    // client is not reading): requests queue in the kernel, not in this process.
+    let holds = 0;
+    const hold = () => { if (holds++ === 0) socket.pause(); };
+    const unhold = () => { if (--holds === 0 && !closed) socket.resume(); };
+
+    const report = () => {
+      const ms = performance.now() - started;
+      for (const entry of conn.takeLog()) onDone({ ...entry, ms });
+    };
+    // `n` response bytes are ready in the connection: copy them out into a Buffer (small ones
+    // come from Node's shared pool, cheaper than a new ArrayBuffer per answer) and write them.
+    const write = (n) => {
+      if (closed) return;
+      // A client that pipelines without reading its answers is not read from either until
+      // they drain, so the answers it leaves unread cannot pile up without bound.
+      if (n > 0 && !socket.write(conn.take(Buffer.allocUnsafe(n)))) {
+        hold();
+        socket.once('drain', unhold);
+      }
+      if (level) report();
+      if (conn.closing || (peerEnded && pending === 0)) socket.end();
+    };
+    const fail = (err) => {
+      // Only a bug in the wasm boundary gets here (Azure errors and bad requests are answers):
+      // drop the connection rather than guess at what the client has seen.
+      console.error(`azqueue: connection failed: ${err && err.message ? err.message : err}`);
+      socket.destroy();
+    };
+
+    socket.on('data', (chunk) => {
+      if (level) started = performance.now();
+      let out;
+      try {
+        out = conn.feed(chunk);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (typeof out === 'number') {
+        if (out > 0) write(out);
+      } else {
+        pending++;
+        hold();
+        out.then((n) => { pending--; write(n); unhold(); }, fail);
+      }
+    });
+    socket.on('end', () => {
+      peerEnded = true;
+      if (pending === 0 && !closed) socket.end();
+    });
+    // ECONNRESET and the like: 'close' follows, which is all there is to do.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = true;
+      sockets.delete(socket);
+      conn.free();
+    });
+  };
+  listener.fallbackHost = fallbackHost;
+  listener.destroyAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return listener;
+}
