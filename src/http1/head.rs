@@ -2,6 +2,7 @@
 //! is framed, and what the connection does afterwards. RFC 9112 §§ 3, 6, 9.3.
 
 use super::Config;
+use super::Spelling;
 use super::target;
 use http::header::{self, Entry, HeaderName, HeaderValue};
 use http::{Method, Request, StatusCode, Version};
@@ -85,10 +86,12 @@ fn build(req: &httparse::Request<'_, '_>, config: &Config) -> Result<Head, Statu
     let http10 = req.version.ok_or(bad)? == 0;
     let mut framing = Framing::default();
     let mut request = Request::new(());
+    let mut spelling = Spelling::default();
     let map = request.headers_mut();
     map.reserve(req.headers.len());
     for field in req.headers.iter() {
         let name = HeaderName::from_bytes(field.name.as_bytes()).map_err(|_| bad)?;
+        spelling.note(field.name);
         note(&mut framing, &name, field.value)?;
         let value = HeaderValue::from_bytes(field.value).map_err(|_| bad)?;
         match map.entry(name) {
@@ -111,6 +114,9 @@ fn build(req: &httparse::Request<'_, '_>, config: &Config) -> Result<Head, Statu
     .ok_or(bad)?;
     *request.method_mut() = method;
     *request.uri_mut() = uri;
+    if !spelling.is_empty() {
+        request.extensions_mut().insert(spelling);
+    }
     *request.version_mut() = if http10 {
         Version::HTTP_10
     } else {
@@ -199,6 +205,19 @@ mod tests {
             Parsed::Reject(status) => Err(status),
             Parsed::Partial => panic!("partial: {text:?}"),
         }
+    }
+
+    #[test]
+    fn names_sent_with_capitals_are_attached_as_spelled() {
+        let h =
+            head("PUT /a/q HTTP/1.1\r\nHost: h\r\nx-ms-meta-Color: red\r\nx-ms-version: v\r\n\r\n")
+                .unwrap();
+        let spelling = h.request.extensions().get::<Spelling>().unwrap();
+        assert_eq!(spelling.of("x-ms-meta-color"), Some("x-ms-meta-Color"));
+        assert_eq!(spelling.of("host"), Some("Host"));
+        assert_eq!(spelling.of("x-ms-version"), None);
+        let lower = head("GET / HTTP/1.1\r\nhost: h\r\n\r\n").unwrap();
+        assert!(lower.request.extensions().get::<Spelling>().is_none());
     }
 
     #[test]

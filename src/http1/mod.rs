@@ -20,10 +20,12 @@ mod chunked;
 mod decoder;
 mod head;
 mod response;
+mod spelling;
 mod target;
 
 pub use decoder::{Decoder, Incoming, Item};
 pub use response::{CONTINUE, Framing, encode};
+pub use spelling::Spelling;
 pub use target::lenient_uri;
 
 /// Limits and addressing for one connection's decoder.

@@ -1,5 +1,6 @@
 //! `http::Response<Vec<u8>>` → the bytes of an HTTP/1.1 response (RFC 9112 §§ 4, 6, 9.6).
 
+use super::Spelling;
 use http::header::{self, HeaderName};
 use http::{Response, StatusCode};
 use std::time::SystemTime;
@@ -37,11 +38,15 @@ pub fn encode(
     out.push(b' ');
     out.extend_from_slice(status.canonical_reason().unwrap_or("Unknown").as_bytes());
     out.extend_from_slice(b"\r\n");
+    let spelling = response.extensions().get::<Spelling>();
     for (name, value) in response.headers() {
         if owned_here(name) {
             continue;
         }
-        line(out, name.as_str().as_bytes(), value.as_bytes());
+        let spelled = spelling
+            .and_then(|s| s.of(name.as_str()))
+            .unwrap_or(name.as_str());
+        line(out, spelled.as_bytes(), value.as_bytes());
     }
     if !response.headers().contains_key(header::DATE) {
         line(out, b"date", httpdate::fmt_http_date(now()).as_bytes());
@@ -103,6 +108,26 @@ mod tests {
             UNIX_EPOCH + Duration::from_secs(1_700_000_000)
         });
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_response_spelling_names_how_headers_are_written() {
+        let mut response = Response::new(Vec::new());
+        *response.status_mut() = StatusCode::OK;
+        response
+            .headers_mut()
+            .insert("x-ms-meta-color", "red".parse().unwrap());
+        response
+            .headers_mut()
+            .insert("x-ms-request-id", "1".parse().unwrap());
+        let mut spelling = Spelling::default();
+        spelling.note("x-ms-meta-Color");
+        response.extensions_mut().insert(spelling);
+        let mut out = Vec::new();
+        encode(&mut out, &response, KEEP, || UNIX_EPOCH);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\r\nx-ms-meta-Color: red\r\n"), "{text}");
+        assert!(text.contains("\r\nx-ms-request-id: 1\r\n"), "{text}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The Azure Queue REST protocol over `http` types: request in, response out, no I/O.
 //!
-//! May import `crate::engine` only (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
+//! May import `crate::engine`, and from `crate::http1` only the [`Spelling`] of header names
+//! that hosts attach (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
 //! [`Service::handle`] reads the clock value it is given once and uses it for everything in
 //! the response; it never panics on any input. The caller drains the engine's outbox into a
 //! store before sending the response.
@@ -15,11 +16,10 @@ pub mod ops;
 pub mod query;
 pub mod route;
 pub mod service;
-pub mod spelling;
 pub mod xml;
 
+pub use crate::http1::Spelling;
 pub use config::{AccountConfig, ServiceConfig};
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
 pub use service::Service;
-pub use spelling::Spelling;

@@ -10,9 +10,9 @@ use super::inspect;
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
 use super::route::{self, Operation, Target};
-use super::spelling::Spelling;
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
+use crate::http1::Spelling;
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
 
 /// The version answered when the request names none (the newest the SDKs send).

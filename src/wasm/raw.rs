@@ -7,6 +7,7 @@
 
 use super::fetch::{latin1_bytes, latin1_string, lenient_uri, plain_error};
 use super::service::QueueService;
+use crate::http1::Spelling;
 use crate::rest::ErrorCode;
 use http::header::{HeaderName, HeaderValue};
 use std::borrow::Cow;
@@ -143,9 +144,11 @@ fn to_http(
     let mut request = http::Request::new(body);
     *request.method_mut() = method;
     *request.uri_mut() = uri;
+    let mut spelling = Spelling::default();
     let map = request.headers_mut();
     let mut parts = headers.split(SEPARATOR);
     while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+        spelling.note(name);
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad())?;
         let value = if value.is_ascii() {
             Cow::Borrowed(value.as_bytes())
@@ -158,6 +161,9 @@ fn to_http(
         };
         map.insert(name, HeaderValue::from_bytes(&value).map_err(|_| bad())?);
     }
+    if !spelling.is_empty() {
+        request.extensions_mut().insert(spelling);
+    }
     Ok(request)
 }
 
@@ -165,11 +171,16 @@ fn to_http(
 fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     let status = response.status().as_u16();
     let mut headers = String::with_capacity(64 * response.headers().len());
+    let spelling = response.extensions().get::<Spelling>();
     for (name, value) in response.headers() {
         if !headers.is_empty() {
             headers.push(SEPARATOR);
         }
-        headers.push_str(name.as_str());
+        headers.push_str(
+            spelling
+                .and_then(|s| s.of(name.as_str()))
+                .unwrap_or(name.as_str()),
+        );
         headers.push(SEPARATOR);
         headers.push_str(&latin1_string(value.as_bytes()));
     }

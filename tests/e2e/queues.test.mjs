@@ -69,8 +69,13 @@ describe('metadata', () => {
     await q.sendMessage('one');
     await q.sendMessage('two', { visibilityTimeout: 60 });
     const props = await q.getProperties();
+    // Node's HTTP client lowercases response header names (against Azure too).
     assert.deepEqual(props.metadata, { color: 'red', size: 'XL' });
     assert.equal(props.approximateMessagesCount, 2);
+    // List Queues names each pair by element: the case it was sent in, as Azure keeps it.
+    const listed = [];
+    for await (const item of service.listQueues({ prefix: q.name, includeMetadata: true })) listed.push(item.metadata);
+    assert.deepEqual(listed, [{ Color: 'red', size: 'XL' }]);
     await q.setMetadata();
     assert.deepEqual((await q.getProperties()).metadata, {});
   });

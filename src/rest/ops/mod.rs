@@ -9,8 +9,8 @@ pub mod service;
 use super::error::{ErrorCode, RestError};
 use super::query::Query;
 use super::route::Target;
-use super::spelling::Spelling;
 use crate::engine::{Emulator, Metadata, MetadataError, QueueName, Timestamp};
+use crate::http1::Spelling;
 use http::HeaderMap;
 
 /// Everything an operation may read, and the engine it may change.

@@ -2,10 +2,10 @@
 //!
 //! HTTP header names are case-insensitive, and the `http` crate stores them lowercased. Azure,
 //! though, keeps a metadata name in the case it was sent (`x-ms-meta-Color` is listed as
-//! `<Color>` and returned as `x-ms-meta-Color`). A host that sees the raw bytes (Node's
-//! `rawHeaders`, a socket) attaches the names as sent to the request's extensions; the REST
-//! layer spells metadata names from them, and attaches the spelling of its own response
-//! headers, so such a host can write them back as Azure would. Hosts that cannot know (Fetch
+//! `<Color>` and returned as `x-ms-meta-Color`). A host that sees the raw bytes (this codec,
+//! Node's `rawHeaders`) attaches the names as sent to the request's extensions; the REST layer
+//! spells metadata names from them, and attaches the spelling of its own response headers, so
+//! [`encode`](super::encode) writes them back as Azure would. Hosts that cannot know (Fetch
 //! lowercases every name) attach nothing, and names stay lowercase.
 
 /// Header names that contain upper-case letters, as sent. (Names that are all lowercase
