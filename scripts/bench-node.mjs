@@ -21,13 +21,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-// As in www/server.mjs: Node 20's V8 aborts when it deoptimizes at an inlined JS→wasm call that
-// returns an externref; the in-process section runs the wasm package hot in this process.
-v8.setFlagsFromString('--no-turbo-inline-js-wasm-calls');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);

@@ -13,15 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
 import { Client } from './bench-node.mjs';
 import { Journal } from '../www/journal.mjs';
 import { launch, serveHarness } from '../tests/persistence/browser.mjs';
 import { startServer } from '../tests/e2e/azqueue_server.mjs';
 
-// As in www/server.mjs: Node 20's V8 aborts when it deoptimizes at an inlined JS→wasm call that
-// returns an externref; the journal section runs the wasm package hot in this process.
-v8.setFlagsFromString('--no-turbo-inline-js-wasm-calls');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));

@@ -9,18 +9,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
 
-// Node 20's V8 aborts the whole process ("Fatal error … unreachable code" in
-// Deoptimizer::DoComputeBuiltinContinuation) when optimized code that inlined a JS→wasm call
-// returning an externref is deoptimized at that call; wasm-bindgen's glue makes such calls on
-// every request, and the server died this way under load. Not inlining JS→wasm calls avoids the
-// path (it must be set before the glue is optimized, so before the package is loaded).
-v8.setFlagsFromString('--no-turbo-inline-js-wasm-calls');
 
 const WWW = path.dirname(fileURLToPath(import.meta.url));
 
