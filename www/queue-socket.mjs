@@ -4,6 +4,9 @@
 // which cost more per request than the queue operation, is not on the path. Glue only: no
 // queue logic and no HTTP parsing here.
 
+/** A socket with nothing sent either way for this long is closed (also a stalled partial head). */
+export const IDLE_TIMEOUT_MS = 120_000;
+
 /**
  * A `net.createServer` connection listener serving `service`'s REST API.
  * `fallbackHost` (`host:port`) is where requests without a Host header are addressed.
@@ -11,8 +14,9 @@
  * (`headers` as `[name, value]` pairs only with `logHeaders`); without it nothing is recorded.
  * Returns the listener, with `destroyAll()` to drop every open socket (shutdown) and a settable
  * `fallbackHost` (known only once the server listens, when it was asked for port 0).
+ * `idleMs`: how long a socket may stay silent before it is closed.
  */
-export function queueConnectionListener(service, { fallbackHost, onDone = null, logHeaders = false }) {
+export function queueConnectionListener(service, { fallbackHost, onDone = null, logHeaders = false, idleMs = IDLE_TIMEOUT_MS }) {
   const sockets = new Set();
   const level = onDone ? (logHeaders ? 2 : 1) : 0;
 
@@ -75,6 +79,11 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     socket.on('end', () => {
       peerEnded = true;
       if (pending === 0 && !closed) socket.end();
+    });
+    // Idle sockets would otherwise stay open for as long as the client keeps them. An answer
+    // that waits for the store is not idleness on the client's part.
+    socket.setTimeout(idleMs, () => {
+      if (pending === 0) socket.destroy();
     });
     // ECONNRESET and the like: 'close' follows, which is all there is to do.
     socket.on('error', () => {});

@@ -105,3 +105,26 @@ test('garbage is answered 400 with an Azure error and closes; nothing after it i
   conn.free();
   service.free();
 });
+
+test('the socket listener closes a connection that stays silent, and serves one that talks', async () => {
+  const net = await import('node:net');
+  const { queueConnectionListener } = await import('../../www/queue-socket.mjs');
+  const service = await QueueService.open({ store: 'memory', anonymous: true });
+  const listener = queueConnectionListener(service, { fallbackHost: '127.0.0.1', idleMs: 300 });
+  const server = net.createServer(listener);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const socket = net.connect(server.address().port, '127.0.0.1');
+    const chunks = [];
+    socket.on('data', (d) => chunks.push(d));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(req('PUT', '/devstoreaccount1/idle-q'));
+    const started = performance.now();
+    await closed;
+    assert.deepEqual(statuses(Buffer.concat(chunks)), [201]);
+    assert.ok(performance.now() - started >= 250, 'not closed before the idle time');
+  } finally {
+    listener.destroyAll();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
