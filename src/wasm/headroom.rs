@@ -1,5 +1,7 @@
 //! Grows the wasm memory ahead of need, in steps proportional to its size.
 //!
+//! Called after every operation (`Host::serve`, `Host::run`) and after each socket read.
+//!
 //! Why: Rust's allocator on wasm32 (dlmalloc) asks for more memory a 64 KiB page at a time,
 //! and each `memory.grow` costs time proportional to the whole memory in Node 20's V8 here
 //! (measured: about 0.9 ms per one-page grow at 118 MB, 1.4 ms at 144 MB). A queue that keeps

@@ -92,6 +92,7 @@ impl Host {
             .await
             .map_err(|e| store_failed(&e))?;
         self.deliver_events(events);
+        super::headroom::keep_ahead();
         result
     }
 
@@ -131,6 +132,7 @@ impl Host {
             return Ok(fetch::internal_error());
         }
         self.deliver_events(events);
+        super::headroom::keep_ahead();
         Ok(response)
     }
 

@@ -8,6 +8,7 @@
 use super::AuthInput;
 use super::header_order;
 use http::HeaderMap;
+use http::header::AsHeaderName;
 use percent_encoding::percent_decode_str;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -52,7 +53,7 @@ pub fn string_to_sign(scheme: Scheme, input: &AuthInput, variant: Variant) -> St
     let h = input.headers;
     // An absent x-ms-version means "latest" for our purposes: every rule below is the modern one.
     let version = header(h, "x-ms-version");
-    let modern = |since: &str| version.is_empty() || version.as_str() >= since;
+    let modern = |since: &str| version.is_empty() || &*version >= since;
     let date = date_line(h, variant);
     let mut s = String::with_capacity(256);
     let mut line = |v: &str| {
@@ -142,23 +143,39 @@ pub(super) fn candidates(scheme: Scheme, input: &AuthInput) -> Vec<String> {
     out
 }
 
-/// All values of a header, comma-joined, trimmed; empty when absent.
+/// All values of a header, comma-joined, trimmed; empty when absent. Borrowed in the common
+/// case of one valid value (this runs for a dozen headers on every signed request).
 ///
 /// Values that are not valid UTF-8 are signed as their lossy decoding: they cannot match a
 /// client signature anyway, and refusing them here would only move the error.
-fn header(h: &HeaderMap, name: &str) -> String {
-    let values: Vec<String> = h
-        .get_all(name)
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
-        .collect();
-    values.join(",")
+fn header<'a>(h: &'a HeaderMap, name: impl AsHeaderName) -> Cow<'a, str> {
+    let mut values = h.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Cow::Borrowed("");
+    };
+    let first = trimmed(first);
+    let Some(second) = values.next() else {
+        return first;
+    };
+    let mut joined = first.into_owned();
+    for v in std::iter::once(second).chain(values) {
+        joined.push(',');
+        joined.push_str(&trimmed(v));
+    }
+    Cow::Owned(joined)
+}
+
+fn trimmed(v: &http::HeaderValue) -> Cow<'_, str> {
+    match String::from_utf8_lossy(v.as_bytes()) {
+        Cow::Borrowed(s) => Cow::Borrowed(s.trim()),
+        Cow::Owned(s) => Cow::Owned(s.trim().to_owned()),
+    }
 }
 
 /// The Date line: empty when `x-ms-date` carries the date (what clients sign), else `Date`.
-fn date_line(h: &HeaderMap, variant: Variant) -> String {
+fn date_line(h: &HeaderMap, variant: Variant) -> Cow<'_, str> {
     if h.contains_key("x-ms-date") && !variant.literal_date {
-        String::new()
+        Cow::Borrowed("")
     } else {
         header(h, "date")
     }
@@ -167,11 +184,10 @@ fn date_line(h: &HeaderMap, variant: Variant) -> String {
 /// `name:value\n` for every `x-ms-*` header, names lower-cased (the `http` crate already
 /// stores them so) and in the service's culture order.
 fn canonicalized_headers(h: &HeaderMap, include_empty: bool) -> String {
-    let mut entries: Vec<(&str, String)> = h
+    let mut entries: Vec<(&str, Cow<'_, str>)> = h
         .keys()
-        .map(|k| k.as_str())
-        .filter(|k| k.starts_with("x-ms-"))
-        .map(|k| (k, header(h, k)))
+        .filter(|k| k.as_str().starts_with("x-ms-"))
+        .map(|k| (k.as_str(), header(h, k)))
         .filter(|(_, v)| include_empty || !v.is_empty())
         .collect();
     header_order::sort_by_name(&mut entries, |(k, _)| k);
