@@ -91,11 +91,12 @@ fn build(req: &httparse::Request<'_, '_>, config: &Config) -> Result<Head, Statu
     map.reserve(req.headers.len());
     for field in req.headers.iter() {
         let name = HeaderName::from_bytes(field.name.as_bytes()).map_err(|_| bad)?;
-        spelling.note(field.name);
         note(&mut framing, &name, field.value)?;
         let value = HeaderValue::from_bytes(field.value).map_err(|_| bad)?;
         match map.entry(name) {
             Entry::Vacant(slot) => {
+                // A name repeated in another case keeps the case of its first occurrence.
+                spelling.note(field.name);
                 slot.insert(value);
             }
             // One value per name, joined as the Fetch `Headers` joins them, so the REST layer
@@ -216,6 +217,8 @@ mod tests {
         assert_eq!(spelling.of("x-ms-meta-color"), Some("x-ms-meta-Color"));
         assert_eq!(spelling.of("host"), Some("Host"));
         assert_eq!(spelling.of("x-ms-version"), None);
+        let repeated = head("GET / HTTP/1.1\r\nx-ms-meta-a: 1\r\nX-Ms-Meta-A: 2\r\n\r\n").unwrap();
+        assert!(repeated.request.extensions().get::<Spelling>().is_none());
         let lower = head("GET / HTTP/1.1\r\nhost: h\r\n\r\n").unwrap();
         assert!(lower.request.extensions().get::<Spelling>().is_none());
     }

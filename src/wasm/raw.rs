@@ -148,7 +148,7 @@ fn to_http(
     let map = request.headers_mut();
     let mut parts = headers.split(SEPARATOR);
     while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
-        spelling.note(name);
+        let spelled = name;
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad())?;
         let value = if value.is_ascii() {
             Cow::Borrowed(value.as_bytes())
@@ -157,7 +157,11 @@ fn to_http(
         };
         let value = match map.get(&name) {
             Some(first) => Cow::Owned([first.as_bytes(), b", ", &value].concat()),
-            None => value,
+            None => {
+                // A name repeated in another case keeps the case of its first occurrence.
+                spelling.note(spelled);
+                value
+            }
         };
         map.insert(name, HeaderValue::from_bytes(&value).map_err(|_| bad())?);
     }
