@@ -14,7 +14,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
 
-
 const WWW = path.dirname(fileURLToPath(import.meta.url));
 
 const USAGE = `usage: node www/server.mjs [options]
