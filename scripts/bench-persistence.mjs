@@ -17,6 +17,7 @@ import { Client } from './bench-node.mjs';
 import { Journal } from '../www/journal.mjs';
 import { launch, serveHarness } from '../tests/persistence/browser.mjs';
 import { startServer } from '../tests/e2e/azqueue_server.mjs';
+import { bigSnapshot } from '../tests/persistence/pages/big-snapshot.js';
 
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,23 +42,6 @@ async function putRate(send, producers) {
     }
   }));
   return acked / ((performance.now() - started) / 1000);
-}
-
-/** A snapshot document with `count` messages in queue `big`. */
-function bigSnapshot(count) {
-  const now = Date.now();
-  const messages = [];
-  for (let i = 0; i < count; i++) {
-    messages.push({
-      id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, seq: i, text: `message ${i}`,
-      insertion_time: now, expiration_time: 253402300799000, time_next_visible: now,
-      dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
-    });
-  }
-  return JSON.stringify({
-    format: 'azqueue-snapshot', version: 1,
-    accounts: [{ name: 'devstoreaccount1', properties: null, queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }] }],
-  });
 }
 
 async function chromium() {

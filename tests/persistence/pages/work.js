@@ -2,6 +2,7 @@
 // service, producers and consumers that report every acknowledgement to the test through
 // `POST /ledger` to the test's server, and helpers the test calls with page.evaluate.
 import init, { QueueService } from '/pkg/azqueue.js';
+import { bigSnapshot } from './big-snapshot.js';
 
 await init();
 
@@ -80,20 +81,7 @@ async function putRate({ producers, ms }) {
 
 /** Replaces everything with `count` messages in one queue (one import transaction). */
 async function fill({ count }) {
-  const now = Date.now();
-  const messages = [];
-  for (let i = 0; i < count; i++) {
-    const hex = i.toString(16).padStart(12, '0');
-    messages.push({
-      id: `00000000-0000-4000-8000-${hex}`, seq: i, text: `message ${i}`,
-      insertion_time: now, expiration_time: 253402300799000, time_next_visible: now,
-      dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
-    });
-  }
-  await service.importSnapshot({
-    format: 'azqueue-snapshot', version: 1,
-    accounts: [{ name: 'devstoreaccount1', properties: null, queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }] }],
-  });
+  await service.importSnapshot(bigSnapshot(count));
 }
 
 /** The store's counters (`GET /_azqueue/store`): committed changes and transactions. */
