@@ -8,7 +8,7 @@
 //! `checkStorageAdapter(make)` runs the store contract suite against an adapter, so a host can
 //! test its own.
 
-use super::layout::{self, Decoder, Loaded, Pending, RecordOp};
+use super::layout::{self, Decoder, Loaded, RecordOp};
 use crate::engine::{Change, Snapshot};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -212,10 +212,7 @@ impl Store for AdapterStore {
     }
 
     async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
-        self.commit_ops(layout::ops(
-            batch.into_iter().map(Pending::Change).collect(),
-        )?)
-        .await
+        self.commit_ops(layout::ops_of_changes(batch)?).await
     }
 }
 

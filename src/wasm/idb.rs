@@ -24,7 +24,7 @@
 
 mod log;
 
-use super::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
+use super::layout::{self, Decoder, Key, Loaded, MESSAGES, META, RecordOp, STORES};
 use super::store::OpenError;
 use crate::engine::{Change, Snapshot};
 use crate::store::{Store, StoreError};
@@ -344,10 +344,7 @@ impl Store for IdbStore {
     }
 
     async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
-        self.commit_ops(layout::ops(
-            batch.into_iter().map(Pending::Change).collect(),
-        )?)
-        .await
+        self.commit_ops(layout::ops_of_changes(batch)?).await
     }
 }
 

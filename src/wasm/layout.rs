@@ -334,6 +334,11 @@ pub(crate) fn ops(batch: Vec<Pending>) -> Result<Vec<RecordOp>, StoreError> {
     Ok(coalesce(all))
 }
 
+/// [`ops`] of engine changes alone: what a record store's `Store::commit` writes.
+pub(crate) fn ops_of_changes(batch: Vec<Change>) -> Result<Vec<RecordOp>, StoreError> {
+    ops(batch.into_iter().map(Pending::Change).collect())
+}
+
 fn change_ops(change: Change, out: &mut Vec<RecordOp>) -> Result<(), StoreError> {
     match change {
         Change::QueuePut { account, queue } => {
