@@ -386,7 +386,7 @@ async fn a_database_from_a_newer_build_is_refused() {
     assert_error(&err, "StoreUnavailable", 500);
     let message = get_str(&err, "message");
     assert!(
-        message.contains("schema version 99, newer than 2"),
+        message.contains("schema version 99, newer than 3"),
         "{message}"
     );
     delete_database(&name).await.unwrap();
@@ -401,9 +401,10 @@ async fn js(params: &str, body: &str, args: &[JsValue]) -> JsValue {
     JsFuture::from(Promise::resolve(&out)).await.unwrap()
 }
 
-/// The upgrade path: a database written by a schema-1 build (IndexedDB version 1, message
-/// values as JSON objects) opens with every message, takes schema-2 values for what changes
-/// from then on, reads both forms mixed, and is marked version 2 so a schema-1 build refuses it.
+/// The upgrade path: a database written by a schema-1 build (IndexedDB version 1, one record
+/// per message, values as JSON objects) opens with every message, is rewritten as version 3
+/// (message blocks, schema-2 values, the per-message store emptied), so an older build refuses
+/// it, and keeps working from there.
 #[wasm_bindgen_test]
 async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     let name = fresh_name("v1");
@@ -481,7 +482,7 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     call(&handle, "sendMessage", &["new".into()]).await.unwrap();
     service.close().await.unwrap();
 
-    // Version 2, schema 2, and both value forms side by side.
+    // Version 3, schema 2: one block of four schema-2 values, no per-message records.
     let state = js(
         "name",
         "return new Promise((resolve, reject) => {
@@ -489,12 +490,14 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
            r.onerror = () => reject(r.error);
            r.onsuccess = () => {
              const db = r.result;
-             const tx = db.transaction(['messages', 'meta']);
+             const tx = db.transaction(['messages', 'segments', 'meta']);
              const schema = tx.objectStore('meta').get('schema');
-             const values = tx.objectStore('messages').getAll();
+             const old = tx.objectStore('messages').count();
+             const blocks = tx.objectStore('segments').getAll();
              tx.oncomplete = () => {
                db.close();
-               resolve([db.version, schema.result, values.result.map((v) => v[0]).sort().join('')]);
+               const lines = blocks.result.map((b) => b.split('\\n').map((l) => l[0]).join(''));
+               resolve([db.version, schema.result, old.result, lines.join('|')]);
              };
            };
          });",
@@ -502,12 +505,13 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     )
     .await;
     let state: Array = state.unchecked_into();
-    assert_eq!(state.get(0).as_f64(), Some(2.0), "IndexedDB version");
+    assert_eq!(state.get(0).as_f64(), Some(3.0), "IndexedDB version");
     assert_eq!(state.get(1).as_string().as_deref(), Some("{\"version\":2}"));
+    assert_eq!(state.get(2).as_f64(), Some(0.0), "per-message records left");
     assert_eq!(
-        state.get(2).as_string().as_deref(),
-        Some("[{{{"),
-        "value forms"
+        state.get(3).as_string().as_deref(),
+        Some("[[[["),
+        "blocks and their value forms"
     );
 
     let again = open(&name, &[]).await.unwrap();
@@ -576,9 +580,9 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
            const r = indexedDB.open(name);
            r.onerror = () => reject(r.error);
            r.onsuccess = () => {
-             const tx = r.result.transaction(['log', 'messages']);
+             const tx = r.result.transaction(['log', 'segments']);
              const log = tx.objectStore('log').count();
-             const messages = tx.objectStore('messages').count();
+             const messages = tx.objectStore('segments').count();
              tx.oncomplete = () => { r.result.close(); resolve([log.result, messages.result]); };
            };
          });",
@@ -592,7 +596,7 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     );
     assert!(
         records > 0.0 && log > 0.0 && log < commits as f64,
-        "expected a fold and a log after it: {log} log records, {records} message records"
+        "expected a fold and a log after it: {log} log records, {records} message blocks"
     );
     drop(store); // closes without folding, as a crash would leave it
     // Its Web Lock is released asynchronously: take it and let it go.

@@ -1,18 +1,22 @@
-//! The IndexedDB store: one database per service name, four object stores (`queues`,
-//! `messages`, `properties`, `meta`; see `layout.rs`), one record per queue and per message.
+//! The IndexedDB store: one database per service name; object stores `queues`, `properties`
+//! and `meta` (see `layout.rs`) with one record per queue, per account and per meta value,
+//! `segments` with a queue's messages in blocks of consecutive insertion sequence numbers
+//! (`idb/segments.rs`), and `log`, the write-ahead log (`idb/log.rs`).
 //!
 //! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
 //!   adds, so a database written by an older build is upgraded in place. A database from a
-//!   newer build is refused (`UnsupportedVersion`) rather than misread.
+//!   newer build is refused (`UnsupportedVersion`) rather than misread. Versions 1 and 2 kept
+//!   one record per message in `messages`: the first load after the upgrade rewrites them as
+//!   blocks (`IdbStore::load_all`), in one transaction, and `messages` stays empty after.
 //! - **Writes** are one readwrite transaction per batch. A batch is durable when the
 //!   transaction's `complete` event fires; a request error, a transaction error or an abort
 //!   (quota included) rejects, as automerge-repo's `rejectOnFailure` does. The transaction asks
 //!   for `durability: "strict"` (flushed to disk) unless the service was opened relaxed.
 //! - **Write-ahead log** (`log` store, `idb/log.rs`): a batch is written as one log record
 //!   rather than one write per record. Once [`FOLD_AT`] operations are logged (or the store
-//!   closes), one transaction writes them, coalesced, into the per-queue and per-message
-//!   records and deletes their log records: the two agree at every commit, so a crash at any
-//!   point loses nothing. Loading reads the records, then replays the log over them in order.
+//!   closes), one transaction writes them, coalesced, into the records and message blocks and
+//!   deletes their log records: the two agree at every commit, so a crash at any point loses
+//!   nothing. Loading reads the records and blocks, then replays the log over them in order.
 //!   A batch that is large by itself (an import) skips the log and folds at once.
 //! - **One writer per database.** Two tabs writing one database would each hold their own
 //!   in-memory engine and overwrite each other's records. So `open` takes an exclusive Web Lock
@@ -23,12 +27,14 @@
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
 
 mod log;
+mod segments;
 
 use super::layout::{self, Decoder, Key, Loaded, MESSAGES, META, RecordOp, STORES};
 use super::store::OpenError;
 use crate::engine::{Change, Snapshot};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
+use segments::{Block, Placement, SEGMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -41,16 +47,17 @@ type EventHandler = Closure<dyn FnMut(JsValue)>;
 
 /// The IndexedDB database version this build creates and reads.
 /// Version 2 added the write-ahead log store and changed the message value to schema 2
-/// (`layout.rs`); an older build refuses it rather than misreading it.
-pub(crate) const DB_VERSION: u32 = 2;
+/// (`layout.rs`); version 3 moved messages into blocks (`segments`). An older build refuses a
+/// newer database rather than misreading it.
+pub(crate) const DB_VERSION: u32 = 3;
 
 /// The write-ahead log's object store (database version 2): key a number counting up from 1,
 /// value one batch ([`log::encode`]).
 const LOG: &str = "log";
 
-/// Logged operations that trigger a fold into the records. A fold writes each record the
-/// operations touch (after coalescing), so this bounds both the log a load replays and the
-/// pause of the commit that folds (about 0.1 ms per record written in Chromium).
+/// Logged operations that trigger a fold into the records. A fold reads and rewrites each
+/// block the operations touch (about 33 for 2,048 puts), so this bounds both the log a load
+/// replays and the pause of the commit that folds.
 const FOLD_AT: usize = 2048;
 
 /// What the log holds that the records do not yet; always what the database holds.
@@ -79,6 +86,8 @@ pub struct IdbStore {
     /// Keeps the database's event handlers alive as long as the store.
     handlers: RefCell<Vec<EventHandler>>,
     wal: RefCell<Wal>,
+    /// Where each message's block is, for deletes (which name only the message).
+    placement: RefCell<Placement>,
 }
 
 impl IdbStore {
@@ -98,6 +107,7 @@ impl IdbStore {
             lost: Rc::new(RefCell::new(None)),
             handlers: RefCell::new(Vec::new()),
             wal: RefCell::new(Wal::default()),
+            placement: RefCell::new(Placement::default()),
         }
     }
 
@@ -221,11 +231,13 @@ impl IdbStore {
     }
 
     /// Reads every record in one readonly transaction: one `getAll` per small store, and the
-    /// messages in chunks of [`LOAD_CHUNK`] (see [`load_messages`]).
+    /// message blocks (and any per-message records an older version left) in chunks (see
+    /// [`load_chunked`]); then replays the log over them. Per-message records are then
+    /// rewritten as blocks ([`IdbStore::rewrite`]).
     pub(crate) async fn load_all(&self) -> Result<Loaded, StoreError> {
         let db = self.db().await?;
         let names = Array::new();
-        for s in STORES {
+        for s in STORES.into_iter().chain([SEGMENTS]) {
             names.push(&s.into());
         }
         let tx = db
@@ -258,11 +270,41 @@ impl IdbStore {
                 decoder.add_meta(name, &text)?;
             }
         }
-        load_messages(&store(MESSAGES)?, &mut decoder).await?;
-        for op in self.wal.borrow().unapplied.iter() {
-            decoder.apply(op.clone())?;
+        let legacy = load_chunked(&store(MESSAGES)?, LOAD_CHUNK, message_key, &mut decoder).await?;
+        load_chunked(&store(SEGMENTS)?, BLOCK_CHUNK, block_key, &mut decoder).await?;
+        // Placed from the blocks as stored, before the log: a logged delete of a message in a
+        // block must still find that block when it is folded.
+        let mut placement = Placement::default();
+        for (account, queue, m) in decoder.stored_messages() {
+            placement.insert(account, queue, m.id, m.seq);
         }
-        Ok(decoder.finish())
+        let unapplied = self.wal.borrow().unapplied.clone();
+        placement.apply(Placement::logged(&unapplied)?);
+        *self.placement.borrow_mut() = placement;
+        for op in unapplied {
+            decoder.apply(op)?;
+        }
+        let mut loaded = decoder.finish();
+        if legacy > 0 {
+            self.rewrite(&mut loaded).await?;
+        }
+        Ok(loaded)
+    }
+
+    /// Rewrites what a version-1 or version-2 database holds (one record per message, in the
+    /// `messages` store) as this version's records and blocks, in one transaction: a crash
+    /// before it completes leaves the old records whole, and the next load tries again.
+    async fn rewrite(&self, loaded: &mut Loaded) -> Result<(), StoreError> {
+        let mut items = vec![layout::Pending::Clear];
+        items.extend(layout::snapshot_changes(&loaded.snapshot));
+        let mut ops = layout::ops(items)?;
+        ops.push(layout::schema_op()?);
+        if let Some(clock) = loaded.clock {
+            ops.push(layout::clock_op(clock)?);
+        }
+        self.write(ops, true).await?;
+        loaded.schema = Some(layout::SCHEMA_VERSION);
+        Ok(())
     }
 
     /// Applies one batch in one readwrite transaction; resolves when it is complete.
@@ -274,32 +316,42 @@ impl IdbStore {
     }
 
     /// Logs `ops` as one log record, or (when the log would reach [`FOLD_AT`], or `fold`)
-    /// writes everything logged plus `ops` into the records and empties the log; either way
-    /// in one transaction. The in-memory [`Wal`] changes only once that transaction is
-    /// complete, so it always describes the database. One write at a time (the group commit in
-    /// `store.rs` runs one commit at a time; `close_and_wait` runs after its flush).
+    /// writes everything logged plus `ops` into the records and blocks and empties the log;
+    /// either way in one transaction. The in-memory [`Wal`] and [`Placement`] change only once
+    /// that transaction is complete, so they always describe the database. One write at a time
+    /// (the group commit in `store.rs` runs one commit at a time; `close_and_wait` runs after
+    /// its flush).
     async fn write(&self, ops: Vec<RecordOp>, fold: bool) -> Result<(), StoreError> {
         let db = self.db().await?;
         let tx = readwrite(&db, self.durability).map_err(|e| thrown("starting a write", e))?;
         // Handlers go on before any request, so no failure can slip past them.
         let done = JsFuture::from(transaction_done(&tx));
-        let fold = fold || self.wal.borrow().unapplied.len() + ops.len() >= FOLD_AT;
-        let (written, logged) = if fold {
+        let (first, next, logged) = {
             let wal = self.wal.borrow();
-            let mut all = Vec::with_capacity(wal.unapplied.len() + ops.len());
-            all.extend(wal.unapplied.iter().cloned());
-            all.extend(ops);
-            let written = write_all(&tx, layout::coalesce(all)).and_then(|()| drop_log(&tx, &wal));
-            (written, None)
-        } else {
-            let next = self.wal.borrow().next;
-            (put_log(&tx, next, &log::encode(&ops)), Some(ops))
+            (wal.first, wal.next, wal.unapplied.len())
         };
-        if let Err(e) = written {
-            let _ = tx.abort();
-            let _ = done.await;
-            return Err(e);
-        }
+        let fold = fold || logged + ops.len() >= FOLD_AT;
+        let outcome = if fold {
+            let mut all = self.wal.borrow().unapplied.clone();
+            all.extend(ops);
+            let plan = segments::plan(layout::coalesce(all), &self.placement.borrow());
+            match plan {
+                Ok(plan) => write_fold(&tx, plan, first, next).await,
+                Err(e) => Err(e),
+            }
+        } else {
+            Placement::logged(&ops).and_then(|placed| {
+                put_log(&tx, next, &log::encode(&ops)).map(|()| (placed, Some(ops)))
+            })
+        };
+        let (placed, logged) = match outcome {
+            Ok(written) => written,
+            Err(e) => {
+                let _ = tx.abort();
+                let _ = done.await;
+                return Err(e);
+            }
+        };
         // Ask for the commit now rather than when the event loop notices the transaction is
         // idle (IDBTransaction.commit(); absent in older engines, where waiting is the same).
         if let Ok(commit) = Reflect::get(&tx, &"commit".into()) {
@@ -309,6 +361,7 @@ impl IdbStore {
         }
         match done.await {
             Ok(_) => {
+                self.placement.borrow_mut().apply(placed);
                 let mut wal = self.wal.borrow_mut();
                 match logged {
                     Some(ops) => {
@@ -332,6 +385,46 @@ impl IdbStore {
     }
 }
 
+/// A fold's requests in `tx`: the records, then each touched block read (unless known empty),
+/// merged and written back or deleted, then the log records `first..next` deleted. Resolves
+/// to what [`Placement`] learns once `tx` completes.
+async fn write_fold(
+    tx: &IdbTransaction,
+    plan: segments::FoldPlan,
+    first: Option<u64>,
+    next: u64,
+) -> Result<(Vec<segments::Placed>, Option<Vec<RecordOp>>), StoreError> {
+    write_records(tx, plan.records)?;
+    let blocks = tx
+        .object_store(SEGMENTS)
+        .map_err(|e| thrown("writing", e))?;
+    // Every read goes out before the first is awaited; they are awaited in the order issued
+    // (see `load_all`), and each write follows its read.
+    let mut reads = Vec::with_capacity(plan.blocks.len());
+    for (block, p) in plan.blocks {
+        let key = block_idb_key(&block);
+        let read = if p.empty {
+            None
+        } else {
+            Some(blocks.get(&key).map_err(|e| thrown("reading a block", e))?)
+        };
+        reads.push((key, read, p.changes));
+    }
+    for (key, read, changes) in reads {
+        let old = match read {
+            Some(request) => request_result(&request).await?.as_string(),
+            None => None,
+        };
+        let written = match segments::merge(old.as_deref(), changes)? {
+            Some(value) => blocks.put_with_key(&value.into(), &key),
+            None => blocks.delete(&key),
+        };
+        written.map_err(|e| thrown("writing a block", e))?;
+    }
+    drop_log(tx, first, next)?;
+    Ok((plan.placed, None))
+}
+
 impl Drop for IdbStore {
     fn drop(&mut self) {
         self.close();
@@ -348,19 +441,24 @@ impl Store for IdbStore {
     }
 }
 
-/// Messages per `getAll` request when loading.
+/// Per-message records (versions 1 and 2) per `getAll` request when loading.
 const LOAD_CHUNK: u32 = 16_384;
 
-/// Reads the `messages` store in key order, [`LOAD_CHUNK`] values per request. Each next
-/// request goes out before the chunk just received is decoded, so the browser reads chunk n+1
-/// while wasm decodes chunk n: at 100k messages the browser's read and the decoding each take
-/// about half a second, and one `getAll` did them one after the other. The next request starts
-/// after the last key read, rebuilt from its value (which names its account, queue and id), so
-/// no keys need reading.
-async fn load_messages(
-    messages: &web_sys::IdbObjectStore,
+/// Blocks per `getAll` request when loading: about as many messages as [`LOAD_CHUNK`].
+const BLOCK_CHUNK: u32 = 256;
+
+/// Reads the object store `store` in key order, `chunk` values per request, into `decoder`;
+/// returns how many values it read. Each next request goes out before the chunk just received
+/// is decoded, so the browser reads chunk n+1 while wasm decodes chunk n (at 100k messages
+/// each took about half a second, one after the other, with a single `getAll`). The next
+/// request starts after the last key read, which `key_of` rebuilds from its value (values name
+/// their account, queue, id and sequence), so no keys need reading.
+async fn load_chunked(
+    store: &web_sys::IdbObjectStore,
+    chunk: u32,
+    key_of: fn(&str) -> Result<JsValue, StoreError>,
     decoder: &mut Decoder,
-) -> Result<(), StoreError> {
+) -> Result<u32, StoreError> {
     let read = |after: Option<JsValue>| -> Result<IdbRequest, StoreError> {
         let range = match after {
             None => JsValue::UNDEFINED,
@@ -368,28 +466,53 @@ async fn load_messages(
                 .map_err(|e| thrown("reading", e))?
                 .into(),
         };
-        messages
-            .get_all_with_key_and_limit(&range, LOAD_CHUNK)
+        store
+            .get_all_with_key_and_limit(&range, chunk)
             .map_err(|e| thrown("reading", e))
     };
     let mut request = read(None)?;
+    let mut count = 0;
     loop {
         let values: Array = request_result(&request)
             .await?
             .dyn_into()
-            .map_err(|_| StoreError::Failed("getAll on `messages` gave no array".into()))?;
-        let full = values.length() == LOAD_CHUNK;
+            .map_err(|_| StoreError::Failed("getAll gave no array".into()))?;
+        count += values.length();
+        let full = values.length() == chunk;
         if full {
-            let last = values.get(LOAD_CHUNK - 1).as_string().unwrap_or_default();
-            let (account, queue, id) = layout::message_key_parts(&last)?;
-            let key = Array::of3(&account.into(), &queue.into(), &id.into());
-            request = read(Some(key.into()))?;
+            let last = values.get(chunk - 1).as_string().unwrap_or_default();
+            request = read(Some(key_of(&last)?))?;
         }
         decoder.add_lines(MESSAGES, &joined(&values))?;
         if !full {
-            return Ok(());
+            return Ok(count);
         }
     }
+}
+
+/// The key of the per-message record (versions 1 and 2) whose value this is.
+fn message_key(value: &str) -> Result<JsValue, StoreError> {
+    let place = layout::message_place(value)?;
+    Ok(Array::of3(
+        &place.account.into(),
+        &place.queue.into(),
+        &place.id.to_string().into(),
+    )
+    .into())
+}
+
+/// The key of the block whose value this is.
+fn block_key(value: &str) -> Result<JsValue, StoreError> {
+    Ok(block_idb_key(&Block::of_value(value)?))
+}
+
+fn block_idb_key(block: &Block) -> JsValue {
+    Array::of3(
+        &block.account.as_str().into(),
+        &block.queue.as_str().into(),
+        &(block.number as f64).into(),
+    )
+    .into()
 }
 
 /// A `getAll` result as one string, values separated by line feeds: one string crosses from
@@ -426,39 +549,53 @@ fn put_log(tx: &IdbTransaction, key: u64, value: &str) -> Result<(), StoreError>
         .map_err(|e| thrown("writing", e))
 }
 
-/// Deletes every log record `wal` describes.
-fn drop_log(tx: &IdbTransaction, wal: &Wal) -> Result<(), StoreError> {
-    let Some(first) = wal.first else {
+/// Deletes the log records `first..next` (none if `first` is `None`).
+fn drop_log(tx: &IdbTransaction, first: Option<u64>, next: u64) -> Result<(), StoreError> {
+    let Some(first) = first else {
         return Ok(());
     };
-    let last = wal.next.saturating_sub(1).max(first);
+    let last = next.saturating_sub(1).max(first);
     IdbKeyRange::bound(&(first as f64).into(), &(last as f64).into())
         .and_then(|range| tx.object_store(LOG)?.delete(&range))
         .map(drop)
         .map_err(|e| thrown("writing", e))
 }
 
-fn write_all(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+/// Writes record operations other than single messages' (a fold's plan keeps those for the
+/// blocks). `Clear` empties every store but the log (which the fold empties itself).
+fn write_records(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreError> {
     let store = |name: &str| tx.object_store(name).map_err(|e| thrown("writing", e));
-    let stores: Vec<_> = STORES.iter().map(|s| store(s)).collect::<Result<_, _>>()?;
-    let by_name = |name: &str| {
-        let i = STORES.iter().position(|s| *s == name).unwrap_or(0);
-        &stores[i]
-    };
     for op in ops {
         let result = match op {
-            RecordOp::Put { key, value } => by_name(key.store())
+            RecordOp::Put {
+                key: Key::Message { .. },
+                ..
+            }
+            | RecordOp::Delete {
+                key: Key::Message { .. },
+            } => {
+                return Err(StoreError::Failed(
+                    "a single message's record reached the record writer".into(),
+                ));
+            }
+            RecordOp::Put { key, value } => store(key.store())?
                 .put_with_key(&value.into(), &idb_key(&key))
                 .map(drop),
-            RecordOp::Delete { key } => by_name(key.store()).delete(&idb_key(&key)).map(drop),
+            RecordOp::Delete { key } => store(key.store())?.delete(&idb_key(&key)).map(drop),
             RecordOp::DeleteMessagesOf { account, queue } => {
                 let (a, q): (JsValue, JsValue) = (account.into(), queue.as_str().into());
-                // Arrays sort after strings in IndexedDB, so [a, q, []] bounds every [a, q, id].
+                let blocks = store(SEGMENTS)?;
+                // Arrays sort after numbers in IndexedDB, so [a, q, []] bounds every [a, q, n].
                 IdbKeyRange::bound(&Array::of2(&a, &q), &Array::of3(&a, &q, &Array::new()))
-                    .and_then(|range| by_name(MESSAGES).delete(&range))
+                    .and_then(|range| blocks.delete(&range))
                     .map(drop)
             }
-            RecordOp::Clear => stores.iter().try_for_each(|s| s.clear().map(drop)),
+            RecordOp::Clear => {
+                for name in STORES.into_iter().chain([SEGMENTS]) {
+                    store(name)?.clear().map_err(|e| thrown("writing", e))?;
+                }
+                Ok(())
+            }
         };
         result.map_err(|e| thrown("writing", e))?;
     }
@@ -531,10 +668,14 @@ fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue>
     if old < 2 {
         db.create_object_store(LOG)?;
     }
-    // Version 2 also changed the message value (`layout.rs`), without rewriting: schema-1
-    // values stay readable and take the new form as they change; `HostStore::load` records
+    // Version 2 also changed the message value (`layout.rs`); `HostStore::load` records
     // schema 2 in `meta` on first open.
-    // Version 3 goes here: `if old < 3 { … }`, migrating records inside this transaction.
+    if old < 3 {
+        db.create_object_store(SEGMENTS)?;
+    }
+    // Version 3 moves messages into blocks. The move needs every record read, which this
+    // transaction's event handler cannot wait for, so the first load does it
+    // (`IdbStore::rewrite`). Version 4 goes here: `if old < 4 { … }`.
     Ok(())
 }
 
@@ -551,7 +692,7 @@ async fn stored_version(factory: &IdbFactory, name: &str) -> Option<u32> {
 /// so called through Reflect; engines without it ignore the option).
 fn readwrite(db: &IdbDatabase, durability: &str) -> Result<IdbTransaction, JsValue> {
     let names = Array::new();
-    for s in STORES.into_iter().chain([LOG]) {
+    for s in STORES.into_iter().chain([SEGMENTS, LOG]) {
         names.push(&s.into());
     }
     let options = Object::new();

@@ -425,15 +425,25 @@ pub(crate) fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
     kept
 }
 
-/// The account, queue and id that a stored message value names: the parts of its IndexedDB
-/// key, so a load that reads the messages in chunks can resume after the last value it got.
-pub(crate) fn message_key_parts(value: &str) -> Result<(String, String, String), StoreError> {
+/// Where a stored message value belongs: the account, queue and id that name its record, and
+/// its insertion sequence (which places it in an IndexedDB block, `idb/segments.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MessagePlace {
+    pub(crate) account: String,
+    pub(crate) queue: String,
+    pub(crate) id: MessageId,
+    pub(crate) seq: u64,
+}
+
+/// The [`MessagePlace`] of a stored message value (either schema).
+pub(crate) fn message_place(value: &str) -> Result<MessagePlace, StoreError> {
     let (account, queue, message) = parse_message(value)?;
-    Ok((
-        account.into_owned(),
-        queue.into_owned(),
-        message.id.to_string(),
-    ))
+    Ok(MessagePlace {
+        account: account.into_owned(),
+        queue: queue.into_owned(),
+        id: message.id,
+        seq: message.seq,
+    })
 }
 
 fn parse<'a, T: Deserialize<'a>>(what: &str, value: &'a str) -> Result<T, StoreError> {

@@ -69,6 +69,17 @@ impl Decoder {
         Ok(())
     }
 
+    /// Every message record added so far, as account, queue and record: what the records hold
+    /// before a log is replayed over them ([`Decoder::apply`] keeps its changes apart).
+    pub(crate) fn stored_messages(&self) -> impl Iterator<Item = (&str, &str, &MessageRecord)> {
+        self.messages.iter().flat_map(|(account, queues)| {
+            queues.iter().flat_map(move |(queue, list)| {
+                list.iter()
+                    .map(move |m| (account.as_str(), queue.as_str(), m))
+            })
+        })
+    }
+
     /// Applies one record operation on top of every record added so far: replaying a log of
     /// operations written after those records (`idb.rs`'s write-ahead log), in order.
     pub(crate) fn apply(&mut self, op: RecordOp) -> Result<(), StoreError> {
