@@ -535,6 +535,145 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     delete_database(&name).await.unwrap();
 }
 
+/// A version-2 database as a crash of that build leaves it: one record per message (schema-2
+/// values) and a write-ahead log not yet folded, holding a delete of a stored message, a put of
+/// a new one and a receive (rewrite) of another. It opens as exactly that state, rewritten as
+/// version 3 in blocks with the log emptied, and reopens the same.
+#[wasm_bindgen_test]
+async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
+    use azqueue::engine::{MessageCount, MessageRecord, MessageText};
+    let name = fresh_name("v2");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let account = "devstoreaccount1";
+    let queue = QueueName::parse("old").unwrap();
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(4)));
+    emu.create_queue(t, account, &queue, Metadata::default())
+        .unwrap();
+    let put = |emu: &mut Emulator, text: &str| {
+        let text = MessageText::new(text.to_owned()).unwrap();
+        let vis = VisibilityTimeout::new(0).unwrap();
+        emu.put_message(t, account, &queue, text, vis, TimeToLive::Never)
+            .unwrap()
+    };
+    let stored: Vec<MessageRecord> = (0..3)
+        .map(|i| put(&mut emu, &format!("stored {i}")))
+        .collect();
+    let queue_record = emu.snapshot().accounts[0].queues[0].queue.clone();
+    // Then, only in the log: delete "stored 0", put "logged", receive "stored 1".
+    emu.delete_message(t, account, &queue, &stored[0].id, &stored[0].pop_receipt)
+        .unwrap();
+    let logged = put(&mut emu, "logged");
+    let received = emu
+        .get_messages(
+            t,
+            account,
+            &queue,
+            MessageCount::new(1).unwrap(),
+            VisibilityTimeout::new(60).unwrap(),
+        )
+        .unwrap()
+        .remove(0);
+    assert_eq!(received.id, stored[1].id);
+    // Schema-2 message values and log lines, exactly as version 2 wrote them.
+    let value = |m: &MessageRecord| {
+        serde_json::json!([
+            account,
+            "old",
+            m.id,
+            m.seq,
+            m.text,
+            m.insertion_time,
+            m.expiration_time,
+            m.time_next_visible,
+            m.dequeue_count,
+            m.pop_receipt
+        ])
+        .to_string()
+    };
+    let path = |m: &MessageRecord| format!("message/{account}/old/{}", m.id);
+    let messages: Array = stored
+        .iter()
+        .map(|m| {
+            let key = Array::of3(&account.into(), &"old".into(), &m.id.to_string().into());
+            JsValue::from(Array::of2(&key, &value(m).into()))
+        })
+        .collect();
+    let log = Array::of2(
+        &format!(
+            "D{}\nP{}\n{}\n",
+            path(&stored[0]),
+            path(&logged),
+            value(&logged)
+        )
+        .into(),
+        &format!("P{}\n{}\n", path(&received), value(&received)).into(),
+    );
+    let queue_value = serde_json::json!({ "account": account, "queue": queue_record }).to_string();
+    js(
+        "name, queueValue, messages, log",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name, 2);
+           r.onupgradeneeded = () => {
+             for (const s of ['queues', 'messages', 'properties', 'meta', 'log']) r.result.createObjectStore(s);
+           };
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const db = r.result;
+             const tx = db.transaction(['queues', 'messages', 'meta', 'log'], 'readwrite');
+             tx.objectStore('queues').put(queueValue, ['devstoreaccount1', 'old']);
+             for (const [k, v] of messages) tx.objectStore('messages').put(v, k);
+             tx.objectStore('meta').put('{\"version\":2}', 'schema');
+             log.forEach((v, i) => tx.objectStore('log').put(v, i + 1));
+             tx.oncomplete = () => { db.close(); resolve(); };
+             tx.onerror = tx.onabort = () => reject(tx.error);
+           };
+         });",
+        &[
+            name.clone().into(),
+            queue_value.into(),
+            messages.into(),
+            log.into(),
+        ],
+    )
+    .await;
+
+    let want = |snapshot: azqueue::engine::Snapshot| {
+        let mut messages = snapshot.accounts[0].queues[0].messages.clone();
+        messages.sort_by_key(|m| m.seq);
+        messages
+    };
+    let expected = want(emu.snapshot());
+    for round in 0..2 {
+        let store = IdbStore::new(&name);
+        let loaded = store.load().await.unwrap();
+        assert_eq!(want(loaded), expected, "load {round}");
+        store.close_and_wait().await;
+    }
+    let state = js(
+        "name",
+        "return new Promise((resolve, reject) => {
+           const r = indexedDB.open(name);
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {
+             const db = r.result;
+             const tx = db.transaction(['messages', 'segments', 'log']);
+             const counts = ['messages', 'segments', 'log'].map((s) => tx.objectStore(s).count());
+             tx.oncomplete = () => { db.close(); resolve([db.version, ...counts.map((c) => c.result)]); };
+           };
+         });",
+        &[name.clone().into()],
+    )
+    .await;
+    let state: Array = state.unchecked_into();
+    let numbers: Vec<f64> = state.iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(
+        numbers,
+        [3.0, 0.0, 1.0, 0.0],
+        "version, messages, blocks, log records"
+    );
+    delete_database(&name).await.unwrap();
+}
+
 /// The write-ahead log folds into the records once it is long enough, and a store closed
 /// without folding (as a crash leaves it) loads its records plus the rest of the log as exactly
 /// the engine's state: puts, receives (rewrites) and deletes on both sides of a fold.
