@@ -56,7 +56,9 @@ async function chromium() {
           const rate = await window.azq.putRate({ producers, ms });
           return { ...rate, transactions: (await window.azq.stats()).transactions };
         }, [durability, producers, MS]);
-        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s (${r.transactions} commits)`);
+        const ms = (x) => x.toFixed(x < 10 ? 1 : 0);
+        const { p50, p99, max } = r.latencyMs;
+        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s (${r.transactions} commits; put latency ${ms(p50)} / ${ms(p99)} / ${ms(max)} ms median / p99 / max)`);
       }
     }
     for (const count of SIZES) {

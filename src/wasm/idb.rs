@@ -567,21 +567,10 @@ fn write_records(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreErr
     let store = |name: &str| tx.object_store(name).map_err(|e| thrown("writing", e));
     for op in ops {
         let result = match op {
-            RecordOp::Put {
-                key: Key::Message { .. },
-                ..
-            }
-            | RecordOp::Delete {
-                key: Key::Message { .. },
-            } => {
-                return Err(StoreError::Failed(
-                    "a single message's record reached the record writer".into(),
-                ));
-            }
             RecordOp::Put { key, value } => store(key.store())?
-                .put_with_key(&value.into(), &idb_key(&key))
+                .put_with_key(&value.into(), &record_key(&key)?)
                 .map(drop),
-            RecordOp::Delete { key } => store(key.store())?.delete(&idb_key(&key)).map(drop),
+            RecordOp::Delete { key } => store(key.store())?.delete(&record_key(&key)?).map(drop),
             RecordOp::DeleteMessagesOf { account, queue } => {
                 let (a, q): (JsValue, JsValue) = (account.into(), queue.as_str().into());
                 let blocks = store(SEGMENTS)?;
@@ -602,18 +591,18 @@ fn write_records(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreErr
     Ok(())
 }
 
-fn idb_key(key: &Key) -> JsValue {
-    match key {
+/// The IndexedDB key of a record other than a message's (messages live in blocks).
+fn record_key(key: &Key) -> Result<JsValue, StoreError> {
+    Ok(match key {
         Key::Queue { account, queue } => Array::of2(&account.into(), &queue.as_str().into()).into(),
-        Key::Message { account, queue, id } => Array::of3(
-            &account.into(),
-            &queue.as_str().into(),
-            &id.to_string().into(),
-        )
-        .into(),
         Key::Properties { account } => account.into(),
         Key::Meta { name } => (*name).into(),
-    }
+        Key::Message { .. } => {
+            return Err(StoreError::Failed(
+                "a single message's record reached the record writer, not a block".into(),
+            ));
+        }
+    })
 }
 
 /// `indexedDB` from whatever global this is (window, worker, service worker, Node with

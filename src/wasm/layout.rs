@@ -5,15 +5,20 @@
 //! | record             | IndexedDB store | IndexedDB key              | adapter key                    |
 //! |--------------------|-----------------|----------------------------|--------------------------------|
 //! | queue              | `queues`        | `[account, queue]`         | `queue/<account>/<queue>`      |
-//! | message            | `messages`      | `[account, queue, id]`     | `message/<account>/<queue>/<id>` |
+//! | message            | `segments`*     | `[account, queue, seq / 64]` | `message/<account>/<queue>/<id>` |
 //! | service properties | `properties`    | `account`                  | `properties/<account>`         |
 //! | schema, clock      | `meta`          | `"schema"`, `"clock"`      | `meta/schema`, `meta/clock`    |
 //! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `idb/log.rs`) |
 //!
+//! \* IndexedDB (version 3) keeps messages in blocks of 64 consecutive insertion sequence
+//! numbers, one record per block whose value is its messages' values, one per line
+//! (`idb/segments.rs`); versions 1 and 2 kept one record per message in `messages`, keyed
+//! `[account, queue, id]`. Adapters get one record per message.
+//!
 //! Values are JSON strings that name their own account and queue, so a backend can load with
-//! one `getAll` per store and never needs to read keys back. One record per queue and per
-//! message: a change costs what it touches. A message keeps its insertion sequence (`seq`) in
-//! its record, so delivery order survives reopening.
+//! one `getAll` per store and never needs to read keys back. A change costs what it touches.
+//! A message keeps its insertion sequence (`seq`) in its record, so delivery order survives
+//! reopening.
 //!
 //! A message value is a JSON array (schema 2), since messages are most of what a load reads:
 //! `[account, queue, id, seq, text, insertion_time, expiration_time, time_next_visible,

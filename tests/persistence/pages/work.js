@@ -61,22 +61,32 @@ async function work({ producers = 4, consumers = 2 } = {}) {
   for (let c = 0; c < consumers; c++) consumer().catch((e) => ledger('error', String(e)));
 }
 
-/** Acknowledged puts per second with `producers` concurrent senders for `ms` milliseconds. */
+/**
+ * Acknowledged puts per second with `producers` concurrent senders for `ms` milliseconds, and
+ * the latency of each put (median, 99th percentile, worst: a fold's pause shows in the tail).
+ */
 async function putRate({ producers, ms }) {
   const q = await service.createQueue(`rate-${producers}-${Date.now()}`);
-  let acked = 0;
+  const latencies = [];
   const deadline = performance.now() + ms;
   const producer = async () => {
     while (performance.now() < deadline) {
+      const t = performance.now();
       await q.sendMessage('x'.repeat(64));
-      acked++;
+      latencies.push(performance.now() - t);
     }
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: producers }, producer));
   const took = performance.now() - started;
   await service.flush();
-  return { acked, perSecond: acked / (took / 1000) };
+  latencies.sort((a, b) => a - b);
+  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  return {
+    acked: latencies.length,
+    perSecond: latencies.length / (took / 1000),
+    latencyMs: { p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] },
+  };
 }
 
 /** Replaces everything with `count` messages in one queue (one import transaction). */
