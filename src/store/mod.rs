@@ -4,7 +4,13 @@
 //! start-up. It persists; it never decides (no pop-receipt checks here). Depends only on
 //! `crate::engine`.
 
+// The persisted layout and the IndexedDB message blocks are used by the stores in `src/wasm`;
+// native builds compile them for their unit tests (`cargo test`), hence no unused-code warnings.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) mod blocks;
 pub mod contract;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
+pub(crate) mod layout;
 pub mod memory;
 pub mod records;
 

@@ -8,8 +8,8 @@
 //! `checkStorageAdapter(make)` runs the store contract suite against an adapter, so a host can
 //! test its own.
 
-use super::layout::{self, Decoder, Loaded, RecordOp};
 use crate::engine::{Change, Snapshot};
+use crate::store::layout::{self, Decoder, Loaded, RecordOp};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use std::cell::RefCell;

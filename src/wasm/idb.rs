@@ -1,7 +1,7 @@
 //! The IndexedDB store: one database per service name; object stores `queues`, `properties`
 //! and `meta` (see `layout.rs`) with one record per queue, per account and per meta value,
 //! `segments` with a queue's messages in blocks of consecutive insertion sequence numbers
-//! (`idb/segments.rs`), and `log`, the write-ahead log (`idb/log.rs`).
+//! (`src/store/blocks.rs`), and `log`, the write-ahead log (`idb/log.rs`).
 //!
 //! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
 //!   adds, so a database written by an older build is upgraded in place. A database from a
@@ -27,14 +27,13 @@
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
 
 mod log;
-mod segments;
 
-use super::layout::{self, Decoder, Key, Loaded, MESSAGES, META, RecordOp, STORES};
 use super::store::OpenError;
 use crate::engine::{Change, Snapshot};
+use crate::store::blocks::{self, Block, Placement};
+use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, RecordOp, STORES};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use segments::{Block, Placement, SEGMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -50,6 +49,10 @@ type EventHandler = Closure<dyn FnMut(JsValue)>;
 /// (`layout.rs`); version 3 moved messages into blocks (`segments`). An older build refuses a
 /// newer database rather than misreading it.
 pub(crate) const DB_VERSION: u32 = 3;
+
+/// The object store of message blocks (database version 3, `src/store/blocks.rs`): key
+/// `[account, queue, block number]`, value the block's message values, one per line.
+const SEGMENTS: &str = "segments";
 
 /// The write-ahead log's object store (database version 2): key a number counting up from 1,
 /// value one batch ([`log::encode`]).
@@ -334,7 +337,7 @@ impl IdbStore {
         let outcome = if fold {
             let mut all = self.wal.borrow().unapplied.clone();
             all.extend(ops);
-            let plan = segments::plan(layout::coalesce(all), &self.placement.borrow());
+            let plan = blocks::plan(layout::coalesce(all), &self.placement.borrow());
             match plan {
                 Ok(plan) => write_fold(&tx, plan, first, next).await,
                 Err(e) => Err(e),
@@ -390,10 +393,10 @@ impl IdbStore {
 /// to what [`Placement`] learns once `tx` completes.
 async fn write_fold(
     tx: &IdbTransaction,
-    plan: segments::FoldPlan,
+    plan: blocks::FoldPlan,
     first: Option<u64>,
     next: u64,
-) -> Result<(Vec<segments::Placed>, Option<Vec<RecordOp>>), StoreError> {
+) -> Result<(Vec<blocks::Placed>, Option<Vec<RecordOp>>), StoreError> {
     write_records(tx, plan.records)?;
     let blocks = tx
         .object_store(SEGMENTS)
@@ -415,7 +418,7 @@ async fn write_fold(
             Some(request) => request_result(&request).await?.as_string(),
             None => None,
         };
-        let written = match segments::merge(old.as_deref(), changes)? {
+        let written = match blocks::merge(old.as_deref(), changes)? {
             Some(value) => blocks.put_with_key(&value.into(), &key),
             None => blocks.delete(&key),
         };

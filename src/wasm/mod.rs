@@ -25,7 +25,6 @@ mod headroom;
 mod idb;
 mod inspect;
 mod js_object;
-mod layout;
 mod options;
 mod queue;
 mod raw;

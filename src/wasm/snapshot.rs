@@ -21,10 +21,10 @@
 
 use super::host::Host;
 use super::js_object::{JsObject, date};
-use super::layout::{self, Pending};
 use super::service::QueueService;
 use super::store::{Durability, store_error_to_js};
 use crate::engine::{AccountSnapshot, Snapshot, Timestamp};
+use crate::store::layout::{self, Pending};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use wasm_bindgen::prelude::*;

@@ -21,7 +21,7 @@
 //! | `C`                  | delete every record                 |
 
 use crate::store::StoreError;
-use crate::wasm::layout::{Key, RecordOp};
+use crate::store::layout::{Key, RecordOp};
 
 /// A batch as one log record value.
 pub(super) fn encode(ops: &[RecordOp]) -> String {

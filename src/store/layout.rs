@@ -8,11 +8,11 @@
 //! | message            | `segments`*     | `[account, queue, seq / 64]` | `message/<account>/<queue>/<id>` |
 //! | service properties | `properties`    | `account`                  | `properties/<account>`         |
 //! | schema, clock      | `meta`          | `"schema"`, `"clock"`      | `meta/schema`, `meta/clock`    |
-//! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `idb/log.rs`) |
+//! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `src/wasm/idb/log.rs`) |
 //!
 //! \* IndexedDB (version 3) keeps messages in blocks of 64 consecutive insertion sequence
 //! numbers, one record per block whose value is its messages' values, one per line
-//! (`idb/segments.rs`); versions 1 and 2 kept one record per message in `messages`, keyed
+//! (`src/store/blocks.rs`); versions 1 and 2 kept one record per message in `messages`, keyed
 //! `[account, queue, id]`. Adapters get one record per message.
 //!
 //! Values are JSON strings that name their own account and queue, so a backend can load with
@@ -431,7 +431,7 @@ pub(crate) fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
 }
 
 /// Where a stored message value belongs: the account, queue and id that name its record, and
-/// its insertion sequence (which places it in an IndexedDB block, `idb/segments.rs`).
+/// its insertion sequence (which places it in an IndexedDB block, `blocks.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct MessagePlace {
     pub(crate) account: String,
@@ -492,7 +492,6 @@ mod tests {
         VisibilityTimeout,
     };
     use std::collections::BTreeMap;
-    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// What a key-value adapter holds after applying `ops` in order.
     fn apply(kv: &mut BTreeMap<String, String>, ops: &[RecordOp]) {

@@ -1,12 +1,13 @@
-//! Message blocks (IndexedDB version 3): the `segments` object store keeps each queue's
-//! messages in blocks of [`SLOTS`] consecutive insertion sequence numbers, one record per
-//! block, where versions 1 and 2 kept one record per message.
+//! Message blocks: how the IndexedDB store (version 3, its `segments` object store) keeps each
+//! queue's messages in blocks of [`SLOTS`] consecutive insertion sequence numbers, one record
+//! per block, where versions 1 and 2 kept one record per message. Pure: `src/wasm/idb.rs`
+//! issues the reads and writes a [`FoldPlan`] calls for.
 //!
 //! Chromium's IndexedDB charges mostly per record, not per byte. Measured with plain
 //! JavaScript on this project's machine, 100k message values of about 180 bytes: writing them
 //! as 100k records took 0.09–0.13 ms each (13 s in all), as 1,563 blocks of 64 about 0.34 s;
 //! reading them back with `getAll` took 0.65–0.77 s as records and 0.22 s as blocks. Every
-//! message the write-ahead log (`log.rs`) folds was one record write, and that was most of the
+//! message the write-ahead log (`src/wasm/idb/log.rs`) folds was one record write, and that was most of the
 //! time a strict commit waited for under load.
 //!
 //! Blocks follow the insertion sequence, so the places a queue changes (new messages at its
@@ -21,23 +22,20 @@
 
 use crate::engine::MessageId;
 use crate::store::StoreError;
-use crate::wasm::layout::{self, Key, RecordOp};
+use crate::store::layout::{self, Key, RecordOp};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// The object store of message blocks.
-pub(super) const SEGMENTS: &str = "segments";
 
 /// Insertion sequence numbers per block. A block of 100-byte messages is about 12 KB; bigger
 /// blocks were no faster to read back, and each one a fold touches is rewritten whole.
-pub(super) const SLOTS: u64 = 64;
+pub(crate) const SLOTS: u64 = 64;
 
 /// One block: a queue's messages with sequence numbers in `number * SLOTS ..` `(number + 1) *
 /// SLOTS`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(super) struct Block {
-    pub(super) account: String,
-    pub(super) queue: String,
-    pub(super) number: u64,
+pub(crate) struct Block {
+    pub(crate) account: String,
+    pub(crate) queue: String,
+    pub(crate) number: u64,
 }
 
 impl Block {
@@ -50,7 +48,7 @@ impl Block {
     }
 
     /// The block a stored block value is the record of (any of its lines names it).
-    pub(super) fn of_value(value: &str) -> Result<Block, StoreError> {
+    pub(crate) fn of_value(value: &str) -> Result<Block, StoreError> {
         let first = value.split('\n').next().unwrap_or_default();
         let place = layout::message_place(first)?;
         Ok(Block::of(&place.account, &place.queue, place.seq))
@@ -58,31 +56,31 @@ impl Block {
 }
 
 /// A message's new value, or `None`: delete it.
-pub(super) type MessageChange = (MessageId, Option<String>);
+pub(crate) type MessageChange = (MessageId, Option<String>);
 
 /// A fold's writes: the record operations that are not about single messages, in order, to
 /// apply first; then each touched block's message changes, in order.
 #[derive(Debug, Default)]
-pub(super) struct FoldPlan {
-    pub(super) records: Vec<RecordOp>,
-    pub(super) blocks: BTreeMap<Block, BlockPlan>,
+pub(crate) struct FoldPlan {
+    pub(crate) records: Vec<RecordOp>,
+    pub(crate) blocks: BTreeMap<Block, BlockPlan>,
     /// What [`Placement`] learns once the fold is durable.
-    pub(super) placed: Vec<Placed>,
+    pub(crate) placed: Vec<Placed>,
 }
 
 /// One touched block.
 #[derive(Debug, Default)]
-pub(super) struct BlockPlan {
+pub(crate) struct BlockPlan {
     /// The block is known to hold nothing before `changes` (an earlier operation of the fold
     /// emptied its queue, or everything), so it need not be read.
-    pub(super) empty: bool,
-    pub(super) changes: Vec<MessageChange>,
+    pub(crate) empty: bool,
+    pub(crate) changes: Vec<MessageChange>,
 }
 
 /// Splits `ops` (in order) into a [`FoldPlan`]. Applying `records` first and the blocks after
 /// gives what applying `ops` in order gives: a queue-wide delete or a `Clear` drops the block
 /// changes planned before it, which it would have erased anyway.
-pub(super) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, StoreError> {
+pub(crate) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, StoreError> {
     let mut plan = FoldPlan::default();
     let mut emptied_all = false;
     let mut emptied: HashSet<(String, String)> = HashSet::new();
@@ -155,7 +153,7 @@ pub(super) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan
 
 /// A block's new value: its stored value `old` (if any) with `changes` applied in order, or
 /// `None` once it holds no message.
-pub(super) fn merge(
+pub(crate) fn merge(
     old: Option<&str>,
     changes: Vec<MessageChange>,
 ) -> Result<Option<String>, StoreError> {
@@ -191,7 +189,7 @@ pub(super) fn merge(
 
 /// One thing [`Placement`] learns from a durable write.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Placed {
+pub(crate) enum Placed {
     Put {
         account: String,
         queue: String,
@@ -214,13 +212,13 @@ pub(super) enum Placed {
 /// every message in a stored block and every message put by a logged operation. Entries go
 /// only once a fold has applied the message's delete, so a delete can always find its block.
 #[derive(Debug, Default)]
-pub(super) struct Placement {
+pub(crate) struct Placement {
     /// account → queue → message id → sequence.
     accounts: HashMap<String, HashMap<String, HashMap<MessageId, u64>>>,
 }
 
 impl Placement {
-    pub(super) fn insert(&mut self, account: &str, queue: &str, id: MessageId, seq: u64) {
+    pub(crate) fn insert(&mut self, account: &str, queue: &str, id: MessageId, seq: u64) {
         let queues = match self.accounts.get_mut(account) {
             Some(q) => q,
             None => self.accounts.entry(account.to_owned()).or_default(),
@@ -232,13 +230,13 @@ impl Placement {
         ids.insert(id, seq);
     }
 
-    pub(super) fn seq(&self, account: &str, queue: &str, id: &MessageId) -> Option<u64> {
+    pub(crate) fn seq(&self, account: &str, queue: &str, id: &MessageId) -> Option<u64> {
         self.accounts.get(account)?.get(queue)?.get(id).copied()
     }
 
     /// What a log record of `ops` adds once durable: its message puts. (Its deletes take
     /// effect in the blocks only when folded.)
-    pub(super) fn logged(ops: &[RecordOp]) -> Result<Vec<Placed>, StoreError> {
+    pub(crate) fn logged(ops: &[RecordOp]) -> Result<Vec<Placed>, StoreError> {
         let mut out = Vec::new();
         for op in ops {
             if let RecordOp::Put {
@@ -258,7 +256,7 @@ impl Placement {
     }
 
     /// Applies what a durable write did, in order.
-    pub(super) fn apply(&mut self, placed: Vec<Placed>) {
+    pub(crate) fn apply(&mut self, placed: Vec<Placed>) {
         for p in placed {
             match p {
                 Placed::Put {
@@ -294,8 +292,7 @@ mod tests {
         Emulator, MessageCount, MessageText, Metadata, QueueName, SeededEntropy, TimeToLive,
         Timestamp, VisibilityTimeout,
     };
-    use crate::wasm::layout::{Decoder, MESSAGES, ops_of_changes};
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use crate::store::layout::{Decoder, MESSAGES, ops_of_changes};
 
     /// An in-memory stand-in for the `segments` and record stores: what a fold writes, applied
     /// exactly as `idb.rs` applies it (records first, then each block read, merged, written).
