@@ -275,15 +275,14 @@ impl IdbStore {
         }
         let legacy = load_chunked(&store(MESSAGES)?, LOAD_CHUNK, message_key, &mut decoder).await?;
         load_chunked(&store(SEGMENTS)?, BLOCK_CHUNK, block_key, &mut decoder).await?;
-        // Placed from the blocks as stored, before the log: a logged delete of a message in a
-        // block must still find that block when it is folded.
+        // Placed from the blocks as stored, before the log is replayed: a logged delete of a
+        // message in a block must still find that block when it is folded.
         let mut placement = Placement::default();
         for (account, queue, m) in decoder.stored_messages() {
             placement.insert(account, queue, m.id, m.seq);
         }
-        let unapplied = self.wal.borrow().unapplied.clone();
-        placement.apply(Placement::logged(&unapplied)?);
         *self.placement.borrow_mut() = placement;
+        let unapplied = self.wal.borrow().unapplied.clone();
         for op in unapplied {
             decoder.apply(op)?;
         }
@@ -343,9 +342,7 @@ impl IdbStore {
                 Err(e) => Err(e),
             }
         } else {
-            Placement::logged(&ops).and_then(|placed| {
-                put_log(&tx, next, &log::encode(&ops)).map(|()| (placed, Some(ops)))
-            })
+            put_log(&tx, next, &log::encode(&ops)).map(|()| (Vec::new(), Some(ops)))
         };
         let (placed, logged) = match outcome {
             Ok(written) => written,
