@@ -401,6 +401,32 @@ async fn js(params: &str, body: &str, args: &[JsValue]) -> JsValue {
     JsFuture::from(Promise::resolve(&out)).await.unwrap()
 }
 
+/// Opens the database `name` from JS and runs `reads`, a JS expression over `tx` (a readonly
+/// transaction on `stores`) giving an array of requests; resolves to the database version
+/// followed by their results, once the transaction completes.
+async fn read_database(name: &str, stores: &[&str], reads: &str) -> Vec<JsValue> {
+    let body = format!(
+        "return new Promise((resolve, reject) => {{
+           const r = indexedDB.open(name);
+           r.onerror = () => reject(r.error);
+           r.onsuccess = () => {{
+             const db = r.result;
+             const tx = db.transaction(stores);
+             const requests = {reads};
+             tx.oncomplete = () => {{
+               db.close();
+               resolve([db.version, ...requests.map((q) => q.result)]);
+             }};
+           }};
+         }});"
+    );
+    let stores: Array = stores.iter().map(|s| JsValue::from(*s)).collect();
+    let out: Array = js("name, stores", &body, &[name.into(), stores.into()])
+        .await
+        .unchecked_into();
+    out.iter().collect()
+}
+
 /// The upgrade path: a database written by a schema-1 build (IndexedDB version 1, one record
 /// per message, values as JSON objects) opens with every message, is rewritten as version 3
 /// (message blocks, schema-2 values, the per-message store emptied), so an older build refuses
@@ -483,36 +509,24 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     service.close().await.unwrap();
 
     // Version 3, schema 2: one block of four schema-2 values, no per-message records.
-    let state = js(
-        "name",
-        "return new Promise((resolve, reject) => {
-           const r = indexedDB.open(name);
-           r.onerror = () => reject(r.error);
-           r.onsuccess = () => {
-             const db = r.result;
-             const tx = db.transaction(['messages', 'segments', 'meta']);
-             const schema = tx.objectStore('meta').get('schema');
-             const old = tx.objectStore('messages').count();
-             const blocks = tx.objectStore('segments').getAll();
-             tx.oncomplete = () => {
-               db.close();
-               const lines = blocks.result.map((b) => b.split('\\n').map((l) => l[0]).join(''));
-               resolve([db.version, schema.result, old.result, lines.join('|')]);
-             };
-           };
-         });",
-        &[name.clone().into()],
+    let state = read_database(
+        &name,
+        &["messages", "segments", "meta"],
+        "[tx.objectStore('meta').get('schema'), tx.objectStore('messages').count(),
+          tx.objectStore('segments').getAll()]",
     )
     .await;
-    let state: Array = state.unchecked_into();
-    assert_eq!(state.get(0).as_f64(), Some(3.0), "IndexedDB version");
-    assert_eq!(state.get(1).as_string().as_deref(), Some("{\"version\":2}"));
-    assert_eq!(state.get(2).as_f64(), Some(0.0), "per-message records left");
-    assert_eq!(
-        state.get(3).as_string().as_deref(),
-        Some("[[[["),
-        "blocks and their value forms"
-    );
+    assert_eq!(state[0].as_f64(), Some(3.0), "IndexedDB version");
+    assert_eq!(state[1].as_string().as_deref(), Some("{\"version\":2}"));
+    assert_eq!(state[2].as_f64(), Some(0.0), "per-message records left");
+    let blocks: Vec<String> = Array::from(&state[3])
+        .iter()
+        .map(|b| {
+            let b = b.as_string().unwrap();
+            b.split('\n').map(|line| &line[..1]).collect()
+        })
+        .collect();
+    assert_eq!(blocks, ["[[[["], "blocks and their value forms");
 
     let again = open(&name, &[]).await.unwrap();
     let ids = message_ids(&again.inspect(None).unwrap(), "old");
@@ -649,22 +663,12 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
         assert_eq!(want(loaded), expected, "load {round}");
         store.close_and_wait().await;
     }
-    let state = js(
-        "name",
-        "return new Promise((resolve, reject) => {
-           const r = indexedDB.open(name);
-           r.onerror = () => reject(r.error);
-           r.onsuccess = () => {
-             const db = r.result;
-             const tx = db.transaction(['messages', 'segments', 'log']);
-             const counts = ['messages', 'segments', 'log'].map((s) => tx.objectStore(s).count());
-             tx.oncomplete = () => { db.close(); resolve([db.version, ...counts.map((c) => c.result)]); };
-           };
-         });",
-        &[name.clone().into()],
+    let state = read_database(
+        &name,
+        &["messages", "segments", "log"],
+        "['messages', 'segments', 'log'].map((s) => tx.objectStore(s).count())",
     )
     .await;
-    let state: Array = state.unchecked_into();
     let numbers: Vec<f64> = state.iter().map(|v| v.as_f64().unwrap()).collect();
     assert_eq!(
         numbers,
@@ -715,26 +719,13 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
         store.commit(emu.take_changes()).await.unwrap();
         commits += 1;
     }
-    let counts = js(
-        "name",
-        "return new Promise((resolve, reject) => {
-           const r = indexedDB.open(name);
-           r.onerror = () => reject(r.error);
-           r.onsuccess = () => {
-             const tx = r.result.transaction(['log', 'segments']);
-             const log = tx.objectStore('log').count();
-             const messages = tx.objectStore('segments').count();
-             tx.oncomplete = () => { r.result.close(); resolve([log.result, messages.result]); };
-           };
-         });",
-        &[name.clone().into()],
+    let counts = read_database(
+        &name,
+        &["log", "segments"],
+        "[tx.objectStore('log').count(), tx.objectStore('segments').count()]",
     )
     .await;
-    let counts: Array = counts.unchecked_into();
-    let (log, records) = (
-        counts.get(0).as_f64().unwrap(),
-        counts.get(1).as_f64().unwrap(),
-    );
+    let (log, records) = (counts[1].as_f64().unwrap(), counts[2].as_f64().unwrap());
     assert!(
         records > 0.0 && log > 0.0 && log < commits as f64,
         "expected a fold and a log after it: {log} log records, {records} message blocks"
