@@ -2,8 +2,8 @@
 //! with `load()` and `commit(batch)` (a Durable Object's storage, a KV namespace, the Node
 //! journal in `www/journal.mjs`) becomes a durable backend.
 //!
-//! The adapter sees opaque string keys and JSON string values (`layout.rs`) and four kinds of
-//! operation; it never interprets a record. `commit` must apply a batch atomically and resolve
+//! The adapter sees opaque string keys and JSON string values (`src/store/layout.rs`) and four
+//! kinds of operation; it never interprets a record. `commit` must apply a batch atomically and resolve
 //! only once it is durable: the service answers after that. A rejection fails the store.
 //! `checkStorageAdapter(make)` runs the store contract suite against an adapter, so a host can
 //! test its own.

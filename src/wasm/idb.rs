@@ -1,7 +1,7 @@
 //! The IndexedDB store: one database per service name; object stores `queues`, `properties`
-//! and `meta` (see `layout.rs`) with one record per queue, per account and per meta value,
-//! `segments` with a queue's messages in blocks of consecutive insertion sequence numbers
-//! (`src/store/blocks.rs`), and `log`, the write-ahead log (`idb/log.rs`).
+//! and `meta` (see `src/store/layout.rs`) with one record per queue, per account and per meta
+//! value, `segments` with a queue's messages in blocks of consecutive insertion sequence
+//! numbers (`src/store/blocks.rs`), and `log`, the write-ahead log (`idb/log.rs`).
 //!
 //! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
 //!   adds, so a database written by an older build is upgraded in place. A database from a
@@ -46,8 +46,8 @@ type EventHandler = Closure<dyn FnMut(JsValue)>;
 
 /// The IndexedDB database version this build creates and reads.
 /// Version 2 added the write-ahead log store and changed the message value to schema 2
-/// (`layout.rs`); version 3 moved messages into blocks (`segments`). An older build refuses a
-/// newer database rather than misreading it.
+/// (`src/store/layout.rs`); version 3 moved messages into blocks (`segments`). An older build
+/// refuses a newer database rather than misreading it.
 pub(crate) const DB_VERSION: u32 = 3;
 
 /// The object store of message blocks (database version 3, `src/store/blocks.rs`): key
@@ -657,8 +657,8 @@ fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue>
     if old < 2 {
         db.create_object_store(LOG)?;
     }
-    // Version 2 also changed the message value (`layout.rs`); `HostStore::load` records
-    // schema 2 in `meta` on first open.
+    // Version 2 also changed the message value (`src/store/layout.rs`); `HostStore::load`
+    // records schema 2 in `meta` on first open.
     if old < 3 {
         db.create_object_store(SEGMENTS)?;
     }

@@ -5,13 +5,14 @@
 //! of the same 32 values joined took 1.7–1.9 ms (plain JavaScript, this project's machine), so
 //! strict-durability commits were bound by the per-message writes. The log keeps what is
 //! acknowledged durable at the cost of one write per commit; `idb.rs` folds the logged
-//! operations into the per-message records (and drops those log records) in one transaction
-//! once enough have piled up, and on close. A change still costs what it touches: a log record
+//! operations into the records and message blocks (and drops those log records) in one
+//! transaction once enough have piled up, and on close. A change still costs what it touches: a log record
 //! holds only its commit's operations, and a message put and deleted between two folds is never
 //! written as a record at all.
 //!
 //! Format: one operation per line, and a put's value on the line after it (values are JSON,
-//! which never holds a raw line feed; paths escape account names, see `layout.rs`):
+//! which never holds a raw line feed; paths escape account names, see
+//! `src/store/layout.rs`):
 //!
 //! | line                 | operation                           |
 //! |----------------------|-------------------------------------|
