@@ -19,11 +19,13 @@
 mod chunked;
 mod decoder;
 mod head;
+mod reason;
 mod response;
 mod spelling;
 mod target;
 
 pub use decoder::{Decoder, Incoming, Item};
+pub use reason::{ReasonPhrase, reason_of};
 pub use response::{CONTINUE, Framing, encode};
 pub use spelling::Spelling;
 pub use target::lenient_uri;

@@ -1,6 +1,6 @@
 //! `http::Response<Vec<u8>>` → the bytes of an HTTP/1.1 response (RFC 9112 §§ 4, 6, 9.6).
 
-use super::Spelling;
+use super::{Spelling, reason_of};
 use http::header::{self, HeaderName};
 use http::{Response, StatusCode};
 use std::time::SystemTime;
@@ -36,7 +36,7 @@ pub fn encode(
     out.extend_from_slice(b"HTTP/1.1 ");
     out.extend_from_slice(status.as_str().as_bytes());
     out.push(b' ');
-    out.extend_from_slice(status.canonical_reason().unwrap_or("Unknown").as_bytes());
+    out.extend_from_slice(reason_of(response).as_bytes());
     out.extend_from_slice(b"\r\n");
     let spelling = response.extensions().get::<Spelling>();
     for (name, value) in response.headers() {
@@ -128,6 +128,22 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("\r\nx-ms-meta-Color: red\r\n"), "{text}");
         assert!(text.contains("\r\nx-ms-request-id: 1\r\n"), "{text}");
+    }
+
+    #[test]
+    fn a_reason_phrase_extension_is_the_status_lines_text() {
+        let mut response = Response::new(Vec::new());
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        response.extensions_mut().insert(super::super::ReasonPhrase(
+            "The specified queue does not exist.",
+        ));
+        let mut out = Vec::new();
+        encode(&mut out, &response, KEEP, || UNIX_EPOCH);
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("HTTP/1.1 404 The specified queue does not exist.\r\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The Azure Queue REST protocol over `http` types: request in, response out, no I/O.
 //!
-//! May import `crate::engine`, and from `crate::http1` only the [`Spelling`] of header names
-//! that hosts attach (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
+//! May import `crate::engine`, and from `crate::http1` only the two extensions hosts and this
+//! layer exchange: the [`Spelling`] of header names and the [`ReasonPhrase`] of an error's
+//! status line (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
 //! [`Service::handle`] reads the clock value it is given once and uses it for everything in
 //! the response; it never panics on any input. The caller drains the engine's outbox into a
 //! store before sending the response.
@@ -18,7 +19,7 @@ pub mod route;
 pub mod service;
 pub mod xml;
 
-pub use crate::http1::Spelling;
+pub use crate::http1::{ReasonPhrase, Spelling};
 pub use config::{AccountConfig, ServiceConfig};
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};

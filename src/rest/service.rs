@@ -12,7 +12,7 @@ use super::query::Query;
 use super::route::{self, Operation, Target};
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
-use crate::http1::Spelling;
+use crate::http1::{ReasonPhrase, Spelling};
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
 
 /// The version answered when the request names none (the newest the SDKs send).
@@ -418,6 +418,8 @@ pub fn render_error(
     let mut resp = Response::new(w.finish().into_bytes());
     *resp.status_mut() =
         http::StatusCode::from_u16(e.status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+    // Azure's status line carries the message too (fact sheet §6.1): for HEAD, the only text.
+    resp.extensions_mut().insert(ReasonPhrase(message));
     let h = resp.headers_mut();
     set(h, "content-type", "application/xml");
     set(h, "x-ms-error-code", e.code.as_str());

@@ -58,9 +58,7 @@ pub(crate) fn to_web(response: http::Response<Vec<u8>>) -> Result<web_sys::Respo
     let status = response.status();
     let init = web_sys::ResponseInit::new();
     init.set_status(status.as_u16());
-    if let Some(reason) = status.canonical_reason() {
-        init.set_status_text(reason);
-    }
+    init.set_status_text(crate::http1::reason_of(&response));
     init.set_headers(&headers);
     let body = response.into_body();
     let null_body = matches!(status.as_u16(), 101 | 103 | 204 | 205 | 304) || body.is_empty();
@@ -84,7 +82,11 @@ pub(crate) fn internal_error() -> http::Response<Vec<u8>> {
 
 /// A minimal Azure-shaped error for the few failures that happen before the REST layer sees the
 /// request (unreadable body, unrepresentable URI) or after it answered (store failure).
-pub(crate) fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::Response<Vec<u8>> {
+pub(crate) fn plain_error(
+    status: u16,
+    code: ErrorCode,
+    message: &'static str,
+) -> http::Response<Vec<u8>> {
     let body = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>{}</Code><Message>{}</Message></Error>",
         code.as_str(),
@@ -93,6 +95,9 @@ pub(crate) fn plain_error(status: u16, code: ErrorCode, message: &str) -> http::
     let mut response = http::Response::new(body.into_bytes());
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_REQUEST);
+    response
+        .extensions_mut()
+        .insert(crate::http1::ReasonPhrase(message));
     let headers = response.headers_mut();
     headers.insert(
         "content-type",

@@ -24,13 +24,14 @@ const SEPARATOR: char = '\n';
 /// One REST answer: what an HTTP server writes back.
 ///
 /// ```js
-/// res.writeHead(r.status, r.headers.split("\n")).end(r.body);
+/// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
 /// r.free();
 /// ```
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct RawResponse {
     status: u16,
+    status_text: &'static str,
     headers: String,
     body: Vec<u8>,
 }
@@ -41,6 +42,13 @@ impl RawResponse {
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> u16 {
         self.status
+    }
+
+    /// The status line's reason phrase: for an Azure error, its message (as the service
+    /// sends it), else the standard phrase.
+    #[wasm_bindgen(getter, js_name = statusText)]
+    pub fn status_text(&self) -> String {
+        self.status_text.to_owned()
     }
 
     /// Header names and values alternating, joined by `"\n"`: `split("\n")` gives the flat
@@ -87,7 +95,7 @@ impl QueueService {
     ///
     /// ```js
     /// const r = await service.handleRaw(req.method, req.url, req.rawHeaders.join("\n"), body);
-    /// res.writeHead(r.status, r.headers.split("\n")).end(r.body);
+    /// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
     /// r.free();
     /// ```
     #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
@@ -174,6 +182,7 @@ fn to_http(
 /// The REST layer's response as plain values. Statuses that may not carry a body get none.
 fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     let status = response.status().as_u16();
+    let status_text = crate::http1::reason_of(&response);
     let mut headers = String::with_capacity(64 * response.headers().len());
     let spelling = response.extensions().get::<Spelling>();
     for (name, value) in response.headers() {
@@ -196,6 +205,7 @@ fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     };
     RawResponse {
         status,
+        status_text,
         headers,
         body,
     }

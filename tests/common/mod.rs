@@ -164,7 +164,8 @@ impl Reply {
             .collect()
     }
 
-    /// Asserts an Azure error: status, `x-ms-error-code`, and the same code in the body.
+    /// Asserts an Azure error: status, `x-ms-error-code`, the same code in the body, and the
+    /// body's message (its first line) as the status line's reason phrase.
     pub fn assert_error(&self, status: u16, code: &str) {
         assert_eq!(self.status(), status, "{}", self.text());
         assert_eq!(self.code(), Some(code), "{}", self.text());
@@ -174,5 +175,9 @@ impl Reply {
             "{}",
             self.text()
         );
+        let message = self.xml_field("Message");
+        let first_line = message.lines().next().unwrap_or_default();
+        let reason = self.0.extensions().get::<azqueue::rest::ReasonPhrase>();
+        assert_eq!(reason.map(|r| r.0), Some(first_line), "reason phrase");
     }
 }

@@ -100,6 +100,9 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
       assert.deepEqual(got.map((r) => r.status), [201, 201, 201, 200, 404]);
       assert.match(got[3].body, /<MessageText>one<\/MessageText>.*<MessageText>two<\/MessageText>/s);
       assert.equal(got[4].headers['x-ms-error-code'], 'QueueNotFound');
+      // Azure's status line carries the error's message.
+      assert.equal(got[4].statusLine, 'HTTP/1.1 404 The specified queue does not exist.');
+      assert.equal(got[0].statusLine, 'HTTP/1.1 201 Created');
       // Same connection, next request, split across writes at odd places.
       const more = request(port, 'GET', p, { query: 'comp=metadata' });
       c.write(more.subarray(0, 7));

@@ -61,12 +61,15 @@ def check(cond, what):
     checks += 1
 
 
-def expect_error(fn, status, code, what):
+def expect_error(fn, status, code, what, reason=None):
     try:
         fn()
     except HttpResponseError as e:
         check(e.status_code == status, f"{what}: status {e.status_code}, expected {status}")
         check(e.error_code == code, f"{what}: code {e.error_code}, expected {code}")
+        if reason is not None:
+            # The status line carries the error's message, as Azure's does.
+            check(e.reason == reason, f"{what}: reason {e.reason!r}, expected {reason!r}")
         return
     raise AssertionError(f"{what}: no error")
 
@@ -131,6 +134,7 @@ def run(queue_url, connection_string):
         404,
         "QueueNotFound",
         "missing queue",
+        reason="The specified queue does not exist.",
     )
     q.clear_messages()
     check(q.get_queue_properties().approximate_message_count == 0, "clear_messages")

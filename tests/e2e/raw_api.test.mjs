@@ -17,7 +17,7 @@ const head = (...pairs) => ['Host', '127.0.0.1:10001', 'x-ms-version', '2026-04-
 async function answer(out) {
   const r = await out;
   const headers = r.headers.split('\n');
-  const value = { status: r.status, headers, body: Buffer.from(r.body).toString('utf8'), errorCode: r.errorCode };
+  const value = { status: r.status, statusText: r.statusText, headers, body: Buffer.from(r.body).toString('utf8'), errorCode: r.errorCode };
   r.free();
   return value;
 }
@@ -70,6 +70,7 @@ test('what HTTP cannot represent is a 400 InvalidInput, never a throw', async ()
     const res = await answer(service.handleRaw(method, url, headers, EMPTY));
     assert.equal(res.status, 400, `${method} ${url}`);
     assert.equal(res.errorCode, 'InvalidInput');
+    assert.equal(res.statusText, 'One of the request inputs is not valid.');
     assert.match(res.body, /<Code>InvalidInput<\/Code>/);
   }
   // Still serving afterwards.
