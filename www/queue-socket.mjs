@@ -22,7 +22,7 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
 
   const listener = (socket) => {
     sockets.add(socket);
-    const conn = service.connection(listener.fallbackHost, level);
+    const conn = service.connection(listener.fallbackHost, level, socket.remoteAddress);
     let closed = false;
     // Answers that wait for the store (a Promise from feed) and whether the peer has ended its
     // side: a half-closed client still gets every answer before the socket ends.

@@ -23,4 +23,4 @@ pub use crate::http1::{ReasonPhrase, Spelling};
 pub use config::{AccountConfig, ServiceConfig};
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
-pub use service::Service;
+pub use service::{ClientAddress, Service};

@@ -46,7 +46,15 @@ struct Incoming<'a> {
     /// Header names as sent, when the host attached them.
     spelling: Option<&'a Spelling>,
     https: bool,
+    /// Where the request came from, when the host knows ([`ClientAddress`]).
+    client_ip: Option<std::net::IpAddr>,
 }
+
+/// A request extension: the address of the client that sent the request, attached by a host
+/// that owns the socket (the Node server's queue port). A SAS restricted to addresses (`sip`)
+/// is checked against it; without it, `sip` is checked for form only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddress(pub std::net::IpAddr);
 
 impl Service {
     pub fn new(config: ServiceConfig, emulator: Emulator) -> Self {
@@ -107,6 +115,7 @@ impl Service {
             headers: req.headers(),
             spelling: req.extensions().get::<Spelling>(),
             https: uri.scheme_str() == Some("https"),
+            client_ip: req.extensions().get::<ClientAddress>().map(|a| a.0),
         };
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
@@ -220,7 +229,7 @@ impl Service {
             account,
             queue,
             https: inc.https,
-            client_ip: None,
+            client_ip: inc.client_ip,
             now,
         };
         let principal = authenticate(&auth, keys, &policy)?;

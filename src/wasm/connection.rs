@@ -11,7 +11,7 @@ use super::fetch::plain_error;
 use super::host::Host;
 use super::service::QueueService;
 use crate::http1::{self, Config, Decoder, Framing, Item};
-use crate::rest::ErrorCode;
+use crate::rest::{ClientAddress, ErrorCode};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -31,7 +31,7 @@ type Serving = Pin<Box<dyn Future<Output = Result<http::Response<Vec<u8>>, JsVal
 /// One HTTP/1.1 connection to the REST service, for a host that owns the socket.
 ///
 /// ```js
-/// const conn = service.connection("127.0.0.1:10001", 0);
+/// const conn = service.connection("127.0.0.1:10001", 0, socket.remoteAddress);
 /// const write = (n) => {
 ///   if (n > 0) socket.write(conn.take(Buffer.allocUnsafe(n)));
 ///   if (conn.closing) socket.end();
@@ -66,6 +66,8 @@ struct Inner {
     closing: Cell<bool>,
     log: LogLevel,
     entries: RefCell<Vec<LogEntry>>,
+    /// The peer's address, attached to every request (SAS `sip` checks).
+    peer: Option<std::net::IpAddr>,
 }
 
 /// What the host's access log wants per request; nothing is recorded at `Off`.
@@ -103,8 +105,10 @@ impl QueueService {
     /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
     /// requests without a `Host` header are addressed: the server's own address. `log` is 0
     /// (nothing recorded), 1 (method, URL, status, error code per request, from
-    /// [`Connection::take_log`]) or 2 (also the request headers).
-    pub fn connection(&self, host: String, log: u8) -> Connection {
+    /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
+    /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
+    /// against it, as Azure checks it.
+    pub fn connection(&self, host: String, log: u8, peer: Option<String>) -> Connection {
         let log = match log {
             0 => LogLevel::Off,
             1 => LogLevel::Access,
@@ -120,6 +124,7 @@ impl QueueService {
                 closing: Cell::new(false),
                 log,
                 entries: RefCell::new(Vec::new()),
+                peer: peer.and_then(|p| p.parse().ok()),
             }),
         }
     }
@@ -277,6 +282,9 @@ impl Inner {
         // The Fetch API gives GET and HEAD no body; so does this path, to answer alike.
         if method == http::Method::GET || method == http::Method::HEAD {
             request.body_mut().clear();
+        }
+        if let Some(peer) = self.peer {
+            request.extensions_mut().insert(ClientAddress(peer));
         }
         let log = (self.log > LogLevel::Off).then(|| LogEntry {
             method: request.method().to_string(),

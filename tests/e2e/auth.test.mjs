@@ -63,6 +63,19 @@ describe('with the development account', () => {
     await rejectsWith(assert, expired.peekMessages(), 403);
   });
 
+  test('a SAS limited to addresses (sip) is checked against the client address', async () => {
+    const name = uniqueName('sip');
+    await service.createQueue(name);
+    const owner = service.getQueueClient(name);
+    const sas = (ipRange) => new QueueClient(owner.generateSasUrl({
+      permissions: QueueSASPermissions.parse('r'), expiresOn: inAnHour(), ipRange,
+    }));
+    // This test talks to the server over IPv4 loopback.
+    await sas({ start: '127.0.0.1' }).peekMessages();
+    await sas({ start: '127.0.0.0', end: '127.0.0.255' }).peekMessages();
+    await rejectsWith(assert, sas({ start: '10.0.0.1', end: '10.0.0.9' }).peekMessages(), 403, 'AuthorizationSourceIPMismatch');
+  });
+
   test('a service SAS can take its permissions from a stored access policy', async () => {
     const name = uniqueName('policy');
     await service.createQueue(name);
