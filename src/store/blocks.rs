@@ -7,8 +7,8 @@
 //! JavaScript on this project's machine, 100k message values of about 180 bytes: writing them
 //! as 100k records took 0.09–0.13 ms each (13 s in all), as 1,563 blocks of 64 about 0.34 s;
 //! reading them back with `getAll` took 0.65–0.77 s as records and 0.22 s as blocks. Every
-//! message the write-ahead log (`src/wasm/idb/log.rs`) folds was one record write, and that was most of the
-//! time a strict commit waited for under load.
+//! message the write-ahead log (`src/wasm/idb/log.rs`) folds was one record write, and that
+//! was most of the time a strict commit waited for under load.
 //!
 //! Blocks follow the insertion sequence, so the places a queue changes (new messages at its
 //! tail, receives and deletes at its head) are a few blocks: folding 2,048 puts rewrites about
@@ -82,8 +82,7 @@ pub(crate) struct BlockPlan {
 /// changes planned before it, which it would have erased anyway.
 pub(crate) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, StoreError> {
     let mut plan = FoldPlan::default();
-    let mut emptied_all = false;
-    let mut emptied: HashSet<(String, String)> = HashSet::new();
+    let mut emptied = Emptied::default();
     for op in ops {
         match op {
             RecordOp::Put {
@@ -91,20 +90,18 @@ pub(crate) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan
                 value,
             } => {
                 let seq = layout::message_place(&value)?.seq;
-                let block = Block::of(&account, queue.as_str(), seq);
-                let empty =
-                    emptied_all || emptied.contains(&(account.clone(), queue.as_str().to_owned()));
+                let queue = queue.as_str().to_owned();
+                plan.touch(
+                    &emptied,
+                    Block::of(&account, &queue, seq),
+                    (id, Some(value)),
+                );
                 plan.placed.push(Placed::Put {
                     account,
-                    queue: queue.as_str().to_owned(),
+                    queue,
                     id,
                     seq,
                 });
-                let entry = plan.blocks.entry(block).or_insert_with(|| BlockPlan {
-                    empty,
-                    changes: Vec::new(),
-                });
-                entry.changes.push((id, Some(value)));
             }
             RecordOp::Delete {
                 key: Key::Message { account, queue, id },
@@ -113,42 +110,55 @@ pub(crate) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan
                 // Not placed: the message never reached a block (put and deleted between
                 // two folds), so there is nothing to delete.
                 if let Some(seq) = placement.seq(&account, &queue, &id) {
-                    let empty = emptied_all || emptied.contains(&(account.clone(), queue.clone()));
-                    let block = Block::of(&account, &queue, seq);
-                    let entry = plan.blocks.entry(block).or_insert_with(|| BlockPlan {
-                        empty,
-                        changes: Vec::new(),
-                    });
-                    entry.changes.push((id, None));
+                    plan.touch(&emptied, Block::of(&account, &queue, seq), (id, None));
                 }
                 plan.placed.push(Placed::Gone { account, queue, id });
             }
             RecordOp::DeleteMessagesOf { account, queue } => {
-                let queue = queue.as_str().to_owned();
+                let name = queue.as_str().to_owned();
                 plan.blocks
-                    .retain(|b, _| b.account != account || b.queue != queue);
+                    .retain(|b, _| b.account != account || b.queue != name);
                 plan.placed.push(Placed::Queue {
                     account: account.clone(),
-                    queue: queue.clone(),
+                    queue: name.clone(),
                 });
-                emptied.insert((account.clone(), queue.clone()));
-                plan.records.push(RecordOp::DeleteMessagesOf {
-                    account,
-                    queue: crate::engine::QueueName::parse(&queue).map_err(|_| {
-                        StoreError::Failed(format!("the queue name `{queue}` is invalid"))
-                    })?,
-                });
+                emptied.queues.insert((account.clone(), name));
+                plan.records
+                    .push(RecordOp::DeleteMessagesOf { account, queue });
             }
             RecordOp::Clear => {
                 plan.blocks.clear();
                 plan.placed.push(Placed::Clear);
-                emptied_all = true;
+                emptied.all = true;
                 plan.records.push(RecordOp::Clear);
             }
             other => plan.records.push(other),
         }
     }
     Ok(plan)
+}
+
+/// What earlier operations of a fold emptied: every block, or every block of some queues.
+#[derive(Default)]
+struct Emptied {
+    all: bool,
+    queues: HashSet<(String, String)>,
+}
+
+impl FoldPlan {
+    /// Adds `change` to `block`'s plan, made on its first touch: known empty if an earlier
+    /// operation emptied it.
+    fn touch(&mut self, emptied: &Emptied, block: Block, change: MessageChange) {
+        let empty = emptied.all
+            || emptied
+                .queues
+                .contains(&(block.account.clone(), block.queue.clone()));
+        let entry = self.blocks.entry(block).or_insert_with(|| BlockPlan {
+            empty,
+            changes: Vec::new(),
+        });
+        entry.changes.push(change);
+    }
 }
 
 /// A block's new value: its stored value `old` (if any) with `changes` applied in order, or
