@@ -338,13 +338,15 @@ impl IdbStore {
             all.extend(ops);
             let plan = blocks::plan(layout::coalesce(all), &self.placement.borrow());
             match plan {
-                Ok(plan) => write_fold(&tx, plan, first, next).await,
+                Ok(plan) => write_fold(&tx, plan, first, next)
+                    .await
+                    .map(Written::Folded),
                 Err(e) => Err(e),
             }
         } else {
-            put_log(&tx, next, &log::encode(&ops)).map(|()| (Vec::new(), Some(ops)))
+            put_log(&tx, next, &log::encode(&ops)).map(|()| Written::Logged(ops))
         };
-        let (placed, logged) = match outcome {
+        let written = match outcome {
             Ok(written) => written,
             Err(e) => {
                 let _ = tx.abort();
@@ -361,18 +363,18 @@ impl IdbStore {
         }
         match done.await {
             Ok(_) => {
-                self.placement.borrow_mut().apply(placed);
                 let mut wal = self.wal.borrow_mut();
-                match logged {
-                    Some(ops) => {
+                match written {
+                    Written::Logged(ops) => {
                         wal.unapplied.extend(ops);
                         let key = wal.next;
                         wal.first.get_or_insert(key);
                         wal.next += 1;
                     }
-                    None => {
+                    Written::Folded(placed) => {
                         wal.unapplied.clear();
                         wal.first = None;
+                        self.placement.borrow_mut().apply(placed);
                     }
                 }
                 Ok(())
@@ -385,6 +387,14 @@ impl IdbStore {
     }
 }
 
+/// What a write did, for the in-memory [`Wal`] and [`Placement`] to follow once it is durable.
+enum Written {
+    /// These operations were logged as one record.
+    Logged(Vec<RecordOp>),
+    /// The log was folded; the blocks changed as these say.
+    Folded(Vec<blocks::Placed>),
+}
+
 /// A fold's requests in `tx`: the records, then each touched block read (unless known empty),
 /// merged and written back or deleted, then the log records `first..next` deleted. Resolves
 /// to what [`Placement`] learns once `tx` completes.
@@ -393,7 +403,7 @@ async fn write_fold(
     plan: blocks::FoldPlan,
     first: Option<u64>,
     next: u64,
-) -> Result<(Vec<blocks::Placed>, Option<Vec<RecordOp>>), StoreError> {
+) -> Result<Vec<blocks::Placed>, StoreError> {
     write_records(tx, plan.records)?;
     let blocks = tx
         .object_store(SEGMENTS)
@@ -422,7 +432,7 @@ async fn write_fold(
         written.map_err(|e| thrown("writing a block", e))?;
     }
     drop_log(tx, first, next)?;
-    Ok((plan.placed, None))
+    Ok(plan.placed)
 }
 
 impl Drop for IdbStore {
