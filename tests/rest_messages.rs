@@ -567,3 +567,131 @@ fn content_md5_is_verified_when_present() {
     );
     r.assert_error(400, "InvalidMd5");
 }
+
+/// The largest Put/Update request body the service reads: twice the 64 KiB text limit plus
+/// the envelope (fact sheet §5.3).
+const MAX_BODY: usize = 131_584;
+
+/// A valid message body of exactly `len` bytes whose decoded text stays far below 64 KiB:
+/// escaped `<` (four bytes each, one decoded) then `a` padding.
+fn body_of_len(len: usize) -> String {
+    let envelope = message_body("").len();
+    let escaped = (len - envelope) / 4 - 1;
+    let pad = len - envelope - 4 * escaped;
+    let body = message_body(&format!("{}{}", "<".repeat(escaped), "a".repeat(pad)));
+    assert_eq!(body.len(), len);
+    body
+}
+
+/// Azure reads at most 131 584 body bytes on Put Message and Update Message; one byte more is
+/// 413 RequestBodyTooLarge with `<MaxLimit>131584</MaxLimit>`, even when the text inside
+/// would decode to well under 64 KiB. A body of exactly that size is accepted.
+#[test]
+fn put_and_update_bodies_over_131_584_bytes_are_413_with_that_max_limit() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let at_cap = body_of_len(MAX_BODY);
+    let over = body_of_len(MAX_BODY + 1);
+
+    let put = h.call("POST", "/devstoreaccount1/q01/messages", &at_cap);
+    assert_eq!(put.status(), 201, "{}", put.text());
+    let r = h.call("POST", "/devstoreaccount1/q01/messages", &over);
+    r.assert_error(413, "RequestBodyTooLarge");
+    assert!(
+        r.text().contains("<MaxLimit>131584</MaxLimit>"),
+        "{}",
+        r.text()
+    );
+
+    let (id, receipt) = (put.xml_field("MessageId"), put.xml_field("PopReceipt"));
+    let u = h.call(
+        "PUT",
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
+        &over,
+    );
+    u.assert_error(413, "RequestBodyTooLarge");
+    assert!(
+        u.text().contains("<MaxLimit>131584</MaxLimit>"),
+        "{}",
+        u.text()
+    );
+    let ok = h.call(
+        "PUT",
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
+        &at_cap,
+    );
+    assert_eq!(
+        ok.status(),
+        204,
+        "the refused update kept the receipt current"
+    );
+
+    let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("1"));
+}
+
+/// Update Message applies the same 64 KiB text limit as Put: 65 537 decoded bytes is
+/// 413 RequestBodyTooLarge with `<MaxLimit>65536</MaxLimit>` (recorded from the real service),
+/// and the message keeps its text and its current receipt; 65 536 bytes is accepted.
+#[test]
+fn update_message_text_over_64_kib_is_413_and_keeps_the_message() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let (id, receipt) = h.put("q01", "original", "");
+    let r = h.call(
+        "PUT",
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
+        &message_body(&"a".repeat(65_537)),
+    );
+    r.assert_error(413, "RequestBodyTooLarge");
+    assert!(
+        r.text().contains("<MaxLimit>65536</MaxLimit>"),
+        "{}",
+        r.text()
+    );
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_field("MessageText"), "original");
+
+    let at_limit = "a".repeat(65_536);
+    let ok = h.call(
+        "PUT",
+        &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
+        &message_body(&at_limit),
+    );
+    assert_eq!(ok.status(), 204, "{}", ok.text());
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_field("MessageText"), at_limit);
+}
+
+/// Update Message replaces the message's pop receipt: the receipt the caller used for the
+/// update is superseded, so a later Delete or Update with it is 404 MessageNotFound on the
+/// real service (Azurite says 400 PopReceiptMismatch instead), while the new one works.
+#[test]
+fn your_own_update_supersedes_the_receipt_it_used() {
+    let mut h = Harness::new();
+    h.create("q01");
+    h.put("q01", "x", "");
+    let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    let (id, old) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
+    let u = h.call(
+        "PUT",
+        &message_url("q01", &id, &old, "&visibilitytimeout=0"),
+        "",
+    );
+    assert_eq!(u.status(), 204);
+    let new = u.header("x-ms-popreceipt").unwrap().to_owned();
+
+    h.call("DELETE", &message_url("q01", &id, &old, ""), "")
+        .assert_error(404, "MessageNotFound");
+    h.call(
+        "PUT",
+        &message_url("q01", &id, &old, "&visibilitytimeout=0"),
+        "",
+    )
+    .assert_error(404, "MessageNotFound");
+    let meta = h.call("GET", "/devstoreaccount1/q01?comp=metadata", "");
+    assert_eq!(meta.header("x-ms-approximate-messages-count"), Some("1"));
+
+    let d = h.call("DELETE", &message_url("q01", &id, &new, ""), "");
+    assert_eq!(d.status(), 204, "{}", d.text());
+}

@@ -305,3 +305,152 @@ fn acl_rejects_more_than_five_policies_and_bad_permissions_without_changing_anyt
         format!("{XML}<SignedIdentifiers />")
     );
 }
+
+/// Azure refuses a List Queues `prefix` or `marker` holding a character XML 1.0 cannot carry
+/// (the listing echoes both in its XML) with 400 InvalidQueryParameterValue and the Reason
+/// `The string includes invalid Xml Characters`, naming the parameter. Tab, LF and CR are
+/// legal XML and pass.
+#[test]
+fn list_queues_refuses_invalid_xml_characters_in_prefix_and_marker() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let reason = "<Reason>The string includes invalid Xml Characters</Reason>";
+
+    let prefix = h.call("GET", "/devstoreaccount1?comp=list&prefix=q%01", "");
+    prefix.assert_error(400, "InvalidQueryParameterValue");
+    assert!(
+        prefix
+            .text()
+            .contains("<QueryParameterName>prefix</QueryParameterName>"),
+        "{}",
+        prefix.text()
+    );
+    assert!(prefix.text().contains(reason), "{}", prefix.text());
+
+    // A marker in the service's own shape, spoiled only by U+FFFF: the character check
+    // answers, not InvalidMarker.
+    let marker = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&marker=%2Fdevstoreaccount1%2Fq%EF%BF%BF",
+        "",
+    );
+    marker.assert_error(400, "InvalidQueryParameterValue");
+    assert!(
+        marker
+            .text()
+            .contains("<QueryParameterName>marker</QueryParameterName>"),
+        "{}",
+        marker.text()
+    );
+    assert!(marker.text().contains(reason), "{}", marker.text());
+
+    // Both spoiled: the prefix is the one named.
+    let both = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&prefix=%1F&marker=%0B",
+        "",
+    );
+    both.assert_error(400, "InvalidQueryParameterValue");
+    assert!(
+        both.text()
+            .contains("<QueryParameterName>prefix</QueryParameterName>")
+    );
+
+    for legal in ["%09", "%0A", "%0D"] {
+        let r = h.call(
+            "GET",
+            &format!("/devstoreaccount1?comp=list&prefix={legal}"),
+            "",
+        );
+        assert_eq!(r.status(), 200, "prefix {legal}: {}", r.text());
+    }
+}
+
+/// An `x-ms-meta-` header with nothing after the prefix is a pair without a name: Azure
+/// answers 400 EmptyMetadataKey on Create Queue and on Set Queue Metadata, and stores nothing.
+#[test]
+fn an_empty_metadata_name_is_400_empty_metadata_key() {
+    let mut h = Harness::new();
+    h.call_with("PUT", "/devstoreaccount1/q01", "", &[("x-ms-meta-", "v")])
+        .assert_error(400, "EmptyMetadataKey");
+    h.call("GET", "/devstoreaccount1/q01?comp=metadata", "")
+        .assert_error(404, "QueueNotFound");
+
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/q02",
+        "",
+        &[("x-ms-meta-keep", "1")],
+    );
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/q02?comp=metadata",
+        "",
+        &[("x-ms-meta-", "v"), ("x-ms-meta-other", "2")],
+    )
+    .assert_error(400, "EmptyMetadataKey");
+    let meta = h.call("GET", "/devstoreaccount1/q02?comp=metadata", "");
+    assert_eq!(
+        meta.header("x-ms-meta-keep"),
+        Some("1"),
+        "set left unchanged"
+    );
+    assert_eq!(meta.header("x-ms-meta-other"), None);
+}
+
+/// Metadata names compare case-insensitively, so two names differing only in case are a
+/// duplicate: 400 InvalidMetadata (fact sheet §5.2), on Create Queue and Set Queue Metadata.
+/// `http` lowercases header names, so the service sees the same name twice, as it would
+/// from a client that sent `x-ms-meta-Color` and `x-ms-meta-color`.
+#[test]
+fn metadata_names_differing_only_in_case_are_400_invalid_metadata() {
+    let mut h = Harness::new();
+    let dup = [("x-ms-meta-Color", "red"), ("x-ms-meta-color", "blue")];
+    h.call_with("PUT", "/devstoreaccount1/q01", "", &dup)
+        .assert_error(400, "InvalidMetadata");
+    h.call("GET", "/devstoreaccount1/q01?comp=metadata", "")
+        .assert_error(404, "QueueNotFound");
+
+    h.call_with(
+        "PUT",
+        "/devstoreaccount1/q02",
+        "",
+        &[("x-ms-meta-keep", "1")],
+    );
+    h.call_with("PUT", "/devstoreaccount1/q02?comp=metadata", "", &dup)
+        .assert_error(400, "InvalidMetadata");
+    let meta = h.call("GET", "/devstoreaccount1/q02?comp=metadata", "");
+    assert_eq!(
+        meta.header("x-ms-meta-keep"),
+        Some("1"),
+        "set left unchanged"
+    );
+    assert_eq!(meta.header("x-ms-meta-color"), None);
+}
+
+/// Get Queue ACL also answers HEAD: 200 with the GET's headers (XML content type,
+/// `Cache-Control: no-cache`) and no body; a missing queue is a bodiless 404.
+#[test]
+fn head_on_get_queue_acl_returns_the_headers_without_a_body() {
+    let mut h = Harness::new();
+    h.create("q01");
+    let body = "<SignedIdentifiers><SignedIdentifier><Id>p1</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+    assert_eq!(
+        h.call("PUT", "/devstoreaccount1/q01?comp=acl", body)
+            .status(),
+        204
+    );
+    let get = h.call("GET", "/devstoreaccount1/q01?comp=acl", "");
+    assert!(get.text().contains("<Id>p1</Id>"));
+    let head = h.call("HEAD", "/devstoreaccount1/q01?comp=acl", "");
+    assert_eq!(head.status(), 200);
+    assert!(head.text().is_empty(), "{}", head.text());
+    assert_eq!(head.header("cache-control"), Some("no-cache"));
+    assert_eq!(head.header("content-type"), get.header("content-type"));
+    assert!(head.header("x-ms-request-id").is_some());
+
+    let missing = h.call("HEAD", "/devstoreaccount1/nope?comp=acl", "");
+    assert_eq!(missing.status(), 404);
+    assert_eq!(missing.code(), Some("QueueNotFound"));
+    assert!(missing.text().is_empty());
+}

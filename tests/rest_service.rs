@@ -54,6 +54,9 @@ fn stats_only_on_the_secondary() {
         "",
     );
     assert_eq!(r.status(), 200);
+    // A read that returns data: `Cache-Control: no-cache`, as on the real service (§1.3, §3.4).
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    assert_eq!(r.header("content-type"), Some("application/xml"));
     assert_eq!(
         r.text(),
         r#"<?xml version="1.0" encoding="utf-8"?><StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>Tue, 14 Nov 2023 22:13:20 GMT</LastSyncTime></GeoReplication></StorageServiceStats>"#
@@ -283,4 +286,52 @@ fn a_request_dated_more_than_15_minutes_ago_is_refused() {
     ));
     r.assert_error(403, "AuthenticationFailed");
     assert!(r.text().contains("Request date header too old"));
+}
+
+/// `timeout` is accepted on every operation and must be an Int32: a value that overflows is
+/// 400 OutOfRangeQueryParameterValue naming `timeout` with the Int32 bounds; values above 30
+/// are legal (Azure quietly reduces them to 30 for Queue), on reads and writes alike.
+#[test]
+fn timeout_must_fit_in_int32_and_values_above_30_are_accepted() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for raw in ["2147483648", "-2147483649"] {
+        let r = h.call(
+            "GET",
+            &format!("/devstoreaccount1?comp=list&timeout={raw}"),
+            "",
+        );
+        r.assert_error(400, "OutOfRangeQueryParameterValue");
+        let want = format!(
+            "<QueryParameterName>timeout</QueryParameterName><QueryParameterValue>{raw}</QueryParameterValue><MinimumAllowed>-2147483648</MinimumAllowed><MaximumAllowed>2147483647</MaximumAllowed>"
+        );
+        assert!(r.text().contains(&want), "timeout={raw}: {}", r.text());
+    }
+    let r = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?timeout=2147483648",
+        &message_body("refused"),
+    );
+    r.assert_error(400, "OutOfRangeQueryParameterValue");
+
+    for ok in ["31", "3600", "2147483647"] {
+        let r = h.call(
+            "GET",
+            &format!("/devstoreaccount1?comp=list&timeout={ok}"),
+            "",
+        );
+        assert_eq!(r.status(), 200, "timeout={ok}: {}", r.text());
+    }
+    let put = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages?timeout=60",
+        &message_body("kept"),
+    );
+    assert_eq!(put.status(), 201, "{}", put.text());
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(
+        peek.xml_fields("MessageText"),
+        ["kept"],
+        "only the accepted put stored"
+    );
 }

@@ -14,12 +14,20 @@ import shutil
 import subprocess
 import sys
 import threading
+import urllib.parse
 
 from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
 from azure.storage.queue import (
+    AccessPolicy,
+    AccountSasPermissions,
+    CorsRule,
+    Metrics,
     QueueClient,
     QueueSasPermissions,
     QueueServiceClient,
+    ResourceTypes,
+    RetentionPolicy,
+    generate_account_sas,
     generate_queue_sas,
 )
 from azure.storage.queue import __version__ as sdk_version
@@ -98,6 +106,30 @@ def run(queue_url, connection_string):
     check(props.approximate_message_count == 2, "approximate count includes invisible messages")
     # Metadata names come back in the case they were sent, as from Azure.
     check(props.metadata == {"lang": "python", "Team": "Core"}, f"metadata {props.metadata}")
+    # Set Queue Metadata replaces the whole set.
+    q.set_queue_metadata({"Owner": "smoke", "env": "ci"})
+    after = q.get_queue_properties().metadata
+    check(after == {"Owner": "smoke", "env": "ci"}, f"set_queue_metadata replaced the set: {after}")
+
+    # Stored access policies round-trip; times come back in the service's 7-digit form and
+    # permissions in canonical r-a-u-p order.
+    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
+    policy = AccessPolicy(
+        permission=QueueSasPermissions(read=True, process=True),
+        start=start,
+        expiry=start + datetime.timedelta(days=1),
+    )
+    q.set_queue_access_policy({"reader": policy})
+    acl = q.get_queue_access_policy()
+    check(list(acl) == ["reader"], f"access policy ids {list(acl)}")
+    got = acl["reader"]
+    check(
+        (got.permission, got.start, got.expiry)
+        == ("rp", "2030-01-01T00:00:00.0000000Z", "2030-01-02T00:00:00.0000000Z"),
+        f"access policy {(got.permission, got.start, got.expiry)}",
+    )
+    q.set_queue_access_policy({})
+    check(q.get_queue_access_policy() == {}, "empty set_queue_access_policy clears the policies")
 
     peeked = q.peek_messages(max_messages=32)
     check([m.content for m in peeked] == ["hello from python <&>"], "peek sees only visible messages")
@@ -117,6 +149,34 @@ def run(queue_url, connection_string):
     check(names == [name], f"list_queues {names}")
     service_props = service.get_service_properties()
     check(service_props["hour_metrics"].enabled is True, "service properties")
+    service.set_service_properties(
+        minute_metrics=Metrics(
+            enabled=True, include_apis=False, retention_policy=RetentionPolicy(enabled=True, days=3)
+        ),
+        cors=[CorsRule(["https://a.example"], ["GET", "PUT"], max_age_in_seconds=60)],
+    )
+    service_props = service.get_service_properties()
+    minute = service_props["minute_metrics"]
+    check(
+        (minute.enabled, minute.include_apis, minute.retention_policy.days) == (True, False, 3),
+        "set_service_properties stored minute metrics",
+    )
+    rules = [(r.allowed_origins, r.allowed_methods, r.max_age_in_seconds) for r in service_props["cors"]]
+    check(rules == [("https://a.example", "GET,PUT", 60)], f"CORS rules {rules}")
+    check(service_props["hour_metrics"].enabled is True, "parts not sent keep their value")
+    service.set_service_properties(cors=[])
+    check(service.get_service_properties()["cors"] == [], "an empty CORS list deletes the rules")
+
+    # Get Service Stats is answered only on the secondary endpoint; the SDK always sends it
+    # to the secondary host, so each client names one (path-style: the primary's host:port).
+    host = urllib.parse.urlsplit(queue_url).netloc
+    on_primary = QueueServiceClient.from_connection_string(connection_string, secondary_hostname=host)
+    expect_error(on_primary.get_service_stats, 400, "InvalidQueryParameterValue", "stats on the primary")
+    key = {"account_name": service.account_name, "account_key": service.credential.account_key}
+    on_secondary = QueueServiceClient(f"{queue_url}-secondary", credential=key, secondary_hostname=host)
+    geo = on_secondary.get_service_stats()["geo_replication"]
+    check(geo["status"] == "live", f"stats status {geo['status']}")
+    check(isinstance(geo["last_sync_time"], datetime.datetime), "stats last_sync_time is a datetime")
 
     sas = generate_queue_sas(
         service.account_name,
@@ -128,6 +188,26 @@ def run(queue_url, connection_string):
     via_sas = QueueClient.from_queue_url(f"{queue_url}/{name}", credential=sas)
     via_sas.send_message("via sas")
     expect_error(lambda: via_sas.get_queue_properties(), 403, "AuthorizationPermissionMismatch", "SAS without r")
+
+    # An account SAS for messages (srt=o) with add and read: send and peek pass; a queue-level
+    # read (srt=c) is outside the resource types it grants.
+    account_sas = generate_account_sas(
+        service.account_name,
+        service.credential.account_key,
+        resource_types=ResourceTypes(object=True),
+        permission=AccountSasPermissions(read=True, add=True),
+        expiry=datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1),
+    )
+    via_account_sas = QueueClient.from_queue_url(f"{queue_url}/{name}", credential=account_sas)
+    via_account_sas.send_message("via account sas")
+    peeked = [m.content for m in via_account_sas.peek_messages(max_messages=32)]
+    check(peeked == ["via sas", "via account sas"], f"peek via account SAS {peeked}")
+    expect_error(
+        lambda: via_account_sas.get_queue_properties(),
+        403,
+        "AuthorizationResourceTypeMismatch",
+        "account SAS without srt=c",
+    )
 
     expect_error(
         lambda: service.get_queue_client("no-such-queue").send_message("x"),
