@@ -695,3 +695,50 @@ fn your_own_update_supersedes_the_receipt_it_used() {
     let d = h.call("DELETE", &message_url("q01", &id, &new, ""), "");
     assert_eq!(d.status(), 204, "{}", d.text());
 }
+
+/// A message travels inside XML, so its text may hold only characters XML 1.0 allows: a
+/// control character, raw or as a character reference, is `400 InvalidXmlDocument` on Put and
+/// Update (the service's XML reader refuses it), and nothing is stored or changed. Were it
+/// stored, every later Get or Peek of the queue would answer a document no client can parse.
+#[test]
+fn texts_xml_cannot_carry_are_refused_and_change_nothing() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for body in [
+        message_body("raw \u{1} control"),
+        message_body("nul \u{0}"),
+        message_body("not a character \u{FFFF}"),
+        "<QueueMessage><MessageText>ref &#1; control</MessageText></QueueMessage>".to_owned(),
+        "<QueueMessage><MessageText>hex ref &#x1B;</MessageText></QueueMessage>".to_owned(),
+    ] {
+        h.call("POST", "/devstoreaccount1/q01/messages", &body)
+            .assert_error(400, "InvalidXmlDocument");
+    }
+    // Tab and line feed are XML characters.
+    let put = h.call(
+        "POST",
+        "/devstoreaccount1/q01/messages",
+        &message_body("tab\tlf\n"),
+    );
+    assert_eq!(put.status(), 201, "{}", put.text());
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(
+        peek.xml_fields("MessageText"),
+        ["tab\tlf\n"],
+        "only one stored"
+    );
+    let got = h.call("GET", "/devstoreaccount1/q01/messages", "");
+    let (id, receipt) = (got.xml_field("MessageId"), got.xml_field("PopReceipt"));
+    let update = |h: &mut Harness, text: &str| {
+        h.call(
+            "PUT",
+            &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
+            &message_body(text),
+        )
+    };
+    update(&mut h, "now \u{8} backspace").assert_error(400, "InvalidXmlDocument");
+    // The refused update changed nothing: its receipt still works, and the text is the old one.
+    assert_eq!(update(&mut h, "tab\tlf\n").status(), 204);
+    let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
+    assert_eq!(peek.xml_fields("MessageText"), ["tab\tlf\n"]);
+}

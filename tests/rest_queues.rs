@@ -326,6 +326,14 @@ fn list_queues_refuses_invalid_xml_characters_in_prefix_and_marker() {
         prefix.text()
     );
     assert!(prefix.text().contains(reason), "{}", prefix.text());
+    // The echoed value keeps the error body parseable XML: U+FFFD stands for the character.
+    assert!(
+        prefix
+            .text()
+            .contains("<QueryParameterValue>q\u{FFFD}</QueryParameterValue>"),
+        "{}",
+        prefix.text()
+    );
 
     // A marker in the service's own shape, spoiled only by U+FFFF: the character check
     // answers, not InvalidMarker.

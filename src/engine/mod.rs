@@ -35,7 +35,7 @@ pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use message::MessageRecord;
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
-pub use params::{MessageCount, MessageText, RangeError, TimeToLive, TooLarge, VisibilityTimeout};
+pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
 pub use properties::{
     CorsRule, Logging, Metrics, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };

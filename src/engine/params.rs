@@ -99,21 +99,31 @@ impl MessageCount {
     }
 }
 
-/// Message text of at most 64 KiB of UTF-8.
+/// Message text: at most 64 KiB of UTF-8, and only characters XML 1.0 can carry, since every
+/// message travels inside an XML document (the service: "a format that can be included in an
+/// XML request with UTF-8 encoding"). A text with, say, U+0001 could never be read back through
+/// the REST API, whose answers would stop being XML.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MessageText(String);
 
-/// The text was larger than the service accepts.
+/// Why a text cannot be a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooLarge {
-    pub size: usize,
+pub enum TextError {
+    /// Larger than the service accepts (`size` bytes of UTF-8).
+    TooLarge { size: usize },
+    /// Holds `found`, a character XML 1.0 does not allow (a control character other than tab,
+    /// line feed and carriage return, or U+FFFE / U+FFFF).
+    NotXml { found: char },
 }
 
 impl MessageText {
-    pub fn new(text: impl Into<String>) -> Result<Self, TooLarge> {
+    pub fn new(text: impl Into<String>) -> Result<Self, TextError> {
         let text = text.into();
         if text.len() > MAX_MESSAGE_BYTES {
-            return Err(TooLarge { size: text.len() });
+            return Err(TextError::TooLarge { size: text.len() });
+        }
+        if let Some(found) = text.chars().find(|&c| !is_xml_char(c)) {
+            return Err(TextError::NotXml { found });
         }
         Ok(MessageText(text))
     }
@@ -125,6 +135,11 @@ impl MessageText {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// XML 1.0's `Char` production (Rust strings hold no surrogates).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 #[cfg(test)]
@@ -173,9 +188,22 @@ mod tests {
         assert!(MessageText::new("a".repeat(65_536)).is_ok());
         assert_eq!(
             MessageText::new("a".repeat(65_537)),
-            Err(TooLarge { size: 65_537 })
+            Err(TextError::TooLarge { size: 65_537 })
         );
         // 21_846 three-byte characters = 65_538 bytes.
         assert!(MessageText::new("\u{20ac}".repeat(21_846)).is_err());
+    }
+
+    #[test]
+    fn text_holds_only_characters_xml_can_carry() {
+        assert!(MessageText::new("tab\t lf\n cr\r \u{D7FF} \u{E000} \u{FFFD} \u{1F600}").is_ok());
+        for bad in [
+            '\u{0}', '\u{1}', '\u{8}', '\u{B}', '\u{1F}', '\u{FFFE}', '\u{FFFF}',
+        ] {
+            assert_eq!(
+                MessageText::new(format!("a{bad}b")),
+                Err(TextError::NotXml { found: bad })
+            );
+        }
     }
 }

@@ -14,7 +14,7 @@ use super::types::{
     JsSendMessageOptions, JsSignedIdentifiers,
 };
 use crate::engine::limits::MAX_MESSAGE_BYTES;
-use crate::engine::{MessageId, MessageText, NameError, PopReceipt, QueueName};
+use crate::engine::{MessageId, MessageText, NameError, PopReceipt, QueueName, TextError};
 use crate::rest::{ErrorCode, RestError};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -70,11 +70,22 @@ fn pop_receipt(receipt: &str) -> Result<PopReceipt, JsValue> {
         .ok_or_else(|| invalid_param("popreceipt", receipt, "Invalid pop receipt format"))
 }
 
+/// The text as a message, refused as the service would refuse the SDK's request for it.
 fn message_text(text: String) -> Result<MessageText, JsValue> {
-    MessageText::new(text).map_err(|t| {
-        JsValue::from(
-            RestError::too_large(MAX_MESSAGE_BYTES).with("MessageSize", t.size.to_string()),
-        )
+    MessageText::new(text).map_err(|e| {
+        JsValue::from(match e {
+            TextError::TooLarge { size } => {
+                RestError::too_large(MAX_MESSAGE_BYTES).with("MessageSize", size.to_string())
+            }
+            TextError::NotXml { found } => RestError::new(ErrorCode::InvalidXmlDocument).with(
+                "Reason",
+                format!(
+                    "The message text holds U+{:04X}, a character XML 1.0 cannot carry; \
+                     base64-encode binary content.",
+                    u32::from(found)
+                ),
+            ),
+        })
     })
 }
 

@@ -164,6 +164,12 @@ pub async fn option_errors_match_rest() {
     assert_error(&err, "RequestBodyTooLarge", 413);
     q.send_message("x".repeat(64 * 1024), None).await.unwrap();
 
+    // Text the REST API could not carry in XML is refused as the service refuses the SDK's
+    // request for it, with the character named.
+    let err = q.send_message("bell \u{7}".into(), None).await.unwrap_err();
+    assert_error(&err, "InvalidXmlDocument", 400);
+    assert!(get_str(&err, "message").contains("U+0007"), "{err:?}");
+
     let err = q
         .send_message(
             "x".into(),

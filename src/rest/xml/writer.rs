@@ -70,19 +70,37 @@ impl XmlWriter {
         self.close(name)
     }
 
-    /// Escaped character data.
+    /// Escaped character data. A character XML 1.0 cannot carry at all (a control character
+    /// other than tab, line feed and carriage return, or U+FFFE / U+FFFF) becomes U+FFFD, so the
+    /// document stays parseable: message texts never hold one (`MessageText`), but an error
+    /// may echo a query value that does.
     pub fn text(&mut self, text: &str) -> &mut Self {
+        let bytes = text.as_bytes();
         let mut last = 0;
-        for (i, b) in text.bytes().enumerate() {
-            let esc = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                _ => continue,
+        let mut i = 0;
+        while i < bytes.len() {
+            let (esc, len) = match bytes[i] {
+                b'&' => ("&amp;", 1),
+                b'<' => ("&lt;", 1),
+                b'>' => ("&gt;", 1),
+                b'\t' | b'\n' | b'\r' => {
+                    i += 1;
+                    continue;
+                }
+                0..0x20 => ("\u{FFFD}", 1),
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF in UTF-8.
+                0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => {
+                    ("\u{FFFD}", 3)
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
             };
             self.buf.push_str(&text[last..i]);
             self.buf.push_str(esc);
-            last = i + 1;
+            i += len;
+            last = i;
         }
         self.buf.push_str(&text[last..]);
         self
@@ -107,6 +125,16 @@ mod tests {
         assert_eq!(
             w.finish(),
             r#"<?xml version="1.0" encoding="utf-8"?><A><B>x&lt;y &amp; 'z' "q" &gt;</B><C /></A>"#
+        );
+    }
+
+    #[test]
+    fn characters_xml_cannot_carry_become_replacement_characters() {
+        let mut w = XmlWriter::document(false);
+        w.element("V", "a\u{1}b\tc\nd\re\u{FFFE}f\u{FFFF}g\u{FFFD}h\u{EFFF}i&");
+        assert_eq!(
+            w.finish(),
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><V>a\u{FFFD}b\tc\nd\re\u{FFFD}f\u{FFFD}g\u{FFFD}h\u{EFFF}i&amp;</V>"
         );
     }
 
