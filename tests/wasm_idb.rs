@@ -754,3 +754,77 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     again.close_and_wait().await;
     delete_database(&name).await.unwrap();
 }
+
+/// Queue-wide changes reach the blocks when folded: deleting a queue removes exactly its blocks
+/// (not those of a queue whose name it prefixes), clearing one empties it, and a queue
+/// recreated under a deleted one's name starts from nothing; each checked after a fold and a
+/// reopen, against the engine and by counting blocks.
+#[wasm_bindgen_test]
+async fn folded_queue_deletes_and_clears_remove_exactly_their_blocks() {
+    use azqueue::engine::MessageText;
+    let name = fresh_name("queue-wide");
+    let t = Timestamp::from_secs(1_700_000_000);
+    let account = "devstoreaccount1";
+    let queues = ["aaa", "aaab", "ccc"].map(|q| QueueName::parse(q).unwrap());
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(8)));
+    let put_many = |emu: &mut Emulator, q: &QueueName, n: usize| {
+        for i in 0..n {
+            let text = MessageText::new(format!("{} {i}", q.as_str())).unwrap();
+            let vis = VisibilityTimeout::new(0).unwrap();
+            emu.put_message(t, account, q, text, vis, TimeToLive::Never)
+                .unwrap();
+        }
+    };
+    for q in &queues {
+        emu.create_queue(t, account, q, Metadata::default())
+            .unwrap();
+        put_many(&mut emu, q, 150); // three blocks each
+    }
+    let blocks = || async {
+        let counts =
+            read_database(&name, &["segments"], "[tx.objectStore('segments').count()]").await;
+        counts[1].as_f64().unwrap()
+    };
+    let reopen_and_compare = |emu: &Emulator, what: &'static str| {
+        let want = emu.snapshot();
+        let name = name.clone();
+        async move {
+            let store = IdbStore::new(&name);
+            let mut loaded = store.load().await.unwrap();
+            let mut want = want;
+            for s in [&mut loaded, &mut want] {
+                for a in &mut s.accounts {
+                    a.properties = None;
+                    for q in &mut a.queues {
+                        q.messages.sort_by_key(|m| m.seq);
+                    }
+                }
+            }
+            assert_eq!(loaded, want, "{what}");
+            store.close_and_wait().await;
+        }
+    };
+    let store = IdbStore::new(&name);
+    store.commit(emu.take_changes()).await.unwrap();
+    store.close_and_wait().await; // folds
+    assert_eq!(blocks().await, 9.0, "three queues of three blocks");
+    reopen_and_compare(&emu, "after the first fold").await;
+
+    // Delete "aaa" (its name prefixes "aaab"), clear "ccc", recreate "aaa" with one message.
+    emu.delete_queue(t, account, &queues[0]).unwrap();
+    emu.clear_messages(t, account, &queues[2]).unwrap();
+    emu.create_queue(t, account, &queues[0], Metadata::default())
+        .unwrap();
+    put_many(&mut emu, &queues[0], 1);
+    let store = IdbStore::new(&name);
+    store.load().await.unwrap();
+    store.commit(emu.take_changes()).await.unwrap();
+    store.close_and_wait().await;
+    assert_eq!(
+        blocks().await,
+        4.0,
+        "aaab's three blocks and the new aaa's one"
+    );
+    reopen_and_compare(&emu, "after deleting, clearing and recreating").await;
+    delete_database(&name).await.unwrap();
+}
