@@ -597,11 +597,7 @@ fn put_and_update_bodies_over_131_584_bytes_are_413_with_that_max_limit() {
     assert_eq!(put.status(), 201, "{}", put.text());
     let r = h.call("POST", "/devstoreaccount1/q01/messages", &over);
     r.assert_error(413, "RequestBodyTooLarge");
-    assert!(
-        r.text().contains("<MaxLimit>131584</MaxLimit>"),
-        "{}",
-        r.text()
-    );
+    r.assert_has("<MaxLimit>131584</MaxLimit>");
 
     let (id, receipt) = (put.xml_field("MessageId"), put.xml_field("PopReceipt"));
     let u = h.call(
@@ -610,11 +606,7 @@ fn put_and_update_bodies_over_131_584_bytes_are_413_with_that_max_limit() {
         &over,
     );
     u.assert_error(413, "RequestBodyTooLarge");
-    assert!(
-        u.text().contains("<MaxLimit>131584</MaxLimit>"),
-        "{}",
-        u.text()
-    );
+    u.assert_has("<MaxLimit>131584</MaxLimit>");
     let ok = h.call(
         "PUT",
         &message_url("q01", &id, &receipt, "&visibilitytimeout=0"),
@@ -644,11 +636,7 @@ fn update_message_text_over_64_kib_is_413_and_keeps_the_message() {
         &message_body(&"a".repeat(65_537)),
     );
     r.assert_error(413, "RequestBodyTooLarge");
-    assert!(
-        r.text().contains("<MaxLimit>65536</MaxLimit>"),
-        "{}",
-        r.text()
-    );
+    r.assert_has("<MaxLimit>65536</MaxLimit>");
     let peek = h.call("GET", "/devstoreaccount1/q01/messages?peekonly=true", "");
     assert_eq!(peek.xml_field("MessageText"), "original");
 

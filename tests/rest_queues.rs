@@ -218,12 +218,7 @@ fn metadata_names_keep_the_spelling_a_host_reports() {
     req.extensions_mut().insert(spelling);
     assert_eq!(h.send(req).status(), 201);
     let r = h.call("GET", "/devstoreaccount1?comp=list&include=metadata", "");
-    assert!(
-        r.text()
-            .contains("<Metadata><Color>green</Color><size>L</size></Metadata>"),
-        "{}",
-        r.text()
-    );
+    r.assert_has("<Metadata><Color>green</Color><size>L</size></Metadata>");
     // The answer carries the stored spelling for hosts that write header names themselves.
     let r = h.call("GET", "/devstoreaccount1/spelled?comp=metadata", "");
     assert_eq!(r.header("x-ms-meta-color"), Some("green"));
@@ -318,22 +313,10 @@ fn list_queues_refuses_invalid_xml_characters_in_prefix_and_marker() {
 
     let prefix = h.call("GET", "/devstoreaccount1?comp=list&prefix=q%01", "");
     prefix.assert_error(400, "InvalidQueryParameterValue");
-    assert!(
-        prefix
-            .text()
-            .contains("<QueryParameterName>prefix</QueryParameterName>"),
-        "{}",
-        prefix.text()
-    );
-    assert!(prefix.text().contains(reason), "{}", prefix.text());
+    prefix.assert_has("<QueryParameterName>prefix</QueryParameterName>");
+    prefix.assert_has(reason);
     // The echoed value keeps the error body parseable XML: U+FFFD stands for the character.
-    assert!(
-        prefix
-            .text()
-            .contains("<QueryParameterValue>q\u{FFFD}</QueryParameterValue>"),
-        "{}",
-        prefix.text()
-    );
+    prefix.assert_has("<QueryParameterValue>q\u{FFFD}</QueryParameterValue>");
 
     // A marker in the service's own shape, spoiled only by U+FFFF: the character check
     // answers, not InvalidMarker.
@@ -343,14 +326,8 @@ fn list_queues_refuses_invalid_xml_characters_in_prefix_and_marker() {
         "",
     );
     marker.assert_error(400, "InvalidQueryParameterValue");
-    assert!(
-        marker
-            .text()
-            .contains("<QueryParameterName>marker</QueryParameterName>"),
-        "{}",
-        marker.text()
-    );
-    assert!(marker.text().contains(reason), "{}", marker.text());
+    marker.assert_has("<QueryParameterName>marker</QueryParameterName>");
+    marker.assert_has(reason);
 
     // Both spoiled: the prefix is the one named.
     let both = h.call(

@@ -164,6 +164,12 @@ impl Reply {
             .collect()
     }
 
+    /// Asserts that the body contains `fragment` (showing the body when it does not).
+    pub fn assert_has(&self, fragment: &str) {
+        let text = self.text();
+        assert!(text.contains(fragment), "no {fragment:?} in {text}");
+    }
+
     /// Asserts an Azure error: status, `x-ms-error-code`, the same code in the body, and the
     /// body's message (its first line) as the status line's reason phrase.
     pub fn assert_error(&self, status: u16, code: &str) {
