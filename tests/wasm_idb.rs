@@ -740,8 +740,15 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     .await;
 
     let again = IdbStore::new(&name);
-    let mut loaded = again.load().await.unwrap();
-    let mut want = emu.snapshot();
+    assert_loads_as(&again, emu.snapshot(), "records plus the log").await;
+    again.close_and_wait().await;
+    delete_database(&name).await.unwrap();
+}
+
+/// `store` loads exactly `want`, an engine's snapshot: messages compared in sequence order,
+/// service properties left out (the engine reports defaults nobody stored).
+async fn assert_loads_as(store: &IdbStore, mut want: azqueue::engine::Snapshot, what: &str) {
+    let mut loaded = store.load().await.unwrap();
     for s in [&mut loaded, &mut want] {
         for a in &mut s.accounts {
             a.properties = None;
@@ -750,9 +757,7 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
             }
         }
     }
-    assert_eq!(loaded, want);
-    again.close_and_wait().await;
-    delete_database(&name).await.unwrap();
+    assert_eq!(loaded, want, "{what}");
 }
 
 /// Queue-wide changes reach the blocks when folded: deleting a queue removes exactly its blocks
@@ -786,21 +791,9 @@ async fn folded_queue_deletes_and_clears_remove_exactly_their_blocks() {
         counts[1].as_f64().unwrap()
     };
     let reopen_and_compare = |emu: &Emulator, what: &'static str| {
-        let want = emu.snapshot();
-        let name = name.clone();
+        let (store, want) = (IdbStore::new(&name), emu.snapshot());
         async move {
-            let store = IdbStore::new(&name);
-            let mut loaded = store.load().await.unwrap();
-            let mut want = want;
-            for s in [&mut loaded, &mut want] {
-                for a in &mut s.accounts {
-                    a.properties = None;
-                    for q in &mut a.queues {
-                        q.messages.sort_by_key(|m| m.seq);
-                    }
-                }
-            }
-            assert_eq!(loaded, want, "{what}");
+            assert_loads_as(&store, want, what).await;
             store.close_and_wait().await;
         }
     };
