@@ -10,21 +10,16 @@ cd "$(dirname "$0")/.."
 code_only() { grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; }
 
 status=0
-if grep -rnE 'crate::(rest|store|wasm)|web_sys|js_sys|wasm_bindgen' src/engine | code_only; then
-  echo "layering: src/engine must not import rest, store, wasm or JS bindings" >&2
-  status=1
-fi
-if grep -rnE 'crate::(store|wasm)|web_sys|js_sys' src/rest | code_only; then
-  echo "layering: src/rest must not import store, wasm or JS bindings" >&2
-  status=1
-fi
-if grep -rnE 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' src/store | code_only; then
-  echo "layering: src/store must not import rest, wasm, http1 or JS bindings" >&2
-  status=1
-fi
-if grep -rnE 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' src/http1 | code_only; then
-  echo "layering: src/http1 must not import engine, rest, store, wasm or JS bindings" >&2
-  status=1
-fi
+# forbid LAYER PATTERN WHAT: no code line under src/LAYER may match PATTERN.
+forbid() {
+  if grep -rnE "$2" "src/$1" | code_only; then
+    echo "layering: src/$1 must not import $3" >&2
+    status=1
+  fi
+}
+forbid engine 'crate::(rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'rest, store, wasm or JS bindings'
+forbid rest 'crate::(store|wasm)|web_sys|js_sys' 'store, wasm or JS bindings'
+forbid store 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'rest, wasm, http1 or JS bindings'
+forbid http1 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'engine, rest, store, wasm or JS bindings'
 [ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store and http1 import nothing from the layers above)"
 exit "$status"
