@@ -120,7 +120,7 @@ impl Queue {
         self.next_seq += 1;
         let expiration_time = match ttl {
             TimeToLive::Never => NEVER,
-            TimeToLive::Secs(s) => now.plus_secs(s as u64),
+            TimeToLive::Secs(s) => now.plus_secs(s),
         };
         let m = MessageRecord {
             id: MessageId::generate(entropy),

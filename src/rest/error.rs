@@ -124,12 +124,21 @@ impl RestError {
             .with("MaximumAllowed", max.to_string())
     }
 
-    /// `400 InvalidXmlDocument` as the service reports it for bodies it cannot use.
+    /// `400 InvalidXmlDocument` for a body that is not well-formed XML or not the document
+    /// the operation reads. (The service sometimes sends an empty `Reason`; an empty reason
+    /// leaves a client's developer with nothing to go on, so ours always says something.)
     pub fn invalid_xml() -> Self {
+        RestError::invalid_xml_because(
+            "The request body is not well-formed XML or is not the document this operation reads.",
+        )
+    }
+
+    /// `400 InvalidXmlDocument` at line and position 0 with a specific, non-empty reason.
+    pub fn invalid_xml_because(reason: impl Into<String>) -> Self {
         RestError::new(ErrorCode::InvalidXmlDocument)
             .with("LineNumber", "0")
             .with("LinePosition", "0")
-            .with("Reason", "")
+            .with("Reason", reason)
     }
 
     /// `403 AuthenticationFailed` with a detail (never containing a key or expected signature).

@@ -331,10 +331,16 @@ fn response_version(inc: &Incoming) -> String {
 
 /// Any well-formed version is served: there is no "unsupported version" wall, so SDKs newer
 /// than this emulator keep working.
+///
+/// `api-version` and `x-ms-version` together are refused only when they disagree: the npm
+/// `azure-storage` 2.x library puts `api-version` on every SAS URL and sends the same version
+/// in the header, and the real service serves those requests (as Azurite does).
 fn check_version(inc: &Incoming) -> Result<(), RestError> {
     let header = inc.headers.get("x-ms-version");
-    if header.is_some() && inc.query.has("api-version") {
-        return Err(RestError::new(ErrorCode::MultipleVersionsSpecified));
+    if let (Some(h), Some(q)) = (header, inc.query.get("api-version")) {
+        if h.as_bytes() != q.trim().as_bytes() {
+            return Err(RestError::new(ErrorCode::MultipleVersionsSpecified));
+        }
     }
     match header.map(|v| v.to_str()) {
         None => Ok(()),

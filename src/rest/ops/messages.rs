@@ -54,7 +54,7 @@ pub fn put(ctx: &mut OpContext) -> Result<Reply, RestError> {
     let secs = ctx.query.int32("visibilitytimeout")?.unwrap_or(0);
     let visibility =
         VisibilityTimeout::new(secs).map_err(|e| out_of_range(ctx, "visibilitytimeout", e))?;
-    let ttl = match ctx.query.int32("messagettl")? {
+    let ttl = match ctx.query.int64("messagettl")? {
         Some(v) => TimeToLive::new(v).map_err(|e| out_of_range(ctx, "messagettl", e))?,
         None => TimeToLive::default(),
     };

@@ -6,7 +6,7 @@
 //!
 //! Error codes (the fact sheet marks the per-field code as unconfirmed, so these follow the one
 //! recorded real answer, which was `InvalidXmlDocument` with a line, position and reason):
-//! - not XML, wrong root → `InvalidXmlDocument` (0, 0, empty reason);
+//! - not XML, wrong root → `InvalidXmlDocument` (0, 0, a generic reason: the service's is empty);
 //! - a missing required element, a repeated one, `Days` in a disabled policy, more than five
 //!   `CorsRule`s, CORS text over 2 KiB → `InvalidXmlDocument` pointing at the element's
 //!   closing tag with a reason (`MissingRequiredXmlNode` is never used);
@@ -205,11 +205,12 @@ fn header_list(el: &Element) -> Result<(), RestError> {
     Ok(())
 }
 
-/// `true`/`false` (and `1`/`0`, which .NET's XML reader also accepts).
+/// `true`/`false` in any case (the legacy Python SDKs write Python's `True`/`False`, and the
+/// service accepts them), and `1`/`0`, which .NET's XML reader also accepts.
 fn boolean(el: &Element) -> Result<bool, RestError> {
     match el.text.trim() {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
+        t if t.eq_ignore_ascii_case("true") || t == "1" => Ok(true),
+        t if t.eq_ignore_ascii_case("false") || t == "0" => Ok(false),
         _ => Err(el.bad_value()),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Every problem with a Set Queue ACL body is `400 InvalidXmlDocument` with line and position
 //! `0` — the real service answers a bad permission string that way — except an oversized body
-//! (`413 RequestBodyTooLarge`, limit 10 000 bytes).
+//! (`413 RequestBodyTooLarge`, limit 10 000 bytes). The real service's `Reason` is sometimes
+//! empty; ours always names the element and value at fault.
 
 use super::XmlWriter;
 use super::reader::{Element, is_blank, parse_document};
@@ -30,7 +31,10 @@ pub fn parse_signed_identifiers(body: &[u8]) -> Result<Vec<SignedIdentifier>, Re
     }
     let root = parse_document(body)?;
     if root.name != "SignedIdentifiers" {
-        return Err(RestError::invalid_xml());
+        return Err(RestError::invalid_xml_because(format!(
+            "The root element must be SignedIdentifiers, not {}.",
+            root.name
+        )));
     }
     let mut acl = Vec::new();
     for el in root.children_named("SignedIdentifier") {
@@ -46,7 +50,10 @@ pub fn parse_signed_identifiers(body: &[u8]) -> Result<Vec<SignedIdentifier>, Re
         }
         let si = signed_identifier(el)?;
         if acl.iter().any(|a: &SignedIdentifier| a.id == si.id) {
-            return Err(RestError::invalid_xml());
+            return Err(RestError::invalid_xml_because(format!(
+                "The signed identifier '{}' appears more than once.",
+                si.id
+            )));
         }
         acl.push(si);
     }
@@ -58,12 +65,17 @@ fn signed_identifier(el: &Element) -> Result<SignedIdentifier, RestError> {
         .child("Id")?
         .map(|i| i.text.clone())
         .filter(|id| !id.is_empty() && id.chars().count() <= MAX_SIGNED_IDENTIFIER_ID)
-        .ok_or_else(RestError::invalid_xml)?;
+        .ok_or_else(|| {
+            RestError::invalid_xml_because(format!(
+                "Element Id is required in element SignedIdentifier and must be 1 to \
+                 {MAX_SIGNED_IDENTIFIER_ID} characters long."
+            ))
+        })?;
     let policy = match el.child("AccessPolicy")? {
         None => AccessPolicy::default(),
         Some(p) => AccessPolicy {
-            start: time(p.child("Start")?)?,
-            expiry: time(p.child("Expiry")?)?,
+            start: time("Start", p.child("Start")?)?,
+            expiry: time("Expiry", p.child("Expiry")?)?,
             permission: permission(p.child("Permission")?)?,
         },
     };
@@ -71,15 +83,21 @@ fn signed_identifier(el: &Element) -> Result<SignedIdentifier, RestError> {
 }
 
 /// An absent or empty `Start`/`Expiry` leaves the time unset (SDKs may send `<Start />`).
-fn time(el: Option<&Element>) -> Result<Option<PolicyTime>, RestError> {
-    match el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        // ASCII first: dates::parse_iso8601 slices by byte offsets.
-        Some(t) if t.is_ascii() => parse_iso8601(t)
-            .map(Some)
-            .ok_or_else(RestError::invalid_xml),
-        Some(_) => Err(RestError::invalid_xml()),
+fn time(name: &str, el: Option<&Element>) -> Result<Option<PolicyTime>, RestError> {
+    let Some(text) = el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let bad = || {
+        RestError::invalid_xml_because(format!(
+            "Element {name} has the value '{text}', which is not an ISO 8601 UTC time \
+             (for example 2026-01-31T12:00:00.0000000Z; at most 9 fractional digits)."
+        ))
+    };
+    // ASCII first: dates::parse_iso8601 slices by byte offsets.
+    if !text.is_ascii() {
+        return Err(bad());
     }
+    parse_iso8601(text).map(Some).ok_or_else(bad)
 }
 
 /// Letters from `raup` in any order; a repeat is tolerated (the service reads permissions as a
@@ -95,7 +113,12 @@ fn permission(el: Option<&Element>) -> Result<Option<QueuePermissions>, RestErro
             'a' => p.add = true,
             'u' => p.update = true,
             'p' => p.process = true,
-            _ => return Err(RestError::invalid_xml()),
+            _ => {
+                return Err(RestError::invalid_xml_because(format!(
+                    "Element Permission has the value '{text}'; a queue policy's permissions \
+                     are letters from r, a, u and p."
+                )));
+            }
         }
     }
     Ok(Some(p))
