@@ -14,6 +14,7 @@
 //! - Every state change is appended to the outbox ([`Emulator::take_changes`]) in order.
 
 pub mod acl;
+pub mod capacity;
 pub mod change;
 pub mod error;
 pub mod event;
@@ -28,6 +29,7 @@ pub mod queue;
 pub mod time;
 
 pub use acl::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+pub use capacity::Capacity;
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
 pub use error::QueueError;
 pub use event::{Event, EventKind};
@@ -89,6 +91,8 @@ pub struct Emulator {
     entropy: Box<dyn Entropy>,
     outbox: Vec<Change>,
     events: Option<Vec<Event>>,
+    /// Bounds on queues and stored bytes (`capacity.rs`).
+    capacity: Capacity,
 }
 
 impl std::fmt::Debug for Emulator {
@@ -108,6 +112,7 @@ impl Emulator {
             entropy,
             outbox: Vec::new(),
             events: None,
+            capacity: Capacity::default(),
         }
     }
 
@@ -263,6 +268,10 @@ impl Emulator {
         name: &QueueName,
         metadata: Metadata,
     ) -> Result<Created, QueueError> {
+        let exists = self.queue(account, name).is_ok();
+        if !exists {
+            self.admit_queue(account)?;
+        }
         let acct = self.accounts.entry(account.to_owned()).or_default();
         if let Some(q) = acct.queues.get(name) {
             return if q.metadata().same_as(&metadata) {
@@ -405,6 +414,8 @@ impl Emulator {
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
     ) -> Result<MessageRecord, QueueError> {
+        self.live_queue(now, account, name)?;
+        self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
         self.queue_message_put(account, name, m.clone());
@@ -498,6 +509,9 @@ impl Emulator {
         text: Option<MessageText>,
         visibility: VisibilityTimeout,
     ) -> Result<Updated, QueueError> {
+        if let Some(t) = &text {
+            self.admit_text_change(account, name, id, t.as_str().len())?;
+        }
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q
             .update(now, id, receipt, text, visibility, entropy)

@@ -65,6 +65,7 @@ error_codes! {
     AuthorizationSourceIPMismatch => 403, "This request is not authorized to perform this operation using this source IP.";
     CorsPreflightFailure => 403, "CORS not enabled or no matching rule found for this request.";
     InternalError => 500, "Server encountered an internal error. Please try again after some time.";
+    ServerBusy => 503, "The server is busy.";
 }
 
 /// An error on its way to the wire: a code, optionally Azure's alternative wording, and the
@@ -158,6 +159,7 @@ impl From<QueueError> for RestError {
             QueueError::QueueNotFound(_) => ErrorCode::QueueNotFound,
             QueueError::QueueAlreadyExists(_) => ErrorCode::QueueAlreadyExists,
             QueueError::MessageNotFound(_) => ErrorCode::MessageNotFound,
+            QueueError::ServerBusy => ErrorCode::ServerBusy,
         })
     }
 }

@@ -5,6 +5,7 @@ use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
 use super::config::ServiceConfig;
 use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
+use super::dev_guard;
 use super::error::{ErrorCode, RestError};
 use super::inspect;
 use super::ops::{self, OpContext, Reply};
@@ -120,8 +121,11 @@ impl Service {
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
         if let Some(rest) = incoming.path.strip_prefix(inspect::PREFIX) {
-            let (status, json) =
-                inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest);
+            let (status, json) = dev_guard::check(&self.config, &self.emu, req)
+                .err()
+                .unwrap_or_else(|| {
+                    inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest)
+                });
             let mut resp = Response::new(json.into_bytes());
             *resp.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
             set(resp.headers_mut(), "content-type", "application/json");
