@@ -15,9 +15,6 @@ pub enum QueueError {
     /// service answers all of these with 404 MessageNotFound.
     #[error("message `{0}` does not exist or the pop receipt is not current")]
     MessageNotFound(MessageId),
-    /// A bound of `capacity.rs` (queues per account, stored bytes) would be passed.
-    #[error("the server is busy: this would pass its bound on queues or stored bytes")]
-    ServerBusy,
 }
 
 impl QueueError {
@@ -27,7 +24,6 @@ impl QueueError {
             QueueError::QueueNotFound(_) => "QueueNotFound",
             QueueError::QueueAlreadyExists(_) => "QueueAlreadyExists",
             QueueError::MessageNotFound(_) => "MessageNotFound",
-            QueueError::ServerBusy => "ServerBusy",
         }
     }
 
@@ -36,7 +32,6 @@ impl QueueError {
         match self {
             QueueError::QueueNotFound(_) | QueueError::MessageNotFound(_) => 404,
             QueueError::QueueAlreadyExists(_) => 409,
-            QueueError::ServerBusy => 503,
         }
     }
 }
