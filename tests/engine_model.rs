@@ -332,8 +332,8 @@ impl Run {
                 body: b,
             } => {
                 let ttl = match ttl {
-                    Some(t) if t <= delay => TimeToLive::Secs(delay + t),
-                    Some(t) => TimeToLive::Secs(*t),
+                    Some(t) if t <= delay => TimeToLive::Secs(u64::from(delay + t)),
+                    Some(t) => TimeToLive::Secs(u64::from(*t)),
                     None => TimeToLive::Never,
                 };
                 let vis = VisibilityTimeout::new(*delay as i64).unwrap();
@@ -343,7 +343,7 @@ impl Run {
                 prop_assert!(self.known.iter().all(|k| k.id != m.id), "id reused");
                 let expires = match ttl {
                     TimeToLive::Never => NEVER.as_millis(),
-                    TimeToLive::Secs(s) => self.now + s as u64 * 1000,
+                    TimeToLive::Secs(s) => self.now + s * 1000,
                 };
                 let expected = ModelMessage {
                     id: m.id,

@@ -732,6 +732,29 @@ fn service_sas_missing_permission() {
     );
 }
 
+/// Issue 13: `…&sig=<valid>&sig=<anything>` was served with the first value. A repeated
+/// parameter is one parameter with comma-joined values, which cannot verify.
+#[test]
+fn sas_with_sig_twice_fails_authentication() {
+    let query = service_sas("r", ST, SE, "", &[]);
+    assert!(messages(&query).auth().is_ok());
+    for second in ["AAAA", "", "not%20base64"] {
+        let twice = messages(&format!("{query}&sig={second}"));
+        assert_eq!(
+            code(twice.auth()),
+            ErrorCode::AuthenticationFailed,
+            "{second}"
+        );
+        let status = twice.auth().unwrap_err().status();
+        assert_eq!(status, 403);
+    }
+    // The forged copy first and the valid one last fails the same way.
+    let sig_at = query.find("&sig=").unwrap();
+    let (fields, sig) = query.split_at(sig_at);
+    let swapped = messages(&format!("sig=AAAA&{}{sig}", &fields));
+    assert_eq!(code(swapped.auth()), ErrorCode::AuthenticationFailed);
+}
+
 #[test]
 fn service_sas_expired_and_not_yet_valid() {
     let query = service_sas("r", ST, SE, "", &[]);

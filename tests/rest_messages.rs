@@ -324,6 +324,44 @@ fn ttl_minus_one_never_expires() {
     );
 }
 
+/// Issue 13: `messagettl` above 2^31−1 (JavaScript's `Number.MAX_SAFE_INTEGER` is a common
+/// "forever") is served, as Azurite serves it, with the expiry capped at 9999-12-31; Get,
+/// Peek and the message itself carry that date.
+#[test]
+fn ttl_above_32_bits_is_capped_at_the_last_expressible_date() {
+    let mut h = Harness::new();
+    h.create("q01");
+    for ttl in ["2147483648", "9007199254740991", "9223372036854775807"] {
+        let r = h.call(
+            "POST",
+            &format!("/devstoreaccount1/q01/messages?messagettl={ttl}"),
+            &message_body("long-lived"),
+        );
+        assert_eq!(r.status(), 201, "{ttl}: {}", r.text());
+    }
+    // 2^31 s from T0 (2023) is in 2091: a real date, not the cap.
+    let peek = h.call(
+        "GET",
+        "/devstoreaccount1/q01/messages?peekonly=true&numofmessages=3",
+        "",
+    );
+    assert_eq!(
+        peek.xml_fields("ExpirationTime"),
+        [
+            "Mon, 03 Dec 2091 01:27:28 GMT",
+            "Fri, 31 Dec 9999 23:59:59 GMT",
+            "Fri, 31 Dec 9999 23:59:59 GMT"
+        ]
+    );
+    h.advance(400 * 24 * 3600);
+    let got = h.call("GET", "/devstoreaccount1/q01/messages?numofmessages=3", "");
+    assert_eq!(got.xml_fields("MessageId").len(), 3);
+    assert_eq!(
+        got.xml_fields("ExpirationTime")[2],
+        "Fri, 31 Dec 9999 23:59:59 GMT"
+    );
+}
+
 #[test]
 fn expired_messages_are_not_returned_or_counted() {
     let mut h = Harness::new();
@@ -376,7 +414,10 @@ fn put_parameter_ranges() {
         ("messagettl=0", "OutOfRangeQueryParameterValue"),
         ("messagettl=-2", "OutOfRangeQueryParameterValue"),
         ("visibilitytimeout=abc", "InvalidQueryParameterValue"),
-        ("messagettl=99999999999", "OutOfRangeQueryParameterValue"),
+        (
+            "messagettl=99999999999999999999",
+            "OutOfRangeQueryParameterValue",
+        ),
     ] {
         let r = h.call(
             "POST",

@@ -103,12 +103,22 @@ fn the_request_version_is_echoed_and_any_well_formed_version_is_served() {
         bad.text()
             .contains("<HeaderName>x-ms-version</HeaderName><HeaderValue>latest</HeaderValue>")
     );
-    let both = h.call(
+    // api-version and x-ms-version together: served when they agree (the npm `azure-storage`
+    // 2.x library sends both on every SAS request), refused when they differ.
+    let agree = h.call_with(
         "GET",
-        "/devstoreaccount1?comp=list&api-version=2025-11-05",
+        "/devstoreaccount1?comp=list&api-version=2018-03-28",
+        "",
+        &[("x-ms-version", "2018-03-28")],
+    );
+    assert_eq!(agree.status(), 200, "{}", agree.text());
+    assert_eq!(agree.header("x-ms-version"), Some("2018-03-28"));
+    let differ = h.call(
+        "GET",
+        "/devstoreaccount1?comp=list&api-version=2025-11-04",
         "",
     );
-    both.assert_error(400, "MultipleVersionsSpecified");
+    differ.assert_error(400, "MultipleVersionsSpecified");
 }
 
 #[test]
@@ -334,4 +344,39 @@ fn timeout_must_fit_in_int32_and_values_above_30_are_accepted() {
         ["kept"],
         "only the accepted put stored"
     );
+}
+
+/// Issue 13: the legacy Python SDKs (`azure-storage-queue` 2.1, `azure-storage` 0.36) write
+/// booleans with Python's `str()`: `True`/`False`. These are the bytes 2.1 sends for
+/// `set_queue_service_properties(logging=Logging(), hour_metrics=Metrics(enabled=True,
+/// include_apis=True, retention_policy=RetentionPolicy(True, 5)), minute_metrics=Metrics(),
+/// cors=[])` (ElementTree's declaration, with single quotes). The real service answers 202.
+#[test]
+fn legacy_python_sdk_booleans_in_any_case_are_accepted() {
+    let mut h = Harness::new();
+    let body = "<?xml version='1.0' encoding='utf-8'?>\n<StorageServiceProperties><Logging><Version>1.0</Version><Delete>False</Delete><Read>False</Read><Write>True</Write><RetentionPolicy><Enabled>False</Enabled></RetentionPolicy></Logging><HourMetrics><Version>1.0</Version><Enabled>True</Enabled><IncludeAPIs>True</IncludeAPIs><RetentionPolicy><Enabled>True</Enabled><Days>5</Days></RetentionPolicy></HourMetrics><MinuteMetrics><Version>1.0</Version><Enabled>False</Enabled><RetentionPolicy><Enabled>False</Enabled></RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>";
+    let r = h.call_with(
+        "PUT",
+        "/devstoreaccount1/?restype=service&comp=properties",
+        body,
+        &[
+            ("x-ms-version", "2018-03-28"),
+            ("content-type", "application/xml; charset=utf-8"),
+        ],
+    );
+    assert_eq!(r.status(), 202, "{}", r.text());
+    let got = h.call(
+        "GET",
+        "/devstoreaccount1/?restype=service&comp=properties",
+        "",
+    );
+    got.assert_has("<Write>true</Write>");
+    got.assert_has("<HourMetrics><Version>1.0</Version><Enabled>true</Enabled><IncludeAPIs>true</IncludeAPIs><RetentionPolicy><Enabled>true</Enabled><Days>5</Days></RetentionPolicy></HourMetrics>");
+    let odd = body.replace("<Write>True</Write>", "<Write>yes</Write>");
+    h.call(
+        "PUT",
+        "/devstoreaccount1/?restype=service&comp=properties",
+        &odd,
+    )
+    .assert_error(400, "InvalidXmlNodeValue");
 }

@@ -388,21 +388,34 @@ fn six_signed_identifiers_are_refused() {
 #[test]
 fn id_over_64_chars_is_refused() {
     let long = "i".repeat(65);
-    let e = parse_signed_identifiers(&acl_body(&[(&long, "r")]));
-    assert_eq!(e, Err(RestError::invalid_xml()));
+    let e = parse_signed_identifiers(&acl_body(&[(&long, "r")])).unwrap_err();
+    assert_acl_refusal(&e, "Element Id");
 }
 
 #[test]
 fn repeated_id_is_refused() {
-    let e = parse_signed_identifiers(&acl_body(&[("a", "r"), ("a", "p")]));
-    assert_eq!(e, Err(RestError::invalid_xml()));
+    let e = parse_signed_identifiers(&acl_body(&[("a", "r"), ("a", "p")])).unwrap_err();
+    assert_acl_refusal(&e, "'a' appears more than once");
 }
 
-/// The real service answers `rwdl` with LineNumber 0, LinePosition 0 and an empty Reason.
+/// The real service answers `rwdl` with LineNumber 0, LinePosition 0 and an empty Reason;
+/// ours names the value (issue 13: never an XML error with an empty reason).
 #[test]
 fn permission_outside_raup_is_invalid_xml() {
-    let e = parse_signed_identifiers(&acl_body(&[("a", "rwdl")]));
-    assert_eq!(e, Err(RestError::invalid_xml()));
+    let e = parse_signed_identifiers(&acl_body(&[("a", "rwdl")])).unwrap_err();
+    assert_acl_refusal(&e, "Element Permission has the value 'rwdl'");
+}
+
+/// `400 InvalidXmlDocument` at line and position 0, with a reason that contains `says`.
+fn assert_acl_refusal(e: &RestError, says: &str) {
+    assert_eq!(e.code, ErrorCode::InvalidXmlDocument);
+    assert_eq!(detail(e, "LineNumber"), "0");
+    assert_eq!(detail(e, "LinePosition"), "0");
+    assert!(
+        detail(e, "Reason").contains(says),
+        "{:?}",
+        detail(e, "Reason")
+    );
 }
 
 #[test]
@@ -419,11 +432,8 @@ fn unparsable_start_is_invalid_xml() {
             "<SignedIdentifiers><SignedIdentifier><Id>a</Id><AccessPolicy><Start>{start}</Start>\
              </AccessPolicy></SignedIdentifier></SignedIdentifiers>"
         );
-        assert_eq!(
-            parse_signed_identifiers(body.as_bytes()),
-            Err(RestError::invalid_xml()),
-            "{start}"
-        );
+        let e = parse_signed_identifiers(body.as_bytes()).unwrap_err();
+        assert_acl_refusal(&e, &format!("Element Start has the value '{start}'"));
     }
 }
 

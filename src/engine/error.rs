@@ -15,6 +15,9 @@ pub enum QueueError {
     /// service answers all of these with 404 MessageNotFound.
     #[error("message `{0}` does not exist or the pop receipt is not current")]
     MessageNotFound(MessageId),
+    /// A bound of `capacity.rs` (queues per account, stored bytes) would be passed.
+    #[error("the server is busy: this would pass its bound on queues or stored bytes")]
+    ServerBusy,
 }
 
 impl QueueError {
@@ -24,6 +27,7 @@ impl QueueError {
             QueueError::QueueNotFound(_) => "QueueNotFound",
             QueueError::QueueAlreadyExists(_) => "QueueAlreadyExists",
             QueueError::MessageNotFound(_) => "MessageNotFound",
+            QueueError::ServerBusy => "ServerBusy",
         }
     }
 
@@ -32,6 +36,7 @@ impl QueueError {
         match self {
             QueueError::QueueNotFound(_) | QueueError::MessageNotFound(_) => 404,
             QueueError::QueueAlreadyExists(_) => 409,
+            QueueError::ServerBusy => 503,
         }
     }
 }

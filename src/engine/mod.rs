@@ -14,8 +14,8 @@
 //! - Every state change is appended to the outbox ([`Emulator::take_changes`]) in order.
 
 pub mod acl;
+pub mod capacity;
 pub mod change;
-pub mod cors;
 pub mod error;
 pub mod event;
 pub mod ids;
@@ -28,11 +28,9 @@ pub mod properties;
 pub mod queue;
 pub mod time;
 
-pub use acl::{
-    AccessPolicy, AclError, PolicyTime, QueuePermissions, SignedIdentifier, signed_identifiers,
-};
+pub use acl::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+pub use capacity::Capacity;
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
-pub use cors::{CorsRule, cors_rules};
 pub use error::QueueError;
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
@@ -41,7 +39,7 @@ pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
 pub use properties::{
-    Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
+    CorsRule, Logging, Metrics, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
 #[cfg(not(target_arch = "wasm32"))]
@@ -93,6 +91,8 @@ pub struct Emulator {
     entropy: Box<dyn Entropy>,
     outbox: Vec<Change>,
     events: Option<Vec<Event>>,
+    /// Bounds on queues and stored bytes (`capacity.rs`).
+    capacity: Capacity,
 }
 
 impl std::fmt::Debug for Emulator {
@@ -112,6 +112,7 @@ impl Emulator {
             entropy,
             outbox: Vec::new(),
             events: None,
+            capacity: Capacity::default(),
         }
     }
 
@@ -267,6 +268,10 @@ impl Emulator {
         name: &QueueName,
         metadata: Metadata,
     ) -> Result<Created, QueueError> {
+        let exists = self.queue(account, name).is_ok();
+        if !exists {
+            self.admit_queue(account)?;
+        }
         let acct = self.accounts.entry(account.to_owned()).or_default();
         if let Some(q) = acct.queues.get(name) {
             return if q.metadata().same_as(&metadata) {
@@ -409,6 +414,8 @@ impl Emulator {
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
     ) -> Result<MessageRecord, QueueError> {
+        self.live_queue(now, account, name)?;
+        self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
         self.queue_message_put(account, name, m.clone());
@@ -502,6 +509,9 @@ impl Emulator {
         text: Option<MessageText>,
         visibility: VisibilityTimeout,
     ) -> Result<Updated, QueueError> {
+        if let Some(t) = &text {
+            self.admit_text_change(account, name, id, t.as_str().len())?;
+        }
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q
             .update(now, id, receipt, text, visibility, entropy)

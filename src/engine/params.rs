@@ -45,19 +45,22 @@ impl VisibilityTimeout {
 /// How long a message lives: a positive number of seconds, or forever (`-1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TimeToLive {
-    Secs(u32),
+    Secs(u64),
     Never,
 }
 
 impl TimeToLive {
-    /// `-1` or `1 ..= i32::MAX` (service versions since 2017-07-29).
+    /// `-1` or any positive number of seconds (service versions since 2017-07-29). Clients
+    /// say "forever" with numbers far past `i32::MAX` too (JavaScript's
+    /// `Number.MAX_SAFE_INTEGER`); the expiry is then capped at [`super::time::NEVER`], as
+    /// Azurite caps it.
     pub fn new(secs: i64) -> Result<Self, RangeError> {
         match secs {
             -1 => Ok(TimeToLive::Never),
-            1..=0x7FFF_FFFF => Ok(TimeToLive::Secs(secs as u32)),
+            1.. => Ok(TimeToLive::Secs(secs.unsigned_abs())),
             _ => Err(RangeError {
                 min: 1,
-                max: 0x7FFF_FFFF,
+                max: i64::MAX,
             }),
         }
     }
@@ -67,14 +70,14 @@ impl TimeToLive {
     pub fn outlasts(self, visibility: VisibilityTimeout) -> bool {
         match self {
             TimeToLive::Never => true,
-            TimeToLive::Secs(s) => s > visibility.0,
+            TimeToLive::Secs(s) => s > u64::from(visibility.0),
         }
     }
 }
 
 impl Default for TimeToLive {
     fn default() -> Self {
-        TimeToLive::Secs(super::limits::DEFAULT_TTL_SECS)
+        TimeToLive::Secs(u64::from(super::limits::DEFAULT_TTL_SECS))
     }
 }
 
@@ -172,7 +175,11 @@ mod tests {
         assert_eq!(TimeToLive::new(1), Ok(TimeToLive::Secs(1)));
         assert!(TimeToLive::new(0).is_err());
         assert!(TimeToLive::new(-2).is_err());
-        assert!(TimeToLive::new(1 << 31).is_err());
+        assert_eq!(TimeToLive::new(1 << 31), Ok(TimeToLive::Secs(1 << 31)));
+        assert_eq!(
+            TimeToLive::new(i64::MAX),
+            Ok(TimeToLive::Secs(i64::MAX as u64))
+        );
     }
 
     #[test]

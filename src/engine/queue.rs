@@ -26,6 +26,8 @@ pub struct Queue {
     by_visibility: BTreeMap<OrderKey, MessageId>,
     by_expiry: BTreeMap<OrderKey, MessageId>,
     next_seq: u64,
+    /// What the stored messages are charged (`capacity::message_cost`), kept as they come and go.
+    stored_bytes: u64,
 }
 
 impl Queue {
@@ -40,6 +42,7 @@ impl Queue {
             by_visibility: BTreeMap::new(),
             by_expiry: BTreeMap::new(),
             next_seq: 0,
+            stored_bytes: 0,
         }
     }
 
@@ -80,7 +83,18 @@ impl Queue {
         self.messages.is_empty()
     }
 
+    /// Bytes charged for the stored messages (see `capacity.rs`).
+    pub fn stored_bytes(&self) -> u64 {
+        self.stored_bytes
+    }
+
+    /// The length of a stored message's text.
+    pub(super) fn text_len(&self, id: &MessageId) -> Option<usize> {
+        self.messages.get(id).map(|m| m.text.len())
+    }
+
     fn insert(&mut self, m: MessageRecord) {
+        self.stored_bytes += super::capacity::message_cost(m.text.len());
         self.by_visibility
             .insert((m.time_next_visible, m.seq), m.id);
         self.by_expiry.insert((m.expiration_time, m.seq), m.id);
@@ -89,6 +103,7 @@ impl Queue {
 
     fn remove(&mut self, id: &MessageId) -> Option<MessageRecord> {
         let m = self.messages.remove(id)?;
+        self.stored_bytes -= super::capacity::message_cost(m.text.len());
         self.by_visibility.remove(&(m.time_next_visible, m.seq));
         self.by_expiry.remove(&(m.expiration_time, m.seq));
         Some(m)
@@ -120,7 +135,7 @@ impl Queue {
         self.next_seq += 1;
         let expiration_time = match ttl {
             TimeToLive::Never => NEVER,
-            TimeToLive::Secs(s) => now.plus_secs(s as u64),
+            TimeToLive::Secs(s) => now.plus_secs(s),
         };
         let m = MessageRecord {
             id: MessageId::generate(entropy),
@@ -212,6 +227,7 @@ impl Queue {
     pub(super) fn clear(&mut self) -> usize {
         let n = self.messages.len();
         self.messages.clear();
+        self.stored_bytes = 0;
         self.by_visibility.clear();
         self.by_expiry.clear();
         n

@@ -35,8 +35,10 @@ pub fn iso8601_millis(t: Timestamp) -> String {
 }
 
 /// Parses the forms Azure accepts for access-policy and SAS times: `YYYY-MM-DD`,
-/// `YYYY-MM-DDThh:mmZ`, `YYYY-MM-DDThh:mm:ssZ` and `YYYY-MM-DDThh:mm:ss.fffffffZ` (1–7
-/// fractional digits), with `Z` or a numeric offset.
+/// `YYYY-MM-DDThh:mmZ`, `YYYY-MM-DDThh:mm:ssZ` and `YYYY-MM-DDThh:mm:ss.fffffffZ`, with `Z`
+/// or a numeric offset. The service keeps 100 ns (7 digits); up to 9 fractional digits are
+/// read and rounded to that, since clients with nanosecond clocks send 9 (the Rust
+/// `azure_storage_queues` crate does, for Set Queue ACL).
 pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
     let s = s.trim();
     if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
@@ -53,15 +55,18 @@ pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
     let naive = NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M:%S")
         .or_else(|_| NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M"))
         .ok()?;
-    let ticks = match frac {
+    let nanos = match frac {
         None => 0,
-        Some(f) if (1..=7).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()) => {
-            f.parse::<u32>().ok()? * 10u32.pow(7 - f.len() as u32)
+        Some(f) if (1..=9).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()) => {
+            f.parse::<u32>().ok()? * 10u32.pow(9 - f.len() as u32)
         }
         Some(_) => return None,
     };
+    // Half a tick rounds up; .99999995 and above carries into the next second.
+    let ticks = (nanos + 50) / 100;
+    let (carry, ticks) = (i64::from(ticks / 10_000_000), ticks % 10_000_000);
     Some(PolicyTime {
-        secs: naive.and_utc().timestamp() - offset_secs,
+        secs: naive.and_utc().timestamp() - offset_secs + carry,
         ticks,
     })
 }
@@ -123,8 +128,31 @@ mod tests {
             "2017-12-31T10:22:33.0000000Z"
         );
         assert_eq!(parse_iso8601("2017-13-31"), None);
-        assert_eq!(parse_iso8601("2017-12-31T11:22:33.12345678Z"), None);
+        assert_eq!(parse_iso8601("2017-12-31T11:22:33.1234567891Z"), None);
+        assert_eq!(parse_iso8601("2017-12-31T11:22:33.Z"), None);
         assert_eq!(parse_iso8601("soon"), None);
+        assert_eq!(parse_iso8601("2017-12-31T11:22:33.12x4Z"), None);
         assert_eq!(parse_iso8601("\u{20ac}12345"), None);
+    }
+
+    #[test]
+    fn iso8601_rounds_eight_and_nine_digits_to_ticks() {
+        let at = |s: &str| iso8601(parse_iso8601(s).unwrap());
+        assert_eq!(
+            at("2026-11-23T10:31:12.123456789Z"),
+            "2026-11-23T10:31:12.1234568Z"
+        );
+        assert_eq!(
+            at("2026-11-23T10:31:12.12345674Z"),
+            "2026-11-23T10:31:12.1234567Z"
+        );
+        assert_eq!(
+            at("2026-11-23T10:31:12.999999950Z"),
+            "2026-11-23T10:31:13.0000000Z"
+        );
+        assert_eq!(
+            at("2026-12-31T23:59:59.999999999Z"),
+            "2027-01-01T00:00:00.0000000Z"
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod dates;
+pub mod dev_guard;
 pub mod error;
 pub mod inspect;
 pub mod ops;
@@ -21,6 +22,7 @@ pub mod xml;
 
 pub use crate::http1::{ReasonPhrase, Spelling};
 pub use config::{AccountConfig, ServiceConfig};
+pub use dev_guard::Listening;
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
 pub use service::{ClientAddress, Service};

@@ -5,6 +5,7 @@ use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
 use super::config::ServiceConfig;
 use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
+use super::dev_guard;
 use super::error::{ErrorCode, RestError};
 use super::inspect;
 use super::ops::{self, OpContext, Reply};
@@ -120,8 +121,11 @@ impl Service {
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
         if let Some(rest) = incoming.path.strip_prefix(inspect::PREFIX) {
-            let (status, json) =
-                inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest);
+            let (status, json) = dev_guard::check(&self.config, &self.emu, req)
+                .err()
+                .unwrap_or_else(|| {
+                    inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest)
+                });
             let mut resp = Response::new(json.into_bytes());
             *resp.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
             set(resp.headers_mut(), "content-type", "application/json");
@@ -207,7 +211,12 @@ impl Service {
         }
         let queue = target.resource.queue();
         if let Some(q) = queue {
-            QueueName::parse(q)?;
+            QueueName::parse(q).map_err(|e| match e {
+                crate::engine::NameError::Length => RestError::new(ErrorCode::OutOfRangeInput),
+                crate::engine::NameError::Characters => {
+                    RestError::new(ErrorCode::InvalidResourceName)
+                }
+            })?;
         }
         let emu = &self.emu;
         let account = target.account.as_str();
@@ -326,10 +335,16 @@ fn response_version(inc: &Incoming) -> String {
 
 /// Any well-formed version is served: there is no "unsupported version" wall, so SDKs newer
 /// than this emulator keep working.
+///
+/// `api-version` and `x-ms-version` together are refused only when they disagree: the npm
+/// `azure-storage` 2.x library puts `api-version` on every SAS URL and sends the same version
+/// in the header, and the real service serves those requests (as Azurite does).
 fn check_version(inc: &Incoming) -> Result<(), RestError> {
     let header = inc.headers.get("x-ms-version");
-    if header.is_some() && inc.query.has("api-version") {
-        return Err(RestError::new(ErrorCode::MultipleVersionsSpecified));
+    if let (Some(h), Some(q)) = (header, inc.query.get("api-version")) {
+        if h.as_bytes() != q.trim().as_bytes() {
+            return Err(RestError::new(ErrorCode::MultipleVersionsSpecified));
+        }
     }
     match header.map(|v| v.to_str()) {
         None => Ok(()),

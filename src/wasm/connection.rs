@@ -11,7 +11,7 @@ use super::fetch::plain_error;
 use super::host::Host;
 use super::service::QueueService;
 use crate::http1::{self, Config, Decoder, Framing, Item};
-use crate::rest::{ClientAddress, ErrorCode};
+use crate::rest::{ClientAddress, ErrorCode, Listening};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -68,6 +68,8 @@ struct Inner {
     entries: RefCell<Vec<LogEntry>>,
     /// The peer's address, attached to every request (SAS `sip` checks).
     peer: Option<std::net::IpAddr>,
+    /// `host:port` the server listens on, attached to every request ([`Listening`]).
+    listening: String,
 }
 
 /// What the host's access log wants per request; nothing is recorded at `Off`.
@@ -103,7 +105,8 @@ struct Reply {
 #[wasm_bindgen]
 impl QueueService {
     /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
-    /// requests without a `Host` header are addressed: the server's own address. `log` is 0
+    /// requests without a `Host` header are addressed: the server's own address, the only one its
+    /// development paths answer to (DNS rebinding, `rest::dev_guard`). `log` is 0
     /// (nothing recorded), 1 (method, URL, status, error code per request, from
     /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
     /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
@@ -117,7 +120,7 @@ impl QueueService {
         Connection {
             inner: Rc::new(Inner {
                 host: Rc::clone(self.host()),
-                decoder: RefCell::new(Decoder::new(Config::new(host))),
+                decoder: RefCell::new(Decoder::new(Config::new(host.clone()))),
                 waiting: RefCell::new(VecDeque::new()),
                 busy: Cell::new(false),
                 out: RefCell::new(Vec::new()),
@@ -125,6 +128,7 @@ impl QueueService {
                 log,
                 entries: RefCell::new(Vec::new()),
                 peer: peer.and_then(|p| p.parse().ok()),
+                listening: host,
             }),
         }
     }
@@ -286,6 +290,10 @@ impl Inner {
         if let Some(peer) = self.peer {
             request.extensions_mut().insert(ClientAddress(peer));
         }
+        // The address this socket server listens on: the development paths answer only to it.
+        request
+            .extensions_mut()
+            .insert(Listening(self.listening.clone()));
         let log = (self.log > LogLevel::Off).then(|| LogEntry {
             method: request.method().to_string(),
             url: request.uri().to_string(),

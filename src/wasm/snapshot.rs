@@ -237,6 +237,11 @@ pub(crate) async fn answer(
             );
         }
     }
+    // Cross-site writes and DNS rebinding (src/rest/dev_guard.rs).
+    let guard = host.read(|s| crate::rest::dev_guard::check(s.config(), s.emulator(), req));
+    if let Ok(Err((status, body))) = guard {
+        return json(status, body);
+    }
     let outcome = match (route, req.method().as_str()) {
         (Route::Snapshot, "GET") => export(host).await.map(Some),
         (Route::Snapshot, "PUT" | "POST") => {

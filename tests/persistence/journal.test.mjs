@@ -324,6 +324,8 @@ describe('snapshot and reset', () => {
     const server = await startServer({ args: ['--location', dir] });
     try {
       const base = server.origin;
+      // Writes to the dev paths carry this header (no web page can send it cross-site).
+      const DEV = { 'x-azqueue-dev': '1' };
       const info = await (await fetch(`${base}/_azqueue/store`)).json();
       assert.deepEqual([info.kind, info.durability, info.failed], ['adapter', 'strict', null]);
       const doc = {
@@ -334,16 +336,16 @@ describe('snapshot and reset', () => {
           }],
         }],
       };
-      let r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', body: JSON.stringify(doc) });
+      let r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', headers: DEV, body: JSON.stringify(doc) });
       assert.equal(r.status, 204);
       r = await fetch(`${base}/_azqueue/inspect/devstoreaccount1/imported`);
       assert.deepEqual((await r.json()).messages.map((m) => m.messageText), ['hi']);
       r = await fetch(`${base}/_azqueue/snapshot`);
       assert.equal(r.status, 200);
       assert.equal((await r.json()).accounts[0].queues[0].messages[0].text, 'hi');
-      r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', body: '{"format":"nope"}' });
+      r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', headers: DEV, body: '{"format":"nope"}' });
       assert.equal(r.status, 400);
-      r = await fetch(`${base}/_azqueue/reset`, { method: 'POST' });
+      r = await fetch(`${base}/_azqueue/reset`, { method: 'POST', headers: DEV });
       assert.equal(r.status, 204);
       r = await fetch(`${base}/_azqueue/inspect/devstoreaccount1`);
       assert.deepEqual((await r.json()).queues, []);

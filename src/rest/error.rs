@@ -1,8 +1,6 @@
-//! Azure's error codes, one table, and the error value the REST layer renders. Engine errors
-//! become these in one place ([`from_engine`]), for both faces: the REST layer renders them as
-//! error responses, the JS layer throws them.
+//! Azure's error codes, one table, and the error value the REST layer renders.
 
-mod from_engine;
+use crate::engine::QueueError;
 
 macro_rules! error_codes {
     ($($code:ident => $status:literal, $message:literal;)*) => {
@@ -67,6 +65,7 @@ error_codes! {
     AuthorizationSourceIPMismatch => 403, "This request is not authorized to perform this operation using this source IP.";
     CorsPreflightFailure => 403, "CORS not enabled or no matching rule found for this request.";
     InternalError => 500, "Server encountered an internal error. Please try again after some time.";
+    ServerBusy => 503, "The server is busy.";
 }
 
 /// An error on its way to the wire: a code, optionally Azure's alternative wording, and the
@@ -126,12 +125,21 @@ impl RestError {
             .with("MaximumAllowed", max.to_string())
     }
 
-    /// `400 InvalidXmlDocument` as the service reports it for bodies it cannot use.
+    /// `400 InvalidXmlDocument` for a body that is not well-formed XML or not the document
+    /// the operation reads. (The service sometimes sends an empty `Reason`; an empty reason
+    /// leaves a client's developer with nothing to go on, so ours always says something.)
     pub fn invalid_xml() -> Self {
+        RestError::invalid_xml_because(
+            "The request body is not well-formed XML or is not the document this operation reads.",
+        )
+    }
+
+    /// `400 InvalidXmlDocument` at line and position 0 with a specific, non-empty reason.
+    pub fn invalid_xml_because(reason: impl Into<String>) -> Self {
         RestError::new(ErrorCode::InvalidXmlDocument)
             .with("LineNumber", "0")
             .with("LinePosition", "0")
-            .with("Reason", "")
+            .with("Reason", reason)
     }
 
     /// `403 AuthenticationFailed` with a detail (never containing a key or expected signature).
@@ -142,5 +150,16 @@ impl RestError {
     /// `413 RequestBodyTooLarge` with the limit that was exceeded.
     pub fn too_large(limit: usize) -> Self {
         RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
+    }
+}
+
+impl From<QueueError> for RestError {
+    fn from(e: QueueError) -> Self {
+        RestError::new(match e {
+            QueueError::QueueNotFound(_) => ErrorCode::QueueNotFound,
+            QueueError::QueueAlreadyExists(_) => ErrorCode::QueueAlreadyExists,
+            QueueError::MessageNotFound(_) => ErrorCode::MessageNotFound,
+            QueueError::ServerBusy => ErrorCode::ServerBusy,
+        })
     }
 }
