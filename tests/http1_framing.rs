@@ -190,3 +190,28 @@ fn a_head_trickling_in_byte_by_byte_is_parsed_once_it_ends() {
     let all = items(&[b"GET / HTTP/1.1\r\nx: ", &parts.concat()]);
     assert_eq!(rejected(&all[0]), 431);
 }
+
+/// `in_head` is what the Node server times (slow-head bound): true from a head's first byte
+/// until its end, false while a body is awaited and between requests.
+#[test]
+fn in_head_spans_exactly_an_incomplete_head() {
+    let mut decoder = azqueue::http1::Decoder::new(azqueue::http1::Config::new("h"));
+    let mut items = std::collections::VecDeque::new();
+    assert!(!decoder.in_head());
+    for b in b"PUT /a/q HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n" {
+        decoder.feed(&[*b], &mut items);
+        assert!(decoder.in_head());
+    }
+    decoder.feed(b"\r\n", &mut items);
+    assert!(
+        !decoder.in_head(),
+        "the head is complete; a body is awaited"
+    );
+    decoder.feed(b"ab", &mut items);
+    assert!(!decoder.in_head());
+    decoder.feed(b"c", &mut items);
+    assert_eq!(items.len(), 1);
+    assert!(!decoder.in_head());
+    decoder.feed(b"G", &mut items);
+    assert!(decoder.in_head());
+}

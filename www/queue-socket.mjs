@@ -8,19 +8,51 @@
 export const IDLE_TIMEOUT_MS = 120_000;
 
 /**
+ * A request head must arrive whole within this long of its first byte (Node's own `http` allows
+ * 60 s): a client sending a byte a second is answered 408 and closed, holding only its socket.
+ */
+export const HEAD_TIMEOUT_MS = 30_000;
+
+/** Open connections the server keeps at once; one more is answered 503 ServerBusy and closed. */
+export const MAX_CONNECTIONS = 1000;
+
+// Azure's throttling answer, for a connection over the limit (no request has been read, so it
+// is the same for everyone). The SDKs retry 503 with backoff.
+const BUSY_BODY = '<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>';
+const BUSY = `HTTP/1.1 503 The server is busy.\r\ncontent-type: application/xml\r\nx-ms-error-code: ServerBusy\r\ncontent-length: ${Buffer.byteLength(BUSY_BODY)}\r\nconnection: close\r\n\r\n${BUSY_BODY}`;
+const HEAD_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
+
+/** Answers `socket` with `answer`, then drops it once the client stops sending (or soon). */
+function refuse(socket, answer) {
+  socket.on('error', () => {});
+  // Read and drop what the client still sends, so closing does not reset the answer away.
+  socket.resume();
+  socket.end(answer);
+  socket.setTimeout(5_000, () => socket.destroy());
+}
+
+/**
  * A `net.createServer` connection listener serving `service`'s REST API.
  * `fallbackHost` (`host:port`) is where requests without a Host header are addressed.
  * `onDone({ method, url, status, errorCode, ms, headers })` is called per request when given
  * (`headers` as `[name, value]` pairs only with `logHeaders`); without it nothing is recorded.
  * Returns the listener, with `destroyAll()` to drop every open socket (shutdown) and a settable
  * `fallbackHost` (known only once the server listens, when it was asked for port 0).
- * `idleMs`: how long a socket may stay silent before it is closed.
+ * `idleMs`: how long a socket may stay silent before it is closed; `headMs`: how long a request
+ * head may take to arrive whole; `maxConnections`: open sockets served at once.
  */
-export function queueConnectionListener(service, { fallbackHost, onDone = null, logHeaders = false, idleMs = IDLE_TIMEOUT_MS }) {
+export function queueConnectionListener(service, {
+  fallbackHost, onDone = null, logHeaders = false,
+  idleMs = IDLE_TIMEOUT_MS, headMs = HEAD_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS,
+}) {
   const sockets = new Set();
   const level = onDone ? (logHeaders ? 2 : 1) : 0;
 
   const listener = (socket) => {
+    if (sockets.size >= maxConnections) {
+      refuse(socket, BUSY);
+      return;
+    }
     sockets.add(socket);
     const conn = service.connection(listener.fallbackHost, level, socket.remoteAddress);
     let closed = false;
@@ -34,6 +66,22 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     let holds = 0;
     const hold = () => { if (holds++ === 0) socket.pause(); };
     const unhold = () => { if (--holds === 0 && !closed) socket.resume(); };
+    // Runs from a head's first byte to its end. While an answer waits for the store, the
+    // client is not being read, so the wait is not held against it.
+    let headTimer = null;
+    const watchHead = () => {
+      if (!conn.inHead) {
+        clearTimeout(headTimer);
+        headTimer = null;
+      } else if (headTimer === null) {
+        headTimer = setTimeout(function expire() {
+          if (closed || !conn.inHead) { headTimer = null; return; }
+          if (pending > 0) { headTimer = setTimeout(expire, headMs); return; }
+          closed = true;
+          refuse(socket, HEAD_TIMEOUT);
+        }, headMs);
+      }
+    };
 
     const report = () => {
       const ms = performance.now() - started;
@@ -60,6 +108,7 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     };
 
     socket.on('data', (chunk) => {
+      if (closed) return;
       if (level) started = performance.now();
       let out;
       try {
@@ -68,6 +117,7 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
         fail(err);
         return;
       }
+      watchHead();
       if (typeof out === 'number') {
         if (out > 0) write(out);
       } else {
@@ -88,6 +138,7 @@ export function queueConnectionListener(service, { fallbackHost, onDone = null, 
     // ECONNRESET and the like: 'close' follows, which is all there is to do.
     socket.on('error', () => {});
     socket.on('close', () => {
+      clearTimeout(headTimer);
       closed = true;
       sockets.delete(socket);
       conn.free();

@@ -28,6 +28,10 @@ const USAGE = `usage: node www/server.mjs [options]
                             when --location is not given)
   -s, --silent              no access log
   -d, --debug FILE          append a detailed request log to FILE
+  --maxConnections N        open queue connections served at once (default 1000); one more
+                            is answered 503 ServerBusy and closed
+  --headTimeout MS          time a request head may take to arrive whole (default 30000);
+                            a slower one is answered 408 and closed
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -50,6 +54,8 @@ const OPTIONS = {
   '-s': ['flag', 'silent'],
   '--debug': ['value', 'debug'],
   '-d': ['value', 'debug'],
+  '--maxConnections': ['value', 'maxConnections'],
+  '--headTimeout': ['value', 'headTimeout'],
   '--skipApiVersionCheck': ['flag', 'skipApiVersionCheck'],
   '--loose': ['flag', 'loose'],
   '-L': ['flag', 'loose'],
@@ -83,6 +89,14 @@ export function parseArgs(argv) {
     const n = Number(opts[key]);
     if (!Number.isInteger(n) || n < 0 || n > 65535) {
       throw new UsageError(`--${key} must be a port number from 0 to 65535, not ${JSON.stringify(opts[key])}`);
+    }
+    opts[key] = n;
+  }
+  for (const key of ['maxConnections', 'headTimeout']) {
+    if (opts[key] === undefined) continue;
+    const n = Number(opts[key]);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new UsageError(`--${key} must be a positive integer, not ${JSON.stringify(opts[key])}`);
     }
     opts[key] = n;
   }
@@ -196,6 +210,8 @@ export async function startServer(opts, { log = console.log } = {}) {
     fallbackHost: `${urlHost(opts.queueHost)}:${opts.queuePort}`,
     onDone: opts.silent && !debug ? null : onDone,
     logHeaders: Boolean(debug),
+    maxConnections: opts.maxConnections,
+    headMs: opts.headTimeout,
   });
   // noDelay: answers are written whole, so Nagle's algorithm would only delay them;
   // allowHalfOpen: a client that ends its side after sending still gets its answers.

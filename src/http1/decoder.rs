@@ -113,6 +113,13 @@ impl Decoder {
         matches!(self.state, State::Done)
     }
 
+    /// Whether part of a request head has arrived and its end has not: the state a host
+    /// bounds in time, so a client sending its head a byte at a time cannot hold a connection
+    /// forever.
+    pub fn in_head(&self) -> bool {
+        matches!(self.state, State::Head) && !self.pending.is_empty()
+    }
+
     /// Bytes received and not yet part of an item (for tests and limits).
     pub fn buffered(&self) -> usize {
         self.pending.len()

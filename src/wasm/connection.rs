@@ -194,6 +194,13 @@ impl Connection {
         filled
     }
 
+    /// Whether part of a request head has arrived and not yet its end: a host starts its head
+    /// timer when this turns true and stops it when it turns false.
+    #[wasm_bindgen(getter, js_name = inHead)]
+    pub fn in_head(&self) -> bool {
+        self.inner.decoder.borrow().in_head()
+    }
+
     /// Whether the connection ends after the bytes returned so far: close the socket once they
     /// are written.
     #[wasm_bindgen(getter)]

@@ -1,0 +1,80 @@
+// The Node server's bounds on connections and slow clients: a connection past --maxConnections
+// is answered 503 ServerBusy while the open ones are served, and a head trickling in a byte at a
+// time is answered 408 and closed after --headTimeout, while other clients are served.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { startServer } from './azqueue_server.mjs';
+
+let server;
+let port;
+before(async () => {
+  server = await startServer({ args: ['--maxConnections', '2', '--headTimeout', '400'] });
+  port = Number(new URL(server.origin).port);
+});
+after(() => server.stop());
+
+/** A raw connection that collects what the server sends and notes when it closes. */
+function connect() {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const conn = { socket, text: '', closed: false };
+    conn.ended = new Promise((done) => socket.on('close', () => { conn.closed = true; done(); }));
+    socket.on('data', (d) => { conn.text += d.toString('latin1'); });
+    socket.on('error', () => {});
+    socket.once('connect', () => resolve(conn));
+    socket.once('error', reject);
+  });
+}
+
+/** Sends one anonymous-safe request (the inspection path needs no credentials); resolves to its status. */
+async function ask(conn) {
+  const before = conn.text.length;
+  conn.socket.write(`GET /_azqueue/inspect/devstoreaccount1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+  while (!/\r\n\r\n[^]*\}$/.test(conn.text.slice(before))) {
+    if (conn.closed) throw new Error(`closed before an answer: ${conn.text.slice(before)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Number(/HTTP\/1\.1 (\d{3})/.exec(conn.text.slice(before))[1]);
+}
+
+test('a connection past --maxConnections gets 503 ServerBusy; the open ones are served', async () => {
+  const a = await connect();
+  const b = await connect();
+  assert.equal(await ask(a), 200);
+  assert.equal(await ask(b), 200);
+  const c = await connect();
+  await c.ended;
+  assert.match(c.text, /^HTTP\/1\.1 503 The server is busy\.\r\n/);
+  assert.match(c.text, /x-ms-error-code: ServerBusy/);
+  assert.match(c.text, /<Code>ServerBusy<\/Code>/);
+  assert.equal(await ask(a), 200);
+  // A closed connection frees its place.
+  a.socket.destroy();
+  await a.ended;
+  const d = await connect();
+  assert.equal(await ask(d), 200);
+  b.socket.destroy();
+  d.socket.destroy();
+  await Promise.all([b.ended, d.ended]);
+});
+
+test('a head sent a byte at a time is answered 408 and closed; another client is served meanwhile', async () => {
+  const slow = await connect();
+  const head = `GET /_azqueue/inspect/devstoreaccount1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nx-padding: ${'p'.repeat(200)}\r\n\r\n`;
+  let sent = 0;
+  // Never silent (so the 120 s idle timeout is not what ends it), never finished.
+  const trickle = setInterval(() => {
+    if (!slow.closed && sent < head.length - 2) slow.socket.write(head[sent++]);
+  }, 20);
+  const other = await connect();
+  assert.equal(await ask(other), 200);
+  await slow.ended;
+  clearInterval(trickle);
+  assert.match(slow.text, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+  assert.ok(sent < head.length - 2, 'closed before the head could have been completed');
+  assert.equal(await ask(other), 200);
+  other.socket.destroy();
+  await other.ended;
+});
