@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=13
+total=14
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -71,6 +71,8 @@ layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 layer build        scripts/build.sh
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
+# The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
+layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/
 # The journal and adapter contract, then short SIGKILL crash runs (Node server, Chromium).
 layer persistence  node --test tests/persistence/

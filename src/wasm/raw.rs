@@ -8,7 +8,7 @@
 use super::fetch::{latin1_bytes, latin1_string, lenient_uri, plain_error};
 use super::service::QueueService;
 use crate::http1::Spelling;
-use crate::rest::ErrorCode;
+use crate::rest::{ClientAddress, ErrorCode};
 use http::header::{HeaderName, HeaderValue};
 use std::borrow::Cow;
 use std::future::Future;
@@ -89,6 +89,10 @@ impl QueueService {
     /// joined by `"\n"` (Node: `req.rawHeaders.join("\n")`), values as byte strings; a repeated
     /// name is joined with `", "`, as the Fetch `Headers` does.
     ///
+    /// `clientAddress`, when the host knows it (an edge Worker's `CF-Connecting-IP`), is the
+    /// client's IP address: a SAS limited to addresses (`sip`) is then checked against it, as
+    /// on the Node server's queue port; without it `sip` is checked for form only.
+    ///
     /// Returns the response itself when the change is already durable (the memory store), else
     /// a Promise of it that resolves after the commit: send nothing before you have the
     /// response. `await` handles both.
@@ -99,11 +103,22 @@ impl QueueService {
     /// r.free();
     /// ```
     #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
-    pub fn handle_raw(&self, method: &str, url: &str, headers: &str, body: Vec<u8>) -> JsValue {
-        let request = match to_http(method, url, headers, body) {
+    pub fn handle_raw(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &str,
+        body: Vec<u8>,
+        #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
+    ) -> JsValue {
+        let mut request = match to_http(method, url, headers, body) {
             Ok(request) => request,
             Err(bad) => return from_http(bad).into(),
         };
+        // An address that does not parse is left out, as if the host did not know it.
+        if let Some(ip) = client_address.and_then(|a| a.trim().parse().ok()) {
+            request.extensions_mut().insert(ClientAddress(ip));
+        }
         let host = Rc::clone(self.host());
         let mut serving: Pin<Box<dyn Future<Output = Result<RawResponse, JsValue>>>> =
             Box::pin(async move { host.serve(&request).await.map(from_http) });

@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SERVER = path.join(ROOT, 'www', 'server.mjs');
+/** The edge Worker under workerd (www/edge/dev.mjs), served instead when AZQUEUE_E2E=edge. */
+export const EDGE = path.join(ROOT, 'www', 'edge', 'dev.mjs');
+/** Which server the SDK suites run against: 'node' (default) or 'edge'. */
+export const TARGET = process.env.AZQUEUE_E2E === 'edge' ? 'edge' : 'node';
 export const DEV_ACCOUNT = 'devstoreaccount1';
 export const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
@@ -27,9 +31,13 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
 /**
  * Starts the server on free ports and waits for its ready line.
  * Resolves to { queueUrl, origin, webUrl, connectionString, child, output(), stop() }.
+ * With AZQUEUE_E2E=edge (TARGET), the edge Worker's dev.mjs instead (no webUrl; `args` are its own).
  */
 export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
-  const child = spawn(process.execPath, [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...args], {
+  const argv = TARGET === 'edge'
+    ? [EDGE, '--port', '0', ...args]
+    : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...args];
+  const child = spawn(process.execPath, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -41,7 +49,7 @@ export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
     }, timeoutMs);
     const onData = (d) => {
       out += d;
-      const m = /azqueue ready: queue (\S+) web (\S+) connection "([^"]+)"/.exec(out);
+      const m = /azqueue ready: queue (\S+)(?: web (\S+))? connection "([^"]+)"/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       const queueUrl = m[1];

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { rejectsWith, startServer, uniqueName } from './azqueue_server.mjs';
+import { rejectsWith, startServer, TARGET, uniqueName } from './azqueue_server.mjs';
 
 let server;
 let service;
@@ -72,10 +72,11 @@ describe('metadata', () => {
     // Node's HTTP client lowercases response header names (against Azure too).
     assert.deepEqual(props.metadata, { color: 'red', size: 'XL' });
     assert.equal(props.approximateMessagesCount, 2);
-    // List Queues names each pair by element: the case it was sent in, as Azure keeps it.
+    // List Queues names each pair by element: the case it was sent in, as Azure keeps it. Behind
+    // Fetch (the edge Worker) header names arrive lowercased, so that is all it can keep (README).
     const listed = [];
     for await (const item of service.listQueues({ prefix: q.name, includeMetadata: true })) listed.push(item.metadata);
-    assert.deepEqual(listed, [{ Color: 'red', size: 'XL' }]);
+    assert.deepEqual(listed, [TARGET === 'edge' ? { color: 'red', size: 'XL' } : { Color: 'red', size: 'XL' }]);
     await q.setMetadata();
     assert.deepEqual((await q.getProperties()).metadata, {});
   });

@@ -1,0 +1,82 @@
+// Starts www/edge/dev.mjs (the Worker under workerd) for the edge tests and stops or kills it.
+// Not a test file itself.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { EDGE } from '../e2e/azqueue_server.mjs';
+
+/**
+ * Starts dev.mjs on a free port, in its own process group (so a crash test can kill workerd with
+ * it), and waits for its ready line. Resolves to
+ * { origin, queueUrl, connectionString, child, output(), stop(signal), kill() }.
+ */
+export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
+  const child = spawn(process.execPath, [EDGE, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      kill();
+      reject(new Error(`dev.mjs not ready within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const kill = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      return exited;
+    };
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /azqueue ready: queue (\S+) connection "([^"]+)"/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({
+        queueUrl: m[1],
+        origin: new URL(m[1]).origin,
+        connectionString: m[2],
+        child,
+        output: () => out,
+        /** Signals dev.mjs alone and resolves to its exit code. */
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+        /** SIGKILLs dev.mjs and workerd together, as a crash would. */
+        kill,
+      });
+    });
+    child.stderr.on('data', (d) => { out += d; });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dev.mjs exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Runs dev.mjs to completion with `args`: { code, stdout, stderr }. */
+export function runEdge(args, { env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [EDGE, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The pids of the direct children of `pid` (Linux /proc). */
+export function childrenOf(pid) {
+  const pids = [];
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    if (text) pids.push(...text.split(/\s+/).map(Number));
+  }
+  return pids;
+}

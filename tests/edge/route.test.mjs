@@ -1,0 +1,46 @@
+// Which object the edge Worker sends each request to (www/edge/route.mjs), without workerd.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { couldBeQueueName, isQueueName, route } from '../../www/edge/route.mjs';
+
+const at = (path) => `http://127.0.0.1:8787${path}`;
+
+test('queue and message operations go to the queue object; listing changes are marked', () => {
+  assert.deepEqual(route('PUT', at('/acct/orders')), { kind: 'queue', account: 'acct', queue: 'orders', listing: true });
+  assert.deepEqual(route('DELETE', at('/acct/orders/')), { kind: 'queue', account: 'acct', queue: 'orders', listing: true });
+  assert.equal(route('PUT', at('/acct/orders?comp=metadata')).listing, true);
+  assert.equal(route('GET', at('/acct/orders?comp=metadata')).listing, false);
+  assert.equal(route('PUT', at('/acct/orders?comp=acl')).listing, false);
+  assert.deepEqual(route('POST', at('/acct/orders/messages')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+  assert.equal(route('DELETE', at('/acct/orders/messages/abc?popreceipt=x')).kind, 'queue');
+  // The secondary endpoint reads the same queue and never changes the listing.
+  assert.deepEqual(route('GET', at('/acct-secondary/orders/messages?peekonly=true')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+  assert.equal(route('PUT', at('/acct-secondary/orders')).listing, false);
+  assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/orders')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+});
+
+test('account operations, preflights and impossible names go to the directory', () => {
+  assert.deepEqual(route('GET', at('/acct?comp=list')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('GET', at('/acct/?restype=service&comp=properties')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('GET', at('/acct-secondary/?restype=service&comp=stats')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('OPTIONS', at('/acct/orders/messages')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('PUT', at('/acct/Upper-Case')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('PUT', at('/acct/ab')), { kind: 'directory', account: 'acct' });
+  // Percent-encoding is decoded before naming, so one queue never has two objects.
+  assert.equal(route('PUT', at('/acct/%6Frders')).queue, 'orders');
+});
+
+test('what spans objects has no single target', () => {
+  assert.deepEqual(route('GET', at('/')), { kind: 'none' });
+  assert.deepEqual(route('GET', at('/_azqueue/snapshot')), { kind: 'none' });
+  assert.deepEqual(route('POST', at('/_azqueue/reset')), { kind: 'none' });
+});
+
+test('queue names: the router only rules out what can never be one', () => {
+  for (const name of ['abc', 'a-b-c', '0rders', 'a'.repeat(63)]) assert.ok(isQueueName(name), name);
+  for (const name of ['a--b', '-ab', 'ab-']) {
+    assert.ok(couldBeQueueName(name) && !isQueueName(name), name);
+  }
+  for (const name of ['ab', 'a'.repeat(64), 'Abc', 'a_b', 'a.b']) assert.ok(!couldBeQueueName(name), name);
+});

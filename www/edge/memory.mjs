@@ -1,0 +1,45 @@
+// The memory bound of queue objects. A Worker isolate has 128 MB, and its one wasm instance (whose
+// memory only grows) is shared by every object the isolate runs; the engine keeps each open
+// queue's messages in that memory. So Put Message is refused with Azure's throttling answer,
+// 503 ServerBusy, before it could take the isolate past the bound, never an out-of-memory crash
+// (which would poison the wasm instance for every object in the isolate).
+//
+// What a queue costs is estimated from what its storage holds: the bytes of its message records
+// plus a fixed cost per message for the engine's indexes. The constants are measured
+// (tests/edge/memory.test.mjs and the edge README): ENGINE_BUDGET is what the engine may use
+// of the isolate, leaving room for workerd's own share, the JS glue and a request in flight.
+
+/** Engine bytes per message beyond its stored record (ids, receipt, index entries). */
+export const PER_MESSAGE_BYTES = 400;
+/** What all open queues of one isolate may hold together. */
+export const ENGINE_BUDGET = 96 * 1024 * 1024;
+
+/** Estimated engine bytes of each open queue object of this isolate, by object id. */
+const held = new Map();
+const forget = new FinalizationRegistry((key) => held.delete(key));
+
+function estimate(store) {
+  return store.messageBytes + store.messageCount * PER_MESSAGE_BYTES;
+}
+
+/** Records what the object holds now (after each request). */
+export function release(opened) {
+  if (!held.has(opened.key)) forget.register(opened, opened.key);
+  held.set(opened.key, estimate(opened.store));
+}
+
+/** Whether a Put Message of this request's size still fits the isolate's `budget` (bytes). */
+export function admits(opened, request, budget = ENGINE_BUDGET) {
+  release(opened);
+  const incoming = 2 * Number(request.headers.get('content-length') ?? 0) + PER_MESSAGE_BYTES;
+  let total = 0;
+  for (const bytes of held.values()) total += bytes;
+  return total + incoming <= budget;
+}
+
+/** The isolate's estimated total, for the inspection of limits. */
+export function heldBytes() {
+  let total = 0;
+  for (const bytes of held.values()) total += bytes;
+  return total;
+}

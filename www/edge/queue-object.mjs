@@ -1,0 +1,120 @@
+// One Durable Object per queue (named `<account>/<queue>`): a full azqueue QueueService whose
+// store is this object's SQLite storage, so authentication, validation and every answer come
+// from the same Rust REST code as on the Node server. It holds that one queue only.
+//
+// - Loads on its first request, not in the constructor (the rows stream into the engine).
+// - Visibility is decided at each request's `now`; nothing runs on a timer for it.
+// - One alarm purges expired messages while nobody asks (so storage does not grow): set for the
+//   queue's next deadline (a message reappearing or expiring), no sooner than PURGE_FLOOR_MS
+//   from now, and only moved when the new deadline is earlier (idempotent: at-least-once
+//   alarms and repeated re-arming converge on the same single alarm).
+// - Memory: the engine keeps the queue in the isolate's memory, which is capped (128 MB) and
+//   shared by every object in the isolate. Put Message beyond the bound answers 503 ServerBusy.
+
+import { DurableObject } from 'cloudflare:workers';
+import { azureError, openService, serveRest, STATE, withHeaders } from './serve.mjs';
+import { admits, ENGINE_BUDGET, release } from './memory.mjs';
+import { SqliteStore } from './sqlite-store.mjs';
+
+/** The earliest an alarm is set after now: housekeeping, not delivery. */
+const PURGE_FLOOR_MS = 60_000;
+/** The listing generation, counting this queue's successful create/delete/metadata changes. */
+const GENERATION = 'generation';
+
+export class QueueObject extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.opened = null;
+    this.alarmAt = undefined;
+  }
+
+  /** The service, opened (and loaded) once, on first use. */
+  open(account, queue) {
+    this.opened ??= (async () => {
+      // The object's own name is stored with its first write, for the alarm, which runs
+      // without a request to tell it.
+      const store = new SqliteStore(this.ctx.storage, { account, queue });
+      account ??= store.get('account') ?? undefined;
+      queue ??= store.get('queue') ?? undefined;
+      const service = await openService(store, this.env, account);
+      return { service, store, account, queue, key: this.ctx.id.toString() };
+    })();
+    this.opened.catch(() => { this.opened = null; });
+    return this.opened;
+  }
+
+  async fetch(request) {
+    const { account, queue, listing } = JSON.parse(request.headers.get('x-azqueue-route'));
+    const opened = await this.open(account, queue);
+    if (isPutMessage(request) && !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))) {
+      return azureError(request, 503, 'ServerBusy', 'The server is busy.');
+    }
+    const cors = request.headers.get('x-azqueue-cors');
+    if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));
+    const response = await serveRest(opened.service, request);
+    release(opened);
+    await this.rearm(opened);
+    if (!listing) return response;
+    if (response.ok) {
+      const gen = Number(opened.store.get(GENERATION) ?? 0) + 1;
+      opened.store.set(GENERATION, String(gen));
+    }
+    return withHeaders(response, { [STATE]: JSON.stringify(await this.describe(opened, account, queue)) });
+  }
+
+  /** RPC for the directory: does the queue exist, with which metadata, at which generation. */
+  async state(account, queue) {
+    const opened = await this.open(account, queue);
+    return this.describe(opened, account, queue);
+  }
+
+  async describe({ service, store }, account, queue) {
+    const generation = Number(store.get(GENERATION) ?? 0);
+    if (service.account !== account) return { exists: false, metadata: {}, generation };
+    try {
+      const { metadata } = await service.queue(queue).getProperties();
+      return { exists: true, metadata, generation };
+    } catch (err) {
+      // A name the REST layer refused (`a--b`) names no queue either.
+      if (['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(err.code)) {
+        return { exists: false, metadata: {}, generation };
+      }
+      throw err;
+    }
+  }
+
+  async alarm() {
+    this.alarmAt = null;
+    const opened = await this.open(undefined, undefined);
+    if (opened.queue !== undefined && opened.service.account === opened.account) {
+      // Reading the properties purges expired messages first (and commits their deletion).
+      await opened.service.queue(opened.queue).getProperties().catch((err) => {
+        if (err.code !== 'QueueNotFound') throw err;
+      });
+    }
+    await this.rearm(opened);
+  }
+
+  /** Keeps the one alarm at the queue's next deadline (floored), moving it only earlier. */
+  async rearm({ service }) {
+    const deadline = service.nextDeadline();
+    if (deadline === undefined) return;
+    const at = Math.max(deadline.getTime(), Date.now() + PURGE_FLOOR_MS);
+    if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    await this.ctx.storage.setAlarm(at);
+    this.alarmAt = at;
+  }
+}
+
+/** Takes the account's CORS rules (from the directory) when they differ from this object's copy. */
+async function adoptCors(service, rules) {
+  const mine = (await service.getProperties()).cors ?? [];
+  if (JSON.stringify(mine) !== JSON.stringify(rules)) await service.setProperties({ cors: rules });
+}
+
+function isPutMessage(request) {
+  if (request.method !== 'POST') return false;
+  const parts = new URL(request.url).pathname.split('/');
+  return parts.length === 4 && parts[3] === 'messages';
+}

@@ -1,0 +1,82 @@
+// What both Durable Object classes share: opening a QueueService on the object's SQLite
+// storage, and serving a Fetch `Request` through the REST layer's `handleRaw`.
+
+import { QueueService } from './wasm.mjs';
+
+/** Headers the Worker sets for its objects; never from clients and never shown to the REST layer. */
+export const INTERNAL_PREFIX = 'x-azqueue-';
+/** The client's address, as the Worker saw it (Cloudflare's `CF-Connecting-IP`). */
+export const CLIENT_IP = 'x-azqueue-client-ip';
+/** A queue object's report of its queue after a listing operation (JSON, see QueueObject.state). */
+export const STATE = 'x-azqueue-state';
+
+/**
+ * Opens the QueueService of one object, loading what its SqliteStore holds, acting on `account`
+ * when it is configured (the JS methods the objects call themselves).
+ */
+export async function openService(store, env, account) {
+  const accounts = env.AZURITE_ACCOUNTS || undefined;
+  let service;
+  try {
+    service = await QueueService.open({ store: store.adapter(), accounts, account });
+  } catch (err) {
+    // An account nobody configured is refused by the REST layer on every request anyway.
+    if (err.code !== 'InvalidInput') throw err;
+    service = await QueueService.open({ store: store.adapter(), accounts });
+  }
+  return service;
+}
+
+/** Serves one REST request with `service`: the same path as the Node server's `handleRaw`. */
+export async function serveRest(service, request) {
+  const headers = [];
+  for (const [name, value] of request.headers) {
+    if (!name.startsWith(INTERNAL_PREFIX)) headers.push(name, value);
+  }
+  const bodyless = request.method === 'GET' || request.method === 'HEAD';
+  const body = bodyless ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
+  const address = request.headers.get(CLIENT_IP) ?? undefined;
+  const r = await service.handleRaw(request.method, request.url, headers.join('\n'), body, address);
+  try {
+    return toResponse(r, request.method);
+  } finally {
+    r.free();
+  }
+}
+
+function toResponse(r, method) {
+  const headers = new Headers();
+  const parts = r.headers ? r.headers.split('\n') : [];
+  for (let i = 0; i + 1 < parts.length; i += 2) headers.append(parts[i], parts[i + 1]);
+  const nullBody = method === 'HEAD' || [101, 103, 204, 205, 304].includes(r.status);
+  return new Response(nullBody ? null : r.body, { status: r.status, statusText: r.statusText, headers });
+}
+
+/** A copy of `response` with `extra` headers set (Responses from `fetch` are immutable). */
+export function withHeaders(response, extra) {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * An Azure error answered by the edge itself (the REST layer never sees the request): the same
+ * XML shape, headers and reason phrase as the REST layer's errors.
+ */
+export function azureError(request, status, code, message) {
+  const requestId = crypto.randomUUID();
+  const now = new Date();
+  const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}\nRequestId:${requestId}\nTime:${now.toISOString().replace('Z', '0000Z')}</Message></Error>`;
+  const headers = {
+    'content-type': 'application/xml',
+    'x-ms-error-code': code,
+    'x-ms-request-id': requestId,
+    date: now.toUTCString(),
+  };
+  const version = request.headers.get('x-ms-version');
+  if (version) headers['x-ms-version'] = version;
+  return new Response(body, { status, statusText: message, headers });
+}

@@ -1,0 +1,171 @@
+// azqueue's JS storage adapter (`{ load(), commit(batch) }`, src/wasm/adapter.rs) over a Durable
+// Object's SQLite storage (`ctx.storage`), plus the object's own small bookkeeping table.
+//
+// Layout (LAYOUT_VERSION 1):
+//   azqueue_records(key TEXT PRIMARY KEY, value TEXT)   one row per azqueue record (queue,
+//       message, service properties, meta): the adapter's opaque keys and JSON values, so a
+//       change costs the rows it touches;
+//   azqueue_edge(name TEXT PRIMARY KEY, value TEXT)     this file's own values: `layout` (the
+//       version below), and whatever the object keeps beside the engine (a queue's listing
+//       generation, a directory's account name).
+//
+// Durability: every commit is one `transactionSync`. Workers hold an object's outgoing
+// messages (its HTTP answers included) until the writes before them are confirmed (the output
+// gate), so nothing is acknowledged before it is durable. The queue object also tracks the bytes
+// of message values it holds, which bounds what its engine keeps in memory (edge README).
+
+/** The table layout this build writes and the newest it reads. */
+export const LAYOUT_VERSION = 1;
+
+const MESSAGE_PREFIX = 'message/';
+const SCHEMA_KEY = 'meta/schema';
+
+/** Thrown when the object was written by a newer build: refuse rather than misread it. */
+export class LayoutTooNew extends Error {}
+
+export class SqliteStore {
+  /**
+   * @param {DurableObjectStorage} storage
+   * @param {Record<string, string>} identity values written with the first write (the object's
+   *   own name, which an alarm needs and no request tells it).
+   */
+  constructor(storage, identity = {}) {
+    this.storage = storage;
+    this.sql = storage.sql;
+    this.identity = identity;
+    // Nothing is created until something is written: an object addressed only for answers
+    // such as 404 QueueNotFound keeps no storage at all.
+    this.ready = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_edge'").toArray().length > 0;
+    const found = this.get('layout');
+    if (found !== null && Number(found) > LAYOUT_VERSION) {
+      throw new LayoutTooNew(`this object's storage layout is version ${found}; this build reads up to ${LAYOUT_VERSION}`);
+    }
+    /** Bytes of message values held (the engine's share of this object's memory). */
+    this.messageBytes = 0;
+    this.messageCount = 0;
+    /** The schema record of a store nobody has written to yet, held until a real write. */
+    this.heldSchema = null;
+  }
+
+  /** Creates the tables and writes the layout version and identity, once. */
+  ensure() {
+    if (this.ready) return;
+    this.storage.transactionSync(() => {
+      this.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_edge (name TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      this.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_records (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
+      this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', 'layout', String(LAYOUT_VERSION));
+      for (const [name, value] of Object.entries(this.identity)) {
+        if (value !== undefined) this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', name, value);
+      }
+    });
+    this.ready = true;
+  }
+
+  /** A value of the bookkeeping table, or null. */
+  get(name) {
+    if (!this.ready) return null;
+    const row = this.sql.exec('SELECT value FROM azqueue_edge WHERE name = ?', name).toArray()[0];
+    return row ? row.value : null;
+  }
+
+  set(name, value) {
+    this.ensure();
+    this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', name, value);
+  }
+
+  /** True when no azqueue record has been written. */
+  empty() {
+    return !this.ready || this.sql.exec('SELECT 1 FROM azqueue_records LIMIT 1').toArray().length === 0;
+  }
+
+  /** The storage adapter handed to `QueueService.open({ store })`. */
+  adapter() {
+    return {
+      // A generator over the SQL cursor: rows reach the engine one at a time, so a load holds
+      // the decoded queue and never a second copy of every record in JS.
+      load: () => this.rows(),
+      commit: (batch) => this.commit(batch),
+    };
+  }
+
+  *rows() {
+    let bytes = 0;
+    let count = 0;
+    if (!this.ready) return;
+    for (const row of this.sql.exec('SELECT key, value FROM azqueue_records')) {
+      if (row.key.startsWith(MESSAGE_PREFIX)) {
+        bytes += row.value.length;
+        count += 1;
+      }
+      yield row;
+    }
+    this.messageBytes = bytes;
+    this.messageCount = count;
+  }
+
+  commit(batch) {
+    // The first thing an empty store is told is its schema version; writing that alone would
+    // give every object ever addressed (a 404 for a queue that does not exist) a stored row.
+    if (batch.length === 1 && batch[0].op === 'put' && batch[0].key === SCHEMA_KEY && this.empty()) {
+      this.heldSchema = batch[0];
+      return;
+    }
+    if (this.heldSchema) batch = [this.heldSchema, ...batch];
+    this.ensure();
+    this.storage.transactionSync(() => {
+      for (const op of batch) this.apply(op);
+    });
+    this.heldSchema = null;
+  }
+
+  apply(op) {
+    switch (op.op) {
+      case 'put': {
+        if (op.key.startsWith(MESSAGE_PREFIX)) {
+          const old = this.valueLength(op.key);
+          this.messageBytes += op.value.length - (old ?? 0);
+          if (old === null) this.messageCount += 1;
+        }
+        this.sql.exec('INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)', op.key, op.value);
+        break;
+      }
+      case 'delete': {
+        if (op.key.startsWith(MESSAGE_PREFIX)) {
+          const old = this.valueLength(op.key);
+          if (old !== null) {
+            this.messageBytes -= old;
+            this.messageCount -= 1;
+          }
+        }
+        this.sql.exec('DELETE FROM azqueue_records WHERE key = ?', op.key);
+        break;
+      }
+      case 'deletePrefix': {
+        // Keys are ASCII, so every key with the prefix sorts before prefix + U+FFFF.
+        const range = [op.prefix, `${op.prefix}\uffff`];
+        const gone = this.sql.exec(
+          'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
+          ...range,
+        ).one();
+        if (op.prefix.startsWith(MESSAGE_PREFIX)) {
+          this.messageBytes -= gone.bytes;
+          this.messageCount -= gone.n;
+        }
+        this.sql.exec('DELETE FROM azqueue_records WHERE key >= ? AND key < ?', ...range);
+        break;
+      }
+      case 'clear':
+        this.sql.exec('DELETE FROM azqueue_records');
+        this.messageBytes = 0;
+        this.messageCount = 0;
+        break;
+      default:
+        throw new Error(`unknown storage operation ${JSON.stringify(op.op)}`);
+    }
+  }
+
+  valueLength(key) {
+    const row = this.sql.exec('SELECT length(value) AS n FROM azqueue_records WHERE key = ?', key).toArray()[0];
+    return row ? row.n : null;
+  }
+}

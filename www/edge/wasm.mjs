@@ -1,0 +1,9 @@
+// The azqueue engine for the Worker: Workers refuse to compile WebAssembly at run time, so the
+// `.wasm` is imported as a module (workerd hands it over compiled) and instantiated at once.
+
+import wasmModule from '../pkg/azqueue_bg.wasm';
+import { initSync } from '../pkg/azqueue.js';
+
+initSync({ module: wasmModule });
+
+export { QueueService, checkStorageAdapter } from '../pkg/azqueue.js';

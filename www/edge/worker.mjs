@@ -1,0 +1,50 @@
+// azqueue on Cloudflare Workers: the Azure Queue REST API with one Durable Object per queue and
+// one directory object per account (www/edge/README.md). This Worker only routes: each request
+// goes, unchanged, to the object that holds what it names (route.mjs), and that object's own
+// QueueService authenticates and answers it.
+
+import { route, queueObjectName } from './route.mjs';
+import { CLIENT_IP, INTERNAL_PREFIX, STATE, withHeaders } from './serve.mjs';
+
+export { QueueObject } from './queue-object.mjs';
+export { DirectoryObject } from './directory-object.mjs';
+
+export default {
+  async fetch(request, env) {
+    const target = route(request.method, request.url);
+    if (target.kind === 'none' && new URL(request.url).pathname.startsWith('/_azqueue/')) {
+      return Response.json(
+        { error: 'not served by the edge Worker: its state is spread over one object per queue; inspect a queue at /_azqueue/inspect/<account>/<queue>' },
+        { status: 404 },
+      );
+    }
+    const account = target.kind === 'none' ? '' : target.account;
+    const forwarded = internalRequest(request, target);
+    const directory = () => env.DIRECTORY.get(env.DIRECTORY.idFromName(account || '_'));
+    if (target.kind !== 'queue') return directory().fetch(forwarded);
+
+    const queue = env.QUEUE.get(env.QUEUE.idFromName(queueObjectName(account, target.queue)));
+    if (request.headers.has('origin')) {
+      // CORS headers on an actual response follow the account's rules, which the directory keeps.
+      forwarded.headers.set('x-azqueue-cors', JSON.stringify(await directory().corsRules(account)));
+    }
+    if (!target.listing) return queue.fetch(forwarded);
+    const token = await directory().intend(account, target.queue);
+    const response = await queue.fetch(forwarded);
+    const state = response.headers.get(STATE);
+    if (state !== null) await directory().apply(account, target.queue, JSON.parse(state), token);
+    return withHeaders(response, { [STATE]: null });
+  },
+};
+
+/** The request as an object receives it: the client's own headers minus anything internal. */
+function internalRequest(request, target) {
+  const headers = new Headers();
+  for (const [name, value] of request.headers) {
+    if (!name.startsWith(INTERNAL_PREFIX)) headers.append(name, value);
+  }
+  headers.set('x-azqueue-route', JSON.stringify(target));
+  const ip = request.headers.get('cf-connecting-ip');
+  if (ip) headers.set(CLIENT_IP, ip);
+  return new Request(request.url, { method: request.method, headers, body: request.body });
+}
