@@ -2,10 +2,9 @@
 // with it (no orphaned workerd); a malformed AZURITE_ACCOUNTS stops it before workerd starts.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { childrenOf, runEdge, startEdge } from './edge_server.mjs';
+import { childrenOf, runEdge, running, startEdge } from './edge_server.mjs';
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   test(`${signal} stops workerd and exits 0`, async () => {
@@ -16,7 +15,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     assert.equal((await svc.getQueueClient('lifecycle').create())._response.status, 201);
     const code = await server.stop(signal);
     assert.equal(code, 0);
-    for (const pid of children) assert.equal(fs.existsSync(`/proc/${pid}`), false, `child ${pid} is gone`);
+    for (const pid of children) assert.equal(running(pid), false, `child ${pid} is gone`);
     assert.match(server.output(), /azqueue: stopped/);
   });
 }

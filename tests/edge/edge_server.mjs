@@ -80,3 +80,13 @@ export function childrenOf(pid) {
   }
   return pids;
 }
+
+/** Whether `pid` is a running process (a zombie waiting to be reaped is not). */
+export function running(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

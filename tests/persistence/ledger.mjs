@@ -1,6 +1,9 @@
 // What a crash test's clients were told, and the check that a restarted service honours it:
 // every acknowledged put is still there (unless a consumer had started to delete it), and no
-// acknowledged delete has come back. Not a test file itself.
+// acknowledged delete has come back; and the SDK workload that the server crash tests (Node
+// server, edge Worker) run until they kill the server. Not a test file itself.
+
+import { QueueServiceClient } from '@azure/storage-queue';
 
 export class Ledger {
   /** messageId → text, for every put the service acknowledged. */
@@ -46,4 +49,56 @@ export class Ledger {
 /** Kills after a random number of acknowledgements in [min, max): the crash lands mid-work. */
 export function randomBetween(min, max) {
   return min + Math.floor(Math.random() * (max - min));
+}
+
+/** Everything a server holds in `queue` (invisible messages included), from its inspection path. */
+export async function present(origin, queue) {
+  const r = await fetch(`${origin}/_azqueue/inspect/devstoreaccount1/${queue}`);
+  if (r.status === 404) return new Map();
+  const { messages } = await r.json();
+  return new Map(messages.map((m) => [m.messageId, m.messageText]));
+}
+
+/**
+ * Runs `producers` and `consumers` through the official SDK against `queue` until `stopAt`
+ * acknowledgements, recording them in `ledger`, then calls `kill()` (which resolves once the
+ * server is dead). Workers stop at their first failed request: the server is gone.
+ */
+export async function workUntilKilled({ connectionString, queue: name, ledger, stopAt, kill, producers, consumers }) {
+  const client = QueueServiceClient.fromConnectionString(connectionString, { retryOptions: { maxTries: 1 } });
+  const queue = client.getQueueClient(name);
+  await queue.createIfNotExists();
+  let killed = null;
+  const killOnce = () => { killed ??= kill(); };
+  const start = ledger.acks;
+  const after = () => { if (ledger.acks - start >= stopAt) killOnce(); };
+  let n = 0;
+  const producer = async (p) => {
+    while (!killed) {
+      const text = `p${p}-${n++}-${Math.random().toString(36).slice(2, 8)}`;
+      const sent = await queue.sendMessage(text, { messageTimeToLive: -1 }).catch(() => null);
+      if (!sent) return;
+      ledger.put(sent.messageId, text);
+      after();
+    }
+  };
+  const consumer = async () => {
+    while (!killed) {
+      const got = await queue.receiveMessages({ numberOfMessages: 8, visibilityTimeout: 300 }).catch(() => null);
+      if (!got) return;
+      for (const m of got.receivedMessageItems) {
+        ledger.intend(m.messageId);
+        const ok = await queue.deleteMessage(m.messageId, m.popReceipt).then(() => true, () => false);
+        if (!ok) return;
+        ledger.delete(m.messageId);
+        after();
+      }
+    }
+  };
+  await Promise.all([
+    ...Array.from({ length: producers }, (_, p) => producer(p)),
+    ...Array.from({ length: consumers }, () => consumer()),
+  ]);
+  killOnce(); // in case every worker stopped on an error first
+  return killed;
 }

@@ -17,7 +17,7 @@
 // one that can; the alarm does the same for rows left behind, and then drops them.
 
 import { DurableObject } from 'cloudflare:workers';
-import { openService, serveRest } from './serve.mjs';
+import { openService, ROUTE, serveRest } from './serve.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 import { queueObjectName } from './route.mjs';
 
@@ -44,7 +44,7 @@ export class DirectoryObject extends DurableObject {
   }
 
   async fetch(request) {
-    const { account } = JSON.parse(request.headers.get('x-azqueue-route'));
+    const { account } = JSON.parse(request.headers.get(ROUTE));
     const opened = await this.open(account);
     if (isListQueues(request)) await this.repair(opened, 0);
     return serveRest(opened.service, request);

@@ -12,7 +12,7 @@
 //   shared by every object in the isolate. Put Message beyond the bound answers 503 ServerBusy.
 
 import { DurableObject } from 'cloudflare:workers';
-import { azureError, openService, serveRest, STATE, withHeaders } from './serve.mjs';
+import { azureError, CORS, openService, ROUTE, serveRest, STATE, withHeaders } from './serve.mjs';
 import { admits, ENGINE_BUDGET, release } from './memory.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 
@@ -44,12 +44,12 @@ export class QueueObject extends DurableObject {
   }
 
   async fetch(request) {
-    const { account, queue, listing } = JSON.parse(request.headers.get('x-azqueue-route'));
+    const { account, queue, listing } = JSON.parse(request.headers.get(ROUTE));
     const opened = await this.open(account, queue);
     if (isPutMessage(request) && !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))) {
       return azureError(request, 503, 'ServerBusy', 'The server is busy.');
     }
-    const cors = request.headers.get('x-azqueue-cors');
+    const cors = request.headers.get(CORS);
     if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));
     const response = await serveRest(opened.service, request);
     release(opened);

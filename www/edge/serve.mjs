@@ -4,11 +4,15 @@
 import { QueueService } from './wasm.mjs';
 
 /** Headers the Worker sets for its objects; never from clients and never shown to the REST layer. */
-export const INTERNAL_PREFIX = 'x-azqueue-';
+export const INTERNAL_PREFIX = 'x-azqueue-edge-';
+/** Where the Worker routed the request (route.mjs's answer, JSON). */
+export const ROUTE = 'x-azqueue-edge-route';
 /** The client's address, as the Worker saw it (Cloudflare's `CF-Connecting-IP`). */
-export const CLIENT_IP = 'x-azqueue-client-ip';
+export const CLIENT_IP = 'x-azqueue-edge-client-ip';
+/** The account's CORS rules, from the directory, for a request with an `Origin` (JSON). */
+export const CORS = 'x-azqueue-edge-cors';
 /** A queue object's report of its queue after a listing operation (JSON, see QueueObject.state). */
-export const STATE = 'x-azqueue-state';
+export const STATE = 'x-azqueue-edge-state';
 
 /**
  * Opens the QueueService of one object, loading what its SqliteStore holds, acting on `account`

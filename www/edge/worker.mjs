@@ -4,7 +4,7 @@
 // QueueService authenticates and answers it.
 
 import { route, queueObjectName } from './route.mjs';
-import { CLIENT_IP, INTERNAL_PREFIX, STATE, withHeaders } from './serve.mjs';
+import { CLIENT_IP, CORS, INTERNAL_PREFIX, ROUTE, STATE, withHeaders } from './serve.mjs';
 
 export { QueueObject } from './queue-object.mjs';
 export { DirectoryObject } from './directory-object.mjs';
@@ -26,7 +26,7 @@ export default {
     const queue = env.QUEUE.get(env.QUEUE.idFromName(queueObjectName(account, target.queue)));
     if (request.headers.has('origin')) {
       // CORS headers on an actual response follow the account's rules, which the directory keeps.
-      forwarded.headers.set('x-azqueue-cors', JSON.stringify(await directory().corsRules(account)));
+      forwarded.headers.set(CORS, JSON.stringify(await directory().corsRules(account)));
     }
     if (!target.listing) return queue.fetch(forwarded);
     const token = await directory().intend(account, target.queue);
@@ -43,7 +43,7 @@ function internalRequest(request, target) {
   for (const [name, value] of request.headers) {
     if (!name.startsWith(INTERNAL_PREFIX)) headers.append(name, value);
   }
-  headers.set('x-azqueue-route', JSON.stringify(target));
+  headers.set(ROUTE, JSON.stringify(target));
   const ip = request.headers.get('cf-connecting-ip');
   if (ip) headers.set(CLIENT_IP, ip);
   return new Request(request.url, { method: request.method, headers, body: request.body });
