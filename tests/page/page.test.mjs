@@ -55,7 +55,7 @@ describe("the teaching page", () => {
     for (const id of HOOKS) assert.ok(await page.$(`[data-testid=${id}]`), `data-testid=${id}`);
     assert.equal((await cards(page)).length, 4);
     const options = await page.$$eval("[data-testid=scenario-select] option", (o) => o.map((x) => x.value));
-    assert.deepEqual(options, ["slow-consumer", "lease", "scheduled", "poison", "scaling"]);
+    assert.deepEqual(options, ["slow-consumer", "lease", "scheduled", "poison", "autoscale"]);
     assert.match(await page.textContent("[data-testid=store]"), /Engine running in this tab/);
     const log = await page.$$eval("[data-testid=http-log] li", (rows) => rows.map((r) => r.dataset.op));
     assert.ok(log.includes("Create Queue") && log.includes("Put Message"), "setup went through the fetch handler");
@@ -91,7 +91,7 @@ describe("the teaching page", () => {
 
   test("speed ranges from 0.1× to 100×, and 100× runs visibly faster", async () => {
     const { page } = await open();
-    await chooseScenario(page, "scaling");
+    await chooseScenario(page, "autoscale");
     await page.fill("[data-testid=speed]", "0");
     assert.equal(await page.textContent("#speed-out"), "0.1×");
     await page.fill("[data-testid=speed]", "9");
@@ -202,7 +202,7 @@ describe("the teaching page", () => {
   });
 
   test("reads at a phone's width (390×844) and at 1280×720: screenshots of every scenario", async () => {
-    const moments = { "slow-consumer": 43, lease: 22, scheduled: 15, poison: 41, scaling: 45 };
+    const moments = { "slow-consumer": 43, lease: 22, scheduled: 15, poison: 41, autoscale: 45 };
     for (const [viewport, suffix] of [
       [{ width: 390, height: 844 }, "390"],
       [{ width: 1280, height: 720 }, "1280"],

@@ -174,7 +174,7 @@ describe("the teaching page's scenarios", () => {
   });
 
   test("5 · scaling: the autoscaler adds workers as the queue grows; the chart shows it", async () => {
-    await chooseScenario(page, "scaling");
+    await chooseScenario(page, "autoscale");
     await setStep(page, 5);
     await stepTo(page, 45);
     const workers = await page.$$eval("[data-testid=consumer]", (els) => els.filter((e) => e.dataset.state !== "stopped").length);

@@ -11,6 +11,7 @@ class Actor {
   stopping = false;
   state = "waiting";
   status = "";
+  started = false; // has it asked the queue for work yet (the chart counts only those)
   outcome = null; // { ok, text } — the last thing worth showing on the actor's card
   #generation = 0;
   #timers = new Set();
@@ -75,6 +76,7 @@ export class Consumer extends Actor {
   async #poll() {
     if (this.stopping) return this.#stopNow();
     this.state = "polling";
+    this.started = true;
     const r = await this.rest.receiveMessages(this.name, this.demo.queue, {
       numberOfMessages: 1,
       visibilityTimeout: this.visibilityS,
@@ -92,8 +94,9 @@ export class Consumer extends Actor {
     if (threshold && m.dequeueCount > threshold) return this.#moveToPoison(m, label);
     if (m.dequeueCount > 1) {
       this.demo.say(
-        `${this.name} received ${label} “${m.messageText}” with DequeueCount ${m.dequeueCount}: it is being delivered again. Processing must be idempotent.`,
+        `${this.name} received ${label} “${m.messageText}” with DequeueCount ${m.dequeueCount} and a new receipt, ${m.receipt}: it is being delivered again. Processing must be idempotent.`,
         "redelivered",
+        { actor: this.name, label },
       );
     }
     const reason = this.failsOn?.(m.messageText);
@@ -101,6 +104,7 @@ export class Consumer extends Actor {
     this.holding = {
       messageId: m.messageId,
       popReceipt: m.popReceipt,
+      receipt: m.receipt,
       text: m.messageText,
       label,
       dequeueCount: m.dequeueCount,
@@ -126,16 +130,34 @@ export class Consumer extends Actor {
 
   async #finish() {
     const h = this.holding;
+    const late = this.clock.now() > h.until;
     const r = await this.rest.deleteMessage(this.name, this.demo.queue, h.messageId, h.popReceipt);
-    if (r.ok) {
-      this.demo.gone(h.messageId, "deleted", this.name);
-      this.outcome = { ok: true, text: `deleted ${h.label}` };
-      this.demo.say(`${this.name} finished ${h.label} and deleted it with its pop receipt.`, "deleted", { quiet: true });
-    } else {
-      this.outcome = { ok: false, text: `delete of ${h.label} refused: ${r.status} ${r.code ?? ""}`.trim(), code: r.code };
+    const by = { actor: this.name, label: h.label };
+    if (r.ok && late) {
+      this.outcome = { ok: true, text: `deleted ${h.label} late, with ${h.receipt}` };
       this.demo.say(
-        `${this.name} finished ${h.label} too late: its delete was refused with ${r.status} ${r.code}. Its pop receipt is stale — the message was handed out again.`,
+        `${this.name} deleted ${h.label} after its visibility timeout had run out, and it worked: nobody had received it since, so ${h.receipt} was still its current receipt. Had anyone received it, ${h.receipt} would have been stale.`,
+        "late-delete",
+        by,
+      );
+    } else if (r.ok) {
+      this.outcome = { ok: true, text: `deleted ${h.label} with ${h.receipt}` };
+      this.demo.say(`${this.name} finished ${h.label} and deleted it with its receipt ${h.receipt}.`, "deleted", { ...by, quiet: true });
+    } else {
+      const { presented, current } = r.receipt;
+      const holder = this.demo.receiptHolder(h.messageId);
+      const stale = presented && current && presented !== current;
+      this.outcome = {
+        ok: false,
+        text: `delete of ${h.label} refused: ${r.status} ${r.code ?? ""}${stale ? ` · ${presented} is not the current ${current}` : ""}`,
+        code: r.code,
+      };
+      this.demo.say(
+        stale
+          ? `${this.name} finished ${h.label} too late and presented receipt ${presented}, but the current receipt is ${current}, issued to ${holder?.name ?? "another consumer"} when ${h.label} was received again. The queue refused the delete: ${r.status} ${r.code}.`
+          : `${this.name}'s delete of ${h.label} was refused: ${r.status} ${r.code} (${r.reason ?? "the message is gone"}).`,
         "stale-delete",
+        by,
       );
     }
     this.holding = null;
@@ -145,9 +167,11 @@ export class Consumer extends Actor {
   async #fail(reason) {
     const h = this.holding;
     this.outcome = { ok: false, text: `failed on ${h.label}: ${reason}` };
+    this.demo.released(h.messageId, this, "failed");
     this.demo.say(
       `${this.name} failed on ${h.label} (${reason}) and did not delete it; it reappears when its visibility timeout ends.`,
       "failed",
+      { actor: this.name, label: h.label },
     );
     this.holding = null;
     await this.#poll();
@@ -157,17 +181,19 @@ export class Consumer extends Actor {
   async #moveToPoison(m, label) {
     this.state = "working";
     this.status = `moving ${label} to ${this.demo.poisonQueue}`;
-    const put = await this.demo.send(this.name, m.messageText, { label }, this.demo.poisonQueue);
+    const origin = { from: this.demo.queue, messageId: m.messageId, dequeueCount: m.dequeueCount };
+    const put = await this.demo.send(this.name, m.messageText, { origin }, this.demo.poisonQueue);
     if (!put.ok) {
       this.outcome = { ok: false, text: `poison move failed: ${put.status} ${put.code ?? ""}` };
       return this.#idle();
     }
     const del = await this.rest.deleteMessage(this.name, this.demo.queue, m.messageId, m.popReceipt);
-    if (del.ok) this.demo.gone(m.messageId, "poisoned", this.name);
+    if (del.ok) this.demo.gone(m.messageId, "poisoned", this.name, { dequeueCount: m.dequeueCount, to: this.demo.poisonQueue });
     this.outcome = { ok: true, text: `moved ${label} to ${this.demo.poisonQueue}` };
     this.demo.say(
       `${label} “${m.messageText}” was dequeued ${m.dequeueCount} times, more than the poison threshold (${this.demo.poisonThreshold}): ${this.name} moved it — Put Message into ${this.demo.poisonQueue}, then Delete Message here — for a human to look at.`,
       "poisoned",
+      { actor: this.name, label },
     );
     await this.#poll();
   }
@@ -180,7 +206,13 @@ export class Consumer extends Actor {
     this.state = "crashed";
     const h = this.holding;
     this.status = h ? `crashed holding ${h.label}` : "crashed";
-    if (h) this.demo.say(`${this.name} crashed while holding ${h.label}. Nobody deletes it, so it will reappear.`, "crashed");
+    if (h) {
+      this.demo.released(h.messageId, this, "crashed");
+      this.demo.say(`${this.name} crashed while holding ${h.label} (receipt ${h.receipt}). Nobody deletes it, so it will reappear.`, "crashed", {
+        actor: this.name,
+        label: h.label,
+      });
+    }
     this.holding = null;
   }
 
@@ -222,20 +254,24 @@ export function jobText(video, stage) {
   return JSON.stringify({ video, stage });
 }
 
-function parseJob(text) {
+/** A video job ({ video, stage }) or undefined for any other message. */
+export function parseJob(text) {
+  if (!text || text[0] !== "{") return undefined;
   try {
     const j = JSON.parse(text);
-    if (STAGES.includes(j.stage)) return j;
+    if (typeof j.video === "string" && STAGES.includes(j.stage)) return j;
   } catch {
-    // not a job: treat as a fresh one
+    // not JSON: not a job
   }
-  return { video: text, stage: "scan" };
+  return undefined;
 }
 
 /**
  * The long-running worker of the video example. It takes a lease shorter than the whole job and
  * after each stage calls Update Message: the new visibility timeout extends its lease and the
  * new text saves which stage comes next, so a replacement can resume instead of starting over.
+ * It understands video jobs only: it peeks first and receives only when the message a receive
+ * would return is a job, so other work (orders, say) is never taken, rewritten or delayed.
  */
 export class LeaseWorker extends Actor {
   kind = "lease-worker";
@@ -256,23 +292,38 @@ export class LeaseWorker extends Actor {
   async #poll() {
     if (this.stopping) return this.#stopNow();
     this.state = "polling";
+    this.started = true;
+    const waitS = (status) => {
+      this.state = "idle";
+      this.status = status;
+      this.later(this.pollS * S, () => this.#poll());
+    };
+    // Peek Messages returns the visible messages in the order Get Messages would hand them out.
+    const peek = await this.rest.peekMessages(this.name, this.demo.queue, { numberOfMessages: 1 });
+    if (!peek.ok || peek.messages.length === 0) return waitS("waiting for a job");
+    if (!parseJob(peek.messages[0].messageText)) {
+      const label = this.demo.label(peek.messages[0].messageId);
+      return waitS(`next is ${label}, not a video job: left alone`);
+    }
     const r = await this.rest.receiveMessages(this.name, this.demo.queue, {
       numberOfMessages: 1,
       visibilityTimeout: this.leaseS,
     });
-    if (!r.ok || r.empty) {
-      this.state = "idle";
-      this.status = "waiting for a job";
-      this.later(this.pollS * S, () => this.#poll());
-      return;
-    }
+    if (!r.ok || r.empty) return waitS("waiting for a job");
     const m = r.messages[0];
     const label = this.demo.label(m.messageId);
     const job = parseJob(m.messageText);
     this.demo.leased(m.messageId, this, m.popReceipt, m.nextVisibleOn);
+    if (!job) {
+      // Something else came first after all (it cannot, between one peek and one receive on this
+      // page, but a consumer never assumes): hand it straight back, unchanged.
+      await this.rest.updateMessage(this.name, this.demo.queue, m.messageId, m.popReceipt, { visibilityTimeout: 0 });
+      return waitS(`put ${label} back: not a video job`);
+    }
     this.holding = {
       messageId: m.messageId,
       popReceipt: m.popReceipt,
+      receipt: m.receipt,
       label,
       job,
       stageStartedAt: this.clock.now(),
@@ -285,8 +336,9 @@ export class LeaseWorker extends Actor {
     this.status = `${job.stage} ${label}`;
     if (job.stage !== "scan") {
       this.demo.say(
-        `${this.name} took ${label} (DequeueCount ${m.dequeueCount}) and read the saved stage “${job.stage}” from the message: it resumes there instead of starting over.`,
+        `${this.name} took ${label} (DequeueCount ${m.dequeueCount}, receipt ${m.receipt}) and read the saved stage “${job.stage}” from the message: it resumes there instead of starting over.`,
         "resumed",
+        { actor: this.name, label },
       );
     }
     this.#plan();
@@ -306,8 +358,12 @@ export class LeaseWorker extends Actor {
     const r = await this.rest.updateMessage(this.name, this.demo.queue, h.messageId, h.popReceipt, {
       visibilityTimeout: this.leaseS,
     });
+    const presented = h.receipt;
     if (!this.#keep(r)) return;
-    this.demo.say(`${this.name} renewed its lease on ${h.label} (Update Message, no new text).`, "lease-renewed");
+    this.demo.say(`${this.name} renewed its lease on ${h.label} (Update Message with ${presented}, no new text): its receipt is now ${h.receipt}.`, "lease-renewed", {
+      actor: this.name,
+      label: h.label,
+    });
     this.#plan();
   }
 
@@ -319,6 +375,7 @@ export class LeaseWorker extends Actor {
       text,
       visibilityTimeout: this.leaseS,
     });
+    const presented = h.receipt;
     if (!this.#keep(r)) return;
     this.demo.updated(h.messageId);
     const finished = h.job.stage;
@@ -326,8 +383,9 @@ export class LeaseWorker extends Actor {
     h.stageStartedAt = this.clock.now();
     this.status = `${next} ${h.label}`;
     this.demo.say(
-      `${this.name} finished “${finished}” and called Update Message: the text now says “${next}” and the lease runs ${this.leaseS} s from now, with a new pop receipt.`,
+      `${this.name} finished “${finished}” and called Update Message with ${presented}: the text now says “${next}”, the lease runs ${this.leaseS} s from now, and the new receipt is ${h.receipt} (${presented} is stale now).`,
       "lease-renewed",
+      { actor: this.name, label: h.label },
     );
     if (next === "done") {
       const del = await this.rest.deleteMessage(this.name, this.demo.queue, h.messageId, h.popReceipt);
@@ -349,6 +407,7 @@ export class LeaseWorker extends Actor {
       return false;
     }
     h.popReceipt = r.popReceipt;
+    h.receipt = r.receipt.issued;
     h.until = r.nextVisibleOn;
     h.leasedAt = this.clock.now();
     this.renewals++;
@@ -365,9 +424,11 @@ export class LeaseWorker extends Actor {
     const h = this.holding;
     this.status = h ? `crashed during “${h.job.stage}” of ${h.label}` : "crashed";
     if (h) {
+      this.demo.released(h.messageId, this, "crashed");
       this.demo.say(
         `${this.name} crashed during “${h.job.stage}”. The message keeps the last saved stage and reappears when the lease ends.`,
         "crashed",
+        { actor: this.name, label: h.label },
       );
     }
     this.holding = null;
@@ -473,7 +534,7 @@ export class Autoscaler extends Actor {
       this.status = `${count} message(s) → wants ${this.wanted} worker(s)`;
       if (this.wanted > pool.length) {
         for (let i = pool.length; i < this.wanted; i++) this.makeWorker();
-        this.demo.say(`The queue holds ${count} messages: the autoscaler grows the pool to ${this.wanted} workers.`, "scaled-up");
+        this.demo.say(`The queue holds ${count} messages: the autoscaler grows the pool to ${this.wanted} workers.`, "scaled-up", { actor: this.name });
       } else if (this.wanted < pool.length) {
         const idle = pool.filter((a) => !a.holding).reverse();
         const extra = pool.length - this.wanted;
@@ -481,7 +542,7 @@ export class Autoscaler extends Actor {
           a.stop();
           this.demo.removeActor(a);
         }
-        if (idle.length) this.demo.say(`The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`, "scaled-down");
+        if (idle.length) this.demo.say(`The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`, "scaled-down", { actor: this.name });
       }
     }
     this.later(this.everyS * S, () => this.#check());

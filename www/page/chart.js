@@ -54,6 +54,7 @@ export class ChartView {
     setAttr(this.el, "data-samples", shown.length);
     setAttr(this.el, "data-peak", Math.max(0, ...shown.map((s) => s.length)));
     setAttr(this.el, "data-peak-workers", Math.max(0, ...shown.map((s) => s.workers)));
+    setAttr(this.el, "data-workers-now", last?.workers ?? 0);
 
     this.grid.replaceChildren();
     for (const v of [0, yMax / 2, yMax]) {

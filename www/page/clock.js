@@ -17,6 +17,7 @@ export class VirtualClock {
   #chain = Promise.resolve();
   #wake = () => Infinity;
   #settle = async () => {};
+  #halted = false;
 
   paused = true;
   speed = 1;
@@ -73,7 +74,16 @@ export class VirtualClock {
     return this.run(() => this.#advance(this.#now + ms));
   }
 
+  /**
+   * Stops the advance under way at the instant it has reached (guided mode pauses at a moment
+   * this way); the timers still due run on the next advance. Resolves `advanceTo` with false.
+   */
+  halt() {
+    this.#halted = true;
+  }
+
   async #advance(target) {
+    this.#halted = false;
     for (;;) {
       const timer = this.#timers.find((t) => !t.cancelled);
       const tTimer = timer ? timer.at : Infinity;
@@ -90,10 +100,12 @@ export class VirtualClock {
         }
       }
       await this.#settle();
+      if (this.#halted) return false;
     }
     this.#timers = this.#timers.filter((t) => !t.cancelled);
     this.#now = Math.max(this.#now, target);
     await this.#settle();
+    return !this.#halted;
   }
 
   /** Back to time zero with no timers (the caller rebuilds the scenario). */

@@ -9,6 +9,8 @@
 
 import { EPOCH, VirtualClock } from "./clock.js";
 import { RestClient, ACCOUNT } from "./rest.js";
+import { Receipts } from "./receipts.js";
+import { MessageHistory } from "./history.js";
 
 const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
@@ -24,21 +26,25 @@ export class Demo {
   queue = "orders";
   poisonQueue = "orders-poison";
   poisonThreshold = 0; // 0: no poison check
+  extraQueue = null; // a queue code on this origin created (the SDK snippet's), drawn as a third lane
   actors = [];
   log = []; // HTTP log entries, oldest first
   logSeq = 0;
   narration = [];
   narrationSeq = 0;
   moments = new Map(); // event kind → { text, done, at }
-  history = [];
+  samples = []; // queue length over time, one per virtual second
   counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-  view = { main: [], poison: [] }; // derived cards, insertion order
+  view = { main: [], poison: [], extra: [] }; // derived cards, insertion order
   departures = []; // { seq, card, kind, by, at } — cards that left, for the exit animation
+  receipts = new Receipts(); // r1, r2, … for every pop receipt issued
+  history = new MessageHistory(); // each message's story, for the card history panel
   #departureSeq = 0;
   #leases = new Map(); // messageId → { holder, popReceipt, from, until }
   #updates = new Map(); // messageId → { at, count }
   #labels = new Map(); // messageId → "#n"
-  #fates = new Map(); // messageId → { kind, by } for messages this page deleted or moved
+  #fates = new Map(); // messageId → { kind, by, dequeueCount } for messages this page moved
+  #origins = new Map(); // messageId → { from, dequeueCount } for copies in the poison queue
   #last = new Map(); // messageId → previous card, to notice transitions
   #expiredSeen = new Set();
   #nextLabel = 1;
@@ -74,7 +80,10 @@ export class Demo {
       clock: this.clock,
       origin: this.#origin,
       nameOf: (id) => this.label(id),
+      receipts: this.receipts,
       onCall: (entry) => {
+        this.history.addCall(entry);
+        if (entry.via) this.#narrateRelayed(entry);
         this.log.push(entry);
         this.logSeq = entry.seq;
         if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
@@ -103,18 +112,22 @@ export class Demo {
       this.queue = scenario.queue;
       this.poisonQueue = `${scenario.queue}-poison`;
       this.poisonThreshold = scenario.poisonThreshold ?? 0;
+      this.extraQueue = null;
       this.log = [];
       this.logSeq = 0;
       this.narration = [];
       this.narrationSeq = 0;
-      this.history = [];
+      this.samples = [];
       this.departures = [];
+      this.receipts.clear();
+      this.history.clear();
       this.counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-      this.moments = new Map(scenario.moments.map((m) => [m.on, { text: m.text, done: false, at: undefined }]));
+      this.moments = new Map(scenario.moments.map((m) => [m.on, { ...m, done: false, at: undefined }]));
       this.#leases.clear();
       this.#updates.clear();
       this.#labels.clear();
       this.#fates.clear();
+      this.#origins.clear();
       this.#last.clear();
       this.#expiredSeen.clear();
       this.#nextLabel = 1;
@@ -150,21 +163,60 @@ export class Demo {
     return this.actors.filter((a) => a.kind === "consumer" || a.kind === "lease-worker");
   }
 
-  /** Put Message on behalf of `actor`, naming the new message #n in the order it was sent. */
+  /**
+   * Put Message on behalf of `actor`, naming the new message #n in the order it was sent. A copy
+   * (`origin`: { from, messageId, dequeueCount }) keeps its original's label and remembers the
+   * DequeueCount the original reached.
+   */
   async send(actor, text, options = {}, queue = this.queue) {
-    this.#pendingLabel = options.label;
+    const origin = options.origin;
+    this.#pendingLabel = origin ? this.label(origin.messageId) : undefined;
     try {
       const r = await this.rest.sendMessage(actor, queue, text, options);
-      if (r.ok) this.label(r.message.messageId);
+      if (r.ok) {
+        this.label(r.message.messageId);
+        if (origin) {
+          this.#origins.set(r.message.messageId, origin);
+          this.history.add(r.message.messageId, { at: this.clock.now(), kind: "copied", actor, from: origin.from, dequeueCount: origin.dequeueCount });
+        }
+      }
       return r;
     } finally {
       this.#pendingLabel = undefined;
     }
   }
 
+  /** Draws `queue` as a third lane (a queue of its own that code on this page created). */
+  watch(queue) {
+    if (queue !== this.queue && queue !== this.poisonQueue) this.extraQueue = queue;
+  }
+
+  /** The snippet's receipts at work: a stale one refused, or a late one still current. */
+  #narrateRelayed(e) {
+    if (e.op !== "Delete Message" && e.op !== "Update Message") return;
+    const label = this.label(e.messageId);
+    const verb = e.op === "Delete Message" ? "delete" : "update";
+    const { presented, current } = e.receipt;
+    if (e.status === 404 && presented && current && presented !== current) {
+      this.say(
+        `${e.actor}'s ${verb} of ${label} was refused (404 ${e.code}): it presented ${presented}, but the current receipt is ${current}.`,
+        "stale-delete",
+        { actor: e.actor, label },
+      );
+    } else if (e.status < 300 && verb === "delete") {
+      this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, "deleted", { actor: e.actor, label });
+    }
+  }
+
   /** An actor was handed a receipt (Get Messages or Update Message). */
   leased(messageId, holder, popReceipt, until) {
-    this.#leases.set(messageId, { holder, popReceipt, from: this.clock.now(), until });
+    this.#leases.set(messageId, { holder, popReceipt, from: this.clock.now(), until, released: undefined });
+  }
+
+  /** The holder let go without deleting: `why` is "crashed" or "failed" (said when it reappears). */
+  released(messageId, holder, why) {
+    const lease = this.#leases.get(messageId);
+    if (lease && lease.holder === holder) lease.released = why;
   }
 
   /** An actor saved new content in the message (Update Message with a body). */
@@ -173,31 +225,43 @@ export class Demo {
     this.#updates.set(messageId, { at: this.clock.now(), count: u.count + 1 });
   }
 
-  /** This page deleted (or moved) a message: remember why it left, for its exit. */
-  gone(messageId, kind, by) {
-    this.#fates.set(messageId, { kind, by });
+  /** This page moved a message to the poison queue: remember it for its exit. */
+  gone(messageId, kind, by, { dequeueCount, to } = {}) {
+    this.#fates.set(messageId, { kind, by, dequeueCount });
+    if (kind === "poisoned") this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
   }
 
-  /** Something worth a line in "what just happened"; `kind` also ticks a scenario moment. */
-  /** A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest). */
-  say(text, kind = "info", { quiet = false } = {}) {
+  /**
+   * Something worth a line in "what just happened". `kind` also ticks the scenario's moment of
+   * that kind, but only when the moment's own actor (and message, if it names one) did it: a
+   * hand-added consumer crashing is not "Encoder A crashes".
+   * A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest).
+   */
+  say(text, kind = "info", { quiet = false, actor, label } = {}) {
     const m = this.moments.get(kind);
-    const ticks = m && !m.done;
+    const ticks = m && !m.done && (!m.actor || m.actor === actor) && (!m.label || m.label === label);
     if (ticks) {
       m.done = true;
       m.at = this.clock.elapsed();
     }
     if (quiet && !ticks) return;
-    this.narration.push({ at: this.clock.elapsed(), text, kind });
+    this.narration.push({ at: this.clock.elapsed(), text, kind, moment: ticks ? kind : undefined });
     this.narrationSeq++;
     if (this.narration.length > NARRATION_LIMIT) this.narration.shift();
+    if (ticks) this.onMoment?.(kind, m, text);
+  }
+
+  /** Who was last handed `messageId`'s current receipt (by Get or Update Message), and when. */
+  receiptHolder(messageId) {
+    const e = this.history.of(messageId).findLast((x) => x.kind === "received" || x.kind === "updated");
+    return e ? { name: e.actor, at: e.at, tag: e.receipt } : undefined;
   }
 
   /** The next instant at which a message becomes visible or expires by itself. */
   nextDeadline() {
     const now = this.clock.now();
     let next = Infinity;
-    for (const c of this.view.main.concat(this.view.poison)) {
+    for (const c of this.view.main.concat(this.view.poison, this.view.extra)) {
       if (c.nextVisibleOn > now && c.nextVisibleOn < next) next = c.nextVisibleOn;
       if (c.expiresOn && c.expiresOn > now && c.expiresOn < next) next = c.expiresOn;
     }
@@ -208,7 +272,11 @@ export class Demo {
   async refresh() {
     if (!this.service) return;
     const now = this.clock.now();
-    const [main, poison] = await Promise.all([this.#inspect(this.queue), this.#inspect(this.poisonQueue)]);
+    const [main, poison, extra] = await Promise.all([
+      this.#inspect(this.queue),
+      this.#inspect(this.poisonQueue),
+      this.extraQueue ? this.#inspect(this.extraQueue) : [],
+    ]);
     const seen = new Set();
     const order = (c) => Number(c.label.slice(1)) || 0;
     const cards = (list, lane) =>
@@ -218,13 +286,14 @@ export class Demo {
           return this.#card(m, lane, now);
         })
         .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
-    const view = { main: cards(main, "main"), poison: cards(poison, "poison") };
+    const view = { main: cards(main, "main"), poison: cards(poison, "poison"), extra: cards(extra, "extra") };
+    const all = view.main.concat(view.poison, view.extra);
 
-    for (const card of view.main.concat(view.poison)) this.#notice(card);
+    for (const card of all) this.#notice(card);
     for (const [id, prev] of this.#last) {
       if (!seen.has(id)) this.#depart(prev);
     }
-    this.#last = new Map(view.main.concat(view.poison).map((c) => [c.messageId, c]));
+    this.#last = new Map(all.map((c) => [c.messageId, c]));
     this.view = view;
 
     const live = view.main.filter((c) => c.state !== "expired");
@@ -267,6 +336,7 @@ export class Demo {
     else state = "leased";
     const prev = this.#last.get(m.messageId);
     const update = this.#updates.get(m.messageId);
+    const receipt = this.receipts.current(m.messageId);
     return {
       messageId: m.messageId,
       label: this.#labels.get(m.messageId),
@@ -286,6 +356,8 @@ export class Demo {
           : undefined,
       updates: update?.count ?? 0,
       updatedAt: update?.at,
+      receipt: receipt && receipt.tag !== "r0" ? receipt.tag : undefined,
+      origin: this.#origins.get(m.messageId),
     };
   }
 
@@ -295,45 +367,72 @@ export class Demo {
     if (card.state === "expired" && !this.#expiredSeen.has(card.messageId)) {
       this.#expiredSeen.add(card.messageId);
       if (card.lane === "main") this.counters.expired++;
-      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, "expired");
+      this.history.add(card.messageId, { at: this.clock.now(), kind: "expired" });
+      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, "expired", { label: card.label });
     }
     if (!prev) return;
     if (prev.state === "leased" && card.state === "visible") {
-      const h = prev.holder ? `${prev.holder.name} did not delete it in time` : "its holder is gone";
+      const lease = this.#leases.get(card.messageId);
+      const why = this.#whyBack(lease, card);
+      this.history.add(card.messageId, { at: this.clock.now(), kind: "reappeared", why });
       this.say(
-        `${who(card)} is visible again: ${h}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
+        `${who(card)} is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
         "reappeared",
+        { actor: lease?.holder?.name, label: card.label },
       );
     }
     if (prev.state === "scheduled" && card.state === "visible") {
-      this.say(`${who(card)} was scheduled; its delay is over and consumers can see it now.`, "scheduled-visible");
+      this.say(`${who(card)} was scheduled; its delay is over and consumers can see it now.`, "scheduled-visible", { label: card.label });
     }
   }
 
+  /** Why a received message became visible again, in words that do not blame the wrong thing. */
+  #whyBack(lease, card) {
+    const holder = lease?.holder;
+    if (!holder) return "its visibility timeout ran out and nobody deleted it";
+    const tag = this.receipts.current(card.messageId)?.tag;
+    if (lease.released === "crashed") return `${holder.name} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
+    if (lease.released === "failed") return `${holder.name} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
+    if (holder.holding?.messageId === card.messageId) {
+      return `its visibility timeout ran out while ${holder.name} is still working on it; ${holder.name}'s receipt ${tag} works only until someone else receives it`;
+    }
+    return `its visibility timeout ran out and ${holder.name} never deleted it`;
+  }
+
   #depart(prev) {
-    const fate = this.#fates.get(prev.messageId);
+    const fate = this.#fates.get(prev.messageId) ?? this.#fateFromHistory(prev.messageId);
     let kind = fate?.kind;
     if (!kind) kind = prev.state === "expired" || (prev.expiresOn && prev.expiresOn <= this.clock.now()) ? "expired" : "removed";
     if (kind === "expired" && !this.#expiredSeen.has(prev.messageId)) {
       this.#expiredSeen.add(prev.messageId);
       if (prev.lane === "main") this.counters.expired++;
-      this.say(`${prev.label} “${prev.text}” expired.`, "expired");
+      this.history.add(prev.messageId, { at: this.clock.now(), kind: "expired" });
+      this.say(`${prev.label} “${prev.text}” expired.`, "expired", { label: prev.label });
     }
-    if (kind === "deleted" && prev.lane === "main") this.counters.deleted++;
-    this.departures.push({ seq: ++this.#departureSeq, card: prev, kind, by: fate?.by, at: this.clock.now() });
+    if (kind === "deleted" && prev.lane !== "poison") this.counters.deleted++;
+    // The receive that sent it to the poison queue raised its DequeueCount after the last look.
+    const card = fate?.dequeueCount ? { ...prev, dequeueCount: fate.dequeueCount } : prev;
+    this.departures.push({ seq: ++this.#departureSeq, card, kind, by: fate?.by, at: this.clock.now() });
     if (this.departures.length > 50) this.departures.shift();
     this.#fates.delete(prev.messageId);
   }
 
+  /** A message deleted by anyone (an actor or the SDK snippet) has a "deleted" event. */
+  #fateFromHistory(messageId) {
+    const last = this.history.of(messageId).at(-1);
+    return last?.kind === "deleted" ? { kind: "deleted", by: last.actor } : undefined;
+  }
+
   #sample() {
     const live = this.view.main.filter((c) => c.state !== "expired");
-    this.history.push({
+    this.samples.push({
       t: this.clock.elapsed(),
       length: live.length,
       visible: live.filter((c) => c.state === "visible").length,
-      workers: this.consumers().filter((a) => a.alive && !a.stopping).length,
+      // Workers that have started: one waiting for its start time does no work yet.
+      workers: this.consumers().filter((a) => a.alive && a.started && !a.stopping).length,
     });
-    if (this.history.length > HISTORY_LIMIT) this.history.shift();
+    if (this.samples.length > HISTORY_LIMIT) this.samples.shift();
   }
 
   /** The page's short name for a message: #1, #2, … in the order the page first met them. */

@@ -37,12 +37,20 @@ export class LogView {
     const bad = e.status >= 400;
     const details = [];
     if (e.code) details.push(h("strong", { class: "code", text: e.code }));
+    const { presented, issued } = e.receipt ?? {};
     for (const [name, value] of e.headers) {
       const shown =
-        name === "x-ms-popreceipt" ? `${value.slice(0, 6)}…` : name === "x-ms-time-next-visible" ? `now+${secondsFrom(e.at, value)} s` : value;
+        name === "x-ms-popreceipt"
+          ? issued ?? `${value.slice(0, 6)}…`
+          : name === "x-ms-time-next-visible"
+            ? `now+${secondsFrom(e.at, value)} s`
+            : value;
       details.push(h("span", { class: "hdr", title: `${name}: ${value}` }, `${name}: ${shown}`));
     }
     if (e.summary) details.push(h("span", { class: "sum", text: e.summary }));
+    // Which receipt the call presented and which it was issued, as tags a test (or a reader) can find.
+    if (presented) details.push(h("span", { class: "rcpt presented", "data-receipt-presented": presented, title: "pop receipt presented", text: `presented ${presented}` }));
+    if (issued) details.push(h("span", { class: "rcpt issued", "data-receipt-issued": issued, title: "pop receipt issued", text: `issued ${issued}` }));
     const row = h(
       "li",
       {
@@ -52,6 +60,8 @@ export class LogView {
         "data-op": e.op,
         "data-actor": e.actor,
         "data-via": e.via,
+        "data-receipt-presented": presented,
+        "data-receipt-issued": issued,
       },
       h("span", { class: "t", text: formatElapsed(e.at - EPOCH, true) }),
       h("span", { class: "st", text: String(e.status), title: e.op }),

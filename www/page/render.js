@@ -3,18 +3,34 @@
 // when an exit animation started, which is view state and lives here.
 
 import { formatDuration } from "./clock.js";
-import { STAGES } from "./actors.js";
+import { STAGES, parseJob } from "./actors.js";
 import { h, svg, setAttr, setClass, setText, reducedMotion } from "./dom.js";
 
 const RING = 2 * Math.PI * 15;
+const VISIBILITY_TITLE = "The visibility timeout asked for on each receive: 1 s to 7 days (604,800 s). Get Messages defaults to 30 s.";
 const EXIT_MS = 1600;
 
 /** One lane: a list of message cards, keyed by message id. */
 export class LaneView {
   #cards = new Map(); // messageId → { el, parts, exitAt }
 
-  constructor(list) {
+  /** `onSelect(messageId)` runs when a card is clicked (or Enter is pressed on it). */
+  constructor(list, { onSelect } = {}) {
     this.list = list;
+    if (!onSelect) return;
+    const pick = (e) => {
+      const card = e.target.closest("[data-testid=message]");
+      if (card && !card.classList.contains("leaving")) onSelect(card.dataset.id);
+    };
+    list.addEventListener("click", pick);
+    list.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") pick(e);
+    });
+  }
+
+  /** Whether any card is drawn, including ones still leaving. */
+  get drawn() {
+    return this.#cards.size > 0;
   }
 
   clear() {
@@ -62,6 +78,7 @@ export class LaneView {
       label: h("span", { class: "label" }),
       dq: h("span", { class: "dq", title: "DequeueCount: how many times Get Messages has handed this message out" }),
       dqn: h("span", { class: "dqn" }),
+      receipt: h("span", { class: "rcpt", title: "The message's current pop receipt: only this one can delete or update it" }),
       text: h("span", { class: "text" }),
       stages: h("ol", { class: "stages", hidden: true, "aria-label": "job stages" }),
       ttl: h("span", { class: "ttl", hidden: true }),
@@ -78,8 +95,8 @@ export class LaneView {
     for (const s of STAGES) parts.stages.append(h("li", { "data-stage": s, text: s }));
     const el = h(
       "li",
-      { class: "card", "data-testid": "message", "data-id": card.messageId },
-      h("div", { class: "card-head" }, parts.label, parts.dq),
+      { class: "card", "data-testid": "message", "data-id": card.messageId, tabindex: 0, title: "Click for this message's history" },
+      h("div", { class: "card-head" }, parts.label, parts.receipt, parts.dq),
       parts.text,
       parts.ttl,
       parts.stages,
@@ -94,6 +111,8 @@ export class LaneView {
     setAttr(el, "data-state", card.state);
     setAttr(el, "data-label", card.label);
     setAttr(el, "data-dequeue-count", card.dequeueCount);
+    setAttr(el, "data-receipt", card.receipt);
+    setAttr(el, "data-origin-dequeue-count", card.origin?.dequeueCount);
     setAttr(el, "data-holder", card.holder?.name);
     setAttr(el, "data-stage", job?.stage);
     setAttr(el, "data-next-visible", card.nextVisibleOn);
@@ -105,8 +124,12 @@ export class LaneView {
     setClass(el, "job", Boolean(job));
 
     setText(parts.label, card.label);
-    setText(parts.dqn, card.dequeueCount);
-    setClass(parts.dq, "hot", card.dequeueCount > 1 || card.reappeared);
+    // A poison copy is a new message (DequeueCount 0 here): it shows the count its original reached.
+    const shownCount = card.origin ? card.origin.dequeueCount : card.dequeueCount;
+    setText(parts.dqn, card.origin ? `${shownCount} in ${card.origin.from}` : shownCount);
+    setClass(parts.dq, "hot", shownCount > 1 || card.reappeared);
+    setText(parts.receipt, card.receipt ?? "");
+    setClass(parts.receipt, "stale-ok", card.state !== "leased");
     setText(parts.text, job ? job.video : card.text);
     parts.stages.hidden = !job;
     if (job) {
@@ -124,7 +147,9 @@ export class LaneView {
     let left = 0;
     switch (card.state) {
       case "visible":
-        words = card.reappeared ? "visible again — anyone may take it" : "visible — waiting for a consumer";
+        words = card.reappeared
+          ? `visible again — anyone may take it${card.receipt ? `; ${card.receipt} still deletes it until then` : ""}`
+          : "visible — waiting for a consumer";
         short = card.reappeared ? "visible again" : "visible";
         break;
       case "scheduled":
@@ -137,8 +162,10 @@ export class LaneView {
         left = card.nextVisibleOn - now;
         fraction = card.leaseFrom ? left / Math.max(1, card.nextVisibleOn - card.leaseFrom) : 1;
         words = card.holder
-          ? `invisible — ${card.holder.name}${card.holder.alive ? "" : " (crashed)"} holds it`
-          : "invisible — its holder is gone";
+          ? `invisible — ${card.holder.name}${card.holder.alive ? "" : " (crashed)"} holds ${card.receipt ?? "it"}`
+          : card.receipt
+            ? `invisible — ${card.receipt} was handed out`
+            : "invisible — its holder is gone";
         if (card.updates > 0) words += ` · updated ${card.updates}×`;
         short = card.holder ? card.holder.name : "invisible";
         break;
@@ -149,7 +176,9 @@ export class LaneView {
         break;
     }
     if (card.lane === "poison" && card.state === "visible") {
-      words = "a fresh copy, parked here for a human to inspect";
+      words = card.origin
+        ? `a fresh copy: the original reached DequeueCount ${card.origin.dequeueCount} in ${card.origin.from}; parked for a human`
+        : "a fresh copy, parked here for a human to inspect";
       short = "parked";
     }
     if (!entry.exitAt) {
@@ -188,18 +217,11 @@ export class LaneView {
     }[d.kind];
     setText(entry.parts.long, words);
     setText(entry.parts.short, { deleted: "deleted ✓", poisoned: "→ poison", expired: "expired", removed: "removed" }[d.kind]);
+    // What it looked like as it left: a poison move raised DequeueCount after the last look.
+    setText(entry.parts.dqn, d.card.dequeueCount);
+    setAttr(el, "data-dequeue-count", d.card.dequeueCount);
     setAttr(el, "data-state", `gone-${d.kind}`);
     entry.parts.ring.classList.add("off");
-  }
-}
-
-export function parseJob(text) {
-  if (!text || text[0] !== "{") return null;
-  try {
-    const j = JSON.parse(text);
-    return STAGES.includes(j.stage) ? j : null;
-  } catch {
-    return null;
   }
 }
 
@@ -247,6 +269,7 @@ export class ActorsView {
     const p = {
       state: h("span", { class: "pill" }),
       status: h("p", { class: "status" }),
+      holds: h("p", { class: "holds" }),
       work: h("div", { class: "bars", hidden: true }),
       outcome: h("p", { class: "outcome", role: "status" }),
       buttons: h("div", { class: "buttons" }),
@@ -258,6 +281,7 @@ export class ActorsView {
       { class: `actor ${actor.kind}`, "data-testid": actor.kind, "data-name": actor.name, "aria-label": `${kindName} ${actor.name}` },
       h("header", {}, h("strong", { text: actor.name }), h("span", { class: "kind", text: kindName }), p.state),
       p.status,
+      p.holds,
       p.work,
       p.outcome,
       p.settings,
@@ -270,7 +294,7 @@ export class ActorsView {
       const lease = actor.kind === "lease-worker";
       p.settings.append(
         this.#number(actor, lease ? "stageS" : "processingS", lease ? "stage" : "work", 1, 600),
-        this.#number(actor, lease ? "leaseS" : "visibilityS", lease ? "lease" : "visibility timeout", 1, 3600),
+        this.#number(actor, lease ? "leaseS" : "visibilityS", lease ? "lease" : "visibility timeout", 1, 604800, VISIBILITY_TITLE),
       );
       p.toggle = h("button", { type: "button", onclick: () => this.onAction(actor, actor.alive ? "stop" : "restart") });
       p.crash = h("button", { type: "button", class: "danger", onclick: () => this.onAction(actor, "crash") }, "Crash");
@@ -284,14 +308,14 @@ export class ActorsView {
     return { el, p };
   }
 
-  #number(actor, key, label, min, max) {
+  #number(actor, key, label, min, max, title) {
     const input = h("input", { type: "number", min, max, step: 1, value: actor[key], inputmode: "numeric" });
     input.addEventListener("change", () => {
       const v = Math.round(Number(input.value));
       if (Number.isFinite(v) && v >= min && v <= max) this.onAction(actor, "set", { key, value: v });
       else input.value = actor[key];
     });
-    return h("label", { class: "num" }, h("span", { text: label }), input, h("span", { class: "unit", text: key === "perWorker" ? "" : "s" }));
+    return h("label", { class: "num", title }, h("span", { text: label }), input, h("span", { class: "unit", text: key === "perWorker" ? "" : "s" }));
   }
 
   #update({ el, p }, actor, now) {
@@ -304,12 +328,14 @@ export class ActorsView {
     setClass(p.outcome, "bad", actor.outcome && !actor.outcome.ok);
     setAttr(p.outcome, "data-code", actor.outcome?.code);
     if (p.toggle) {
-      setText(p.toggle, actor.alive ? (actor.stopping ? "Stopping…" : "Stop") : "Start");
+      setText(p.toggle, actor.alive ? (actor.stopping ? "Stopping…" : "Stop") : "Restart");
       p.crash.disabled = !actor.alive;
     }
     const hold = actor.holding;
     if (!p.workBar) return;
     p.work.hidden = !hold;
+    setText(p.holds, hold?.receipt ? `holds ${hold.receipt} of ${hold.label}` : "");
+    setAttr(el, "data-receipt", hold?.receipt);
     if (!hold) return;
     if (actor.kind === "lease-worker") {
       const end = hold.stageStartedAt + actor.stageS * 1000;
@@ -318,11 +344,17 @@ export class ActorsView {
       p.workBar.set((now - hold.since) / (hold.doneAt - hold.since), `work: ${formatDuration(hold.doneAt - now)} left on ${hold.label}`);
     }
     const left = hold.until - now;
-    p.leaseBar.set(
-      left / Math.max(1, hold.until - hold.leasedAt),
-      left > 0 ? `lease: ${formatDuration(left)} left` : "lease ran out: the message is visible to others",
-      left <= 0,
-    );
+    const current = actor.demo.receipts.current(hold.messageId);
+    const stale = current && current.popReceipt !== hold.popReceipt;
+    let text = `lease: ${formatDuration(left)} left`;
+    if (stale) {
+      const other = actor.demo.receiptHolder(hold.messageId);
+      text = `receipt ${hold.receipt} is stale: ${other && other.name !== actor.name ? `${other.name} now holds` : "the current one is"} ${current.tag}`;
+    } else if (left <= 0) {
+      text = `lease ran out: ${hold.label} is visible to others (${hold.receipt} works until one receives it)`;
+    }
+    p.leaseBar.set(stale ? 0 : left / Math.max(1, hold.until - hold.leasedAt), text, stale || left <= 0);
+    setAttr(p.leaseBar.el, "data-stale", stale ? "true" : "false");
   }
 }
 

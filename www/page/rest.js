@@ -27,52 +27,24 @@ export class RestClient {
    * @param {(r: Request) => Promise<Response>} o.handler the engine's fetch handler
    * @param {{ now(): number }} o.clock the virtual clock (log entries are stamped with it)
    * @param {(entry: object) => void} o.onCall called once per completed call
+   * @param {import("./receipts.js").Receipts} [o.receipts] names every pop receipt issued
    */
-  constructor({ handler, clock, origin, onCall, nameOf = short }) {
+  constructor({ handler, clock, origin, onCall, nameOf = short, receipts }) {
     this.#handler = handler;
     this.nameOf = nameOf;
     this.#clock = clock;
     this.#base = `${origin}/${ACCOUNT}`;
     this.onCall = onCall;
+    this.receipts = receipts;
   }
 
-  /** One REST call. `path` is relative to the account; `query` values are already strings. */
+  /** One REST call of the page's own. `path` is relative to the account; `query` values are strings. */
   async call(actor, op, method, path, { query = {}, body } = {}) {
     const search = new URLSearchParams(query).toString();
     const url = `${this.#base}${path}${search ? `?${search}` : ""}`;
     const headers = { "x-ms-version": VERSION, "x-ms-date": new Date(this.#clock.now()).toUTCString() };
     if (body !== undefined) headers["content-type"] = "application/xml";
-    const at = this.#clock.now();
-    const response = await this.#handler(new Request(url, { method, headers, body }));
-    const text = await response.text();
-    const code = response.headers.get("x-ms-error-code") || undefined;
-    const result = { ok: response.ok, status: response.status, code, headers: response.headers, text };
-    const shown = [];
-    for (const name of SHOWN_HEADERS) {
-      const v = response.headers.get(name);
-      if (v !== null && name !== "x-ms-error-code") shown.push([name, v]);
-    }
-    const entry = {
-      seq: ++this.#seq,
-      at,
-      actor,
-      op,
-      method,
-      path: displayPath(`/${ACCOUNT}${path}`, query),
-      url: `/${ACCOUNT}${path}${search ? `?${search}` : ""}`,
-      status: response.status,
-      code,
-      headers: shown,
-      summary: "",
-    };
-    result.entry = entry;
-    return result;
-  }
-
-  /** Hands the entry to the log once the caller has added its summary. */
-  #record(result, summary = "") {
-    result.entry.summary = summary;
-    this.onCall?.(result.entry);
+    const { result } = await this.#exchange(actor, new Request(url, { method, headers, body }), { op, sent: body });
     return result;
   }
 
@@ -82,49 +54,115 @@ export class RestClient {
    * { status, statusText, headers: [[name, value], …], body: ArrayBuffer }.
    */
   async relay(actor, request, { tag = "" } = {}) {
-    const url = new URL(request.url);
-    const query = Object.fromEntries(url.searchParams);
     const method = request.method;
-    const op = operationOf(method, url.pathname, url.searchParams);
-    const sent = method === "PUT" || method === "POST" ? await request.clone().text() : "";
+    const sent = method === "PUT" || method === "POST" ? await request.clone().text() : undefined;
+    const { result, response, bytes } = await this.#exchange(actor, request, { via: "sw", tag, sent });
+    this.onCall?.(result.entry);
+    return { status: result.status, statusText: response.statusText, headers: [...response.headers], body: bytes };
+  }
+
+  /**
+   * Sends `request` to the engine and reads what it did to messages: the messages a Put, Get or
+   * Peek returned, the message a Delete or Update named, and the pop receipts presented and
+   * issued (tagged r0, r1, … by `receipts`). Builds the log entry with a summary of all that.
+   */
+  async #exchange(actor, request, { op, via, tag = "", sent } = {}) {
+    const url = new URL(request.url);
+    const method = request.method;
+    op ??= operationOf(method, url.pathname, url.searchParams);
     const at = this.#clock.now();
     const response = await this.#handler(request);
-    const body = await response.arrayBuffer();
+    const bytes = await response.arrayBuffer();
+    const text = new TextDecoder().decode(bytes);
     const code = response.headers.get("x-ms-error-code") || undefined;
+    const result = { ok: response.ok, status: response.status, code, headers: response.headers, text };
+    if (!response.ok) result.reason = errorMessage(text) ?? response.statusText;
+
+    const parts = url.pathname.split("/").filter(Boolean);
+    const queue = parts[1] ? decodeURIComponent(parts[1]) : undefined;
+    const named = parts[2] === "messages" && parts[3] ? decodeURIComponent(parts[3]) : undefined;
+    const presented = url.searchParams.get("popreceipt") ?? undefined;
+    const receipt = {};
+    if (named && presented) {
+      receipt.presented = this.receipts?.tag(named, presented);
+      receipt.current = this.receipts?.current(named)?.tag;
+    }
+    result.messages = response.ok && /^(Put|Get|Peek) Message/.test(op) ? messages(text) : [];
+    if (response.ok && this.receipts) {
+      for (const m of result.messages) {
+        if (op === "Put Message") m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at, { put: true });
+        if (op === "Get Messages") m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at);
+      }
+      if (op === "Update Message") {
+        receipt.issued = this.receipts.issue(named, response.headers.get("x-ms-popreceipt"), at);
+      }
+    }
+    if (op === "Get Messages") receipt.issued = result.messages.map((m) => m.receipt).join(" ") || undefined;
+    result.receipt = receipt;
+
     const shown = [];
     for (const name of SHOWN_HEADERS) {
       const v = response.headers.get(name);
       if (v !== null && name !== "x-ms-error-code") shown.push([name, v]);
     }
-    const said = [];
-    if (response.ok && op === "Put Message") {
-      const [m] = messages(new TextDecoder().decode(body));
-      const text = sent ? xml(sent).querySelector("MessageText")?.textContent : undefined;
-      if (m) said.push(`${text === undefined ? "" : `"${clip(text)}" `}→ ${this.nameOf(m.messageId)}`);
-    }
-    if (tag) said.push(tag);
-    const summary = said.join(" · ");
-    const entry = {
+    const summary = [this.#summary(op, result, { named, sent }), tag].filter(Boolean).join(" · ");
+    result.entry = {
       seq: ++this.#seq,
       at,
       actor,
       op,
       method,
-      path: displayPath(url.pathname, query),
+      queue,
+      path: displayPath(url.pathname, Object.fromEntries(url.searchParams), receipt.presented),
       url: url.pathname + url.search,
       status: response.status,
       code,
       headers: shown,
       summary,
-      via: "sw",
+      via,
+      messageId: named,
+      messages: result.messages.map(({ messageId, dequeueCount, receipt: r }) => ({ messageId, dequeueCount, receipt: r })),
+      receipt,
+      text: sent === undefined ? undefined : xml(sent).querySelector("MessageText")?.textContent,
     };
-    this.onCall?.(entry);
-    return { status: response.status, statusText: response.statusText, headers: [...response.headers], body };
+    return { result, response, bytes };
+  }
+
+  /** One line saying what a call did, in the page's names for messages and receipts. */
+  #summary(op, r, { named, sent }) {
+    const name = (id) => this.nameOf(id);
+    const text = sent ? xml(sent).querySelector("MessageText")?.textContent : undefined;
+    const { presented, current } = r.receipt;
+    switch (op) {
+      case "Put Message":
+        return r.ok && r.messages[0] ? `${text === undefined ? "" : `"${clip(text)}" `}→ ${name(r.messages[0].messageId)}` : "";
+      case "Get Messages":
+        if (!r.ok) return "";
+        if (r.messages.length === 0) return "empty: nothing visible";
+        return r.messages.map((m) => `${name(m.messageId)} DequeueCount=${m.dequeueCount}`).join(", ");
+      case "Peek Messages":
+        return r.ok ? `${r.messages.length} visible` : "";
+      case "Delete Message":
+        if (r.ok) return `deleted ${name(named)}`;
+        return `${name(named)} not deleted: ${staleWhy(presented, current)}`;
+      case "Update Message":
+        if (!r.ok) return `${name(named)} not updated: ${staleWhy(presented, current)}`;
+        return `${name(named)}${text === undefined ? "" : ` "${clip(text)}"`}`;
+      case "Create Queue":
+        return r.status === 201 ? "created" : r.status === 204 ? "already exists" : "";
+      default:
+        return "";
+    }
+  }
+
+  /** Hands the entry to the log once the caller has read the result. */
+  #record(result) {
+    this.onCall?.(result.entry);
+    return result;
   }
 
   async createQueue(actor, queue) {
-    const r = await this.call(actor, "Create Queue", "PUT", `/${queue}`);
-    return this.#record(r, r.status === 201 ? "created" : r.status === 204 ? "already exists" : "");
+    return this.#record(await this.call(actor, "Create Queue", "PUT", `/${queue}`));
   }
 
   async deleteQueue(actor, queue) {
@@ -134,7 +172,8 @@ export class RestClient {
   async listQueues(actor) {
     const r = await this.call(actor, "List Queues", "GET", "/", { query: { comp: "list" } });
     r.queues = r.ok ? [...xml(r.text).querySelectorAll("Queue > Name")].map((n) => n.textContent) : [];
-    return this.#record(r, `${r.queues.length} queue(s)`);
+    r.entry.summary = `${r.queues.length} queue(s)`;
+    return this.#record(r);
   }
 
   /** Put Message. `visibilityTimeout` delays it (scheduled work); `messageTimeToLive` expires it. */
@@ -142,12 +181,9 @@ export class RestClient {
     const query = {};
     if (visibilityTimeout) query.visibilitytimeout = String(visibilityTimeout);
     if (messageTimeToLive) query.messagettl = String(messageTimeToLive);
-    const r = await this.call(actor, "Put Message", "POST", `/${queue}/messages`, {
-      query,
-      body: messageBody(text),
-    });
-    r.message = r.ok ? messages(r.text)[0] : undefined;
-    return this.#record(r, r.message ? `"${clip(text)}" → ${this.nameOf(r.message.messageId)}` : "");
+    const r = await this.call(actor, "Put Message", "POST", `/${queue}/messages`, { query, body: messageBody(text) });
+    r.message = r.messages[0];
+    return this.#record(r);
   }
 
   /** Get Messages: each returned message becomes invisible for `visibilityTimeout` seconds. */
@@ -155,29 +191,21 @@ export class RestClient {
     const r = await this.call(actor, "Get Messages", "GET", `/${queue}/messages`, {
       query: { numofmessages: String(numberOfMessages), visibilitytimeout: String(visibilityTimeout) },
     });
-    r.messages = r.ok ? messages(r.text) : [];
-    const summary = r.ok
-      ? r.messages.length === 0
-        ? "empty: nothing visible"
-        : r.messages.map((m) => `${this.nameOf(m.messageId)} DequeueCount=${m.dequeueCount}`).join(", ")
-      : "";
     r.empty = r.ok && r.messages.length === 0;
-    return this.#record(r, summary);
+    return this.#record(r);
   }
 
   async peekMessages(actor, queue, { numberOfMessages = 32 } = {}) {
     const r = await this.call(actor, "Peek Messages", "GET", `/${queue}/messages`, {
       query: { peekonly: "true", numofmessages: String(numberOfMessages) },
     });
-    r.messages = r.ok ? messages(r.text) : [];
-    return this.#record(r, `${r.messages.length} visible`);
+    return this.#record(r);
   }
 
   async deleteMessage(actor, queue, messageId, popReceipt) {
-    const r = await this.call(actor, "Delete Message", "DELETE", `/${queue}/messages/${messageId}`, {
-      query: { popreceipt: popReceipt },
-    });
-    return this.#record(r, r.ok ? `deleted ${this.nameOf(messageId)}` : `${this.nameOf(messageId)} not deleted`);
+    return this.#record(
+      await this.call(actor, "Delete Message", "DELETE", `/${queue}/messages/${messageId}`, { query: { popreceipt: popReceipt } }),
+    );
   }
 
   /** Update Message: new text and/or a new visibility timeout; always a new pop receipt. */
@@ -190,7 +218,7 @@ export class RestClient {
       r.popReceipt = r.headers.get("x-ms-popreceipt");
       r.nextVisibleOn = Date.parse(r.headers.get("x-ms-time-next-visible"));
     }
-    return this.#record(r, r.ok ? `${this.nameOf(messageId)}${text === undefined ? "" : ` "${clip(text)}"`}` : "");
+    return this.#record(r);
   }
 
   async clearMessages(actor, queue) {
@@ -201,7 +229,8 @@ export class RestClient {
   async getProperties(actor, queue) {
     const r = await this.call(actor, "Get Queue Metadata", "GET", `/${queue}`, { query: { comp: "metadata" } });
     r.approximateMessagesCount = Number(r.headers.get("x-ms-approximate-messages-count") ?? NaN);
-    return this.#record(r, r.ok ? `${r.approximateMessagesCount} message(s)` : "");
+    r.entry.summary = r.ok ? `${r.approximateMessagesCount} message(s)` : "";
+    return this.#record(r);
   }
 
   /**
@@ -214,6 +243,19 @@ export class RestClient {
     if (!response.ok) return undefined;
     return response.json();
   }
+}
+
+/** Why a Delete or Update Message was refused, in receipt tags. */
+function staleWhy(presented, current) {
+  if (presented && current && presented !== current) return `${presented} is not the current receipt ${current}`;
+  if (presented && presented === current) return `${presented} was current, but the message is gone`;
+  return "no such message or receipt";
+}
+
+/** The <Message> of an Azure error body. */
+function errorMessage(text) {
+  if (!text || !text.includes("<Error>")) return undefined;
+  return xml(text).querySelector("Error > Message")?.textContent?.split("\n")[0];
 }
 
 /** The Azure operation a raw request is, from its method, path and query (for the log). */
@@ -271,10 +313,11 @@ function messages(text) {
   });
 }
 
-/** Pop receipts are long; the log shows their first characters. */
-function displayPath(path, query) {
+/** Pop receipts are long: the log names them by tag (r1, r2, …), or shows their first characters. */
+function displayPath(path, query, receiptTag) {
   path = path.replace(/\/messages\/([0-9a-f]{8})[0-9a-f-]{28}$/, "/messages/$1…");
-  const parts = Object.entries(query).map(([k, v]) => `${k}=${k === "popreceipt" ? `${v.slice(0, 6)}…` : v}`);
+  const receipt = (v) => (receiptTag && receiptTag !== "r?" ? receiptTag : `${v.slice(0, 6)}…`);
+  const parts = Object.entries(query).map(([k, v]) => `${k}=${k === "popreceipt" ? receipt(v) : v}`);
   return parts.length ? `${path}?${parts.join("&")}` : path;
 }
 

@@ -1,6 +1,7 @@
 // The five scenarios. Each sets up queues and actors at time zero; from then on only the
 // engine and the actors' timers decide what happens, so a scenario replays identically.
-// `moments` are the things to watch for: each is ticked when the named event first happens.
+// `moments` are the things to watch for: each is ticked when the named event first happens to its
+// own actor (and message, when it names a label), and `guide` is what guided mode says there.
 
 import { seededRandom } from "./clock.js";
 import { Autoscaler, Consumer, LeaseWorker, Producer, jobText } from "./actors.js";
@@ -15,9 +16,24 @@ export const scenarios = [
       "Watch Bob's order: its ring runs out, it becomes visible again, Ann takes it (DequeueCount 2), " +
       "and when Bob finally tries to delete it the queue refuses — his pop receipt is no longer the current one.",
     moments: [
-      { on: "reappeared", text: "Bob's order becomes visible again before he is done" },
-      { on: "redelivered", text: "Ann receives it: DequeueCount 2" },
-      { on: "stale-delete", text: "Bob's late delete is refused" },
+      {
+        on: "reappeared",
+        actor: "Bob",
+        text: "Bob's order becomes visible again before he is done",
+        guide: "Bob's 30 s visibility timeout ran out while he is still working: the queue makes his order visible to everyone again.",
+      },
+      {
+        on: "redelivered",
+        actor: "Ann",
+        text: "Ann receives it: DequeueCount 2, receipt r2",
+        guide: "Ann receives the same order: DequeueCount 2 and a new pop receipt, r2, which makes Bob's r1 stale.",
+      },
+      {
+        on: "stale-delete",
+        actor: "Bob",
+        text: "Bob's late delete is refused: r1 is not r2",
+        guide: "Bob finishes and presents r1, but only the current receipt r2 may delete the message: 404 MessageNotFound.",
+      },
     ],
     async setup(demo) {
       const shop = demo.addActor(new Producer(demo, { name: "Shop" }));
@@ -36,10 +52,30 @@ export const scenarios = [
       "records the next stage. At 50 s Encoder A crashes; the message reappears still saying " +
       "“compress”, and Encoder B carries on from there rather than from the beginning.",
     moments: [
-      { on: "lease-renewed", text: "Update Message renews the lease and saves the stage" },
-      { on: "crashed", text: "Encoder A crashes mid-job" },
-      { on: "reappeared", text: "the job reappears with its saved stage" },
-      { on: "resumed", text: "Encoder B resumes from the saved stage" },
+      {
+        on: "lease-renewed",
+        actor: "Encoder A",
+        text: "Update Message renews the lease and saves the stage",
+        guide: "Encoder A calls Update Message: the ring restarts, the text saves the next stage, and a new receipt replaces the old one.",
+      },
+      {
+        on: "crashed",
+        actor: "Encoder A",
+        text: "Encoder A crashes mid-job",
+        guide: "Encoder A crashes: nobody will delete or renew the job, so it stays invisible only until its lease runs out.",
+      },
+      {
+        on: "reappeared",
+        actor: "Encoder A",
+        text: "the job reappears with its saved stage",
+        guide: "The lease ran out: the job is visible again, and its text still says which stage comes next.",
+      },
+      {
+        on: "resumed",
+        actor: "Encoder B",
+        text: "Encoder B resumes from the saved stage",
+        guide: "Encoder B receives the job (DequeueCount 2), reads the saved stage and carries on from there.",
+      },
     ],
     async setup(demo) {
       const upload = demo.addActor(new Producer(demo, { name: "Uploader" }));
@@ -58,9 +94,24 @@ export const scenarios = [
       "returns it until its delay is over. The flash-sale message has a 15 s time-to-live and nobody is " +
       "on duty yet, so it expires unprocessed. Cy starts at 25 s and handles the rest as they come due.",
     moments: [
-      { on: "expired", text: "the flash sale expires unprocessed" },
-      { on: "scheduled-visible", text: "a scheduled message comes due" },
-      { on: "deleted", text: "Cy processes what came due" },
+      {
+        on: "expired",
+        label: "#1",
+        text: "the flash sale expires unprocessed",
+        guide: "Nobody received the flash sale within its 15 s time-to-live, so the queue drops it, unprocessed.",
+      },
+      {
+        on: "scheduled-visible",
+        label: "#2",
+        text: "a scheduled message comes due",
+        guide: "The invoice reminder was sent with a 20 s delay: only now can a receive return it.",
+      },
+      {
+        on: "deleted",
+        actor: "Cy",
+        text: "Cy processes what came due",
+        guide: "Cy received the reminder, did the work and deleted it with its receipt.",
+      },
     ],
     async setup(demo) {
       const cron = demo.addActor(new Producer(demo, { name: "Scheduler" }));
@@ -80,9 +131,24 @@ export const scenarios = [
       "again and again, its DequeueCount climbing. The consumers check the count on receipt: past the " +
       "threshold of 3 they move the message to orders-poison instead of trying again.",
     moments: [
-      { on: "failed", text: "a consumer fails on order 3" },
-      { on: "reappeared", text: "order 3 comes back" },
-      { on: "poisoned", text: "order 3 is moved to orders-poison" },
+      {
+        on: "failed",
+        label: "#3",
+        text: "a consumer fails on order 3",
+        guide: "Order 3 is malformed: the consumer fails and leaves it undeleted, so it will come back.",
+      },
+      {
+        on: "reappeared",
+        label: "#3",
+        text: "order 3 comes back",
+        guide: "Its visibility timeout ran out: order 3 is visible again, and the next receive raises its DequeueCount.",
+      },
+      {
+        on: "poisoned",
+        label: "#3",
+        text: "order 3 is moved to orders-poison",
+        guide: "Received with DequeueCount 4, past the threshold of 3: the consumer copies it to orders-poison and deletes it here.",
+      },
     ],
     async setup(demo) {
       const shop = demo.addActor(new Producer(demo, { name: "Shop" }));
@@ -93,7 +159,7 @@ export const scenarios = [
     },
   },
   {
-    id: "scaling",
+    id: "autoscale",
     title: "5 · Scaling workers by queue length",
     queue: "thumbnails",
     caption:
@@ -101,8 +167,18 @@ export const scenarios = [
       "queue's approximate message count and runs one worker per 4 messages (1 to 6). Watch the chart: " +
       "the queue grows, workers are added, the backlog drains, and idle workers are stopped.",
     moments: [
-      { on: "scaled-up", text: "the pool grows with the backlog" },
-      { on: "scaled-down", text: "idle workers are stopped as it drains" },
+      {
+        on: "scaled-up",
+        actor: "Autoscaler",
+        text: "the pool grows with the backlog",
+        guide: "The queue's approximate message count passed 4 per worker: the autoscaler starts more workers.",
+      },
+      {
+        on: "scaled-down",
+        actor: "Autoscaler",
+        text: "idle workers are stopped as it drains",
+        guide: "The backlog drained: the autoscaler stops the idle workers it no longer needs.",
+      },
     ],
     async setup(demo) {
       const random = seededRandom(5);
@@ -128,6 +204,14 @@ export const scenarios = [
   },
 ];
 
+const ALIASES = { scaling: "autoscale" }; // the id before links named it
+
 export function scenarioById(id) {
+  id = ALIASES[id] ?? id;
   return scenarios.find((s) => s.id === id) ?? scenarios[0];
+}
+
+export function isScenario(id) {
+  id = ALIASES[id] ?? id;
+  return scenarios.some((s) => s.id === id);
 }

@@ -35,6 +35,12 @@ export class Session {
     this.save();
   }
 
+  /** Forgets the actions recorded after `at` (the future of a rewound timeline). */
+  truncate(at) {
+    this.actions = this.actions.filter((a) => a.at <= at);
+    this.save();
+  }
+
   record(at, action) {
     if (this.actions.length >= MAX_ACTIONS) return;
     this.actions.push({ at, ...action });

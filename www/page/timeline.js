@@ -1,0 +1,87 @@
+// Time travel. The engine is seeded and every action is recorded with the virtual time it ran
+// at, so the state at any time t is rebuilt by loading the scenario afresh and replaying the
+// actions up to t. Rewinding keeps the recorded future: playing on re-applies it at the same
+// instants, so the same timeline comes back. Doing anything new after a rewind forks it: the
+// recorded future is dropped and the new action is the timeline from then on.
+
+import { EPOCH } from "./clock.js";
+import { replay } from "./session.js";
+
+export class Timeline {
+  pending = []; // recorded actions later than the clock (after a rewind), oldest first
+  reached = EPOCH; // the furthest virtual time this timeline has been run to
+  replaying = false;
+  #work = Promise.resolve();
+  #wanted = null; // the latest target asked for while a replay was running
+
+  /**
+   * @param {object} o
+   * @param {import("./demo.js").Demo} o.demo
+   * @param {import("./session.js").Session} o.session
+   * @param {(action: object) => Promise<unknown>} o.apply applies one recorded action
+   * @param {() => Promise<void>} o.reload loads the current scenario afresh (keeping the session)
+   */
+  constructor({ demo, session, apply, reload }) {
+    Object.assign(this, { demo, session, apply, reload });
+  }
+
+  /** Moves the clock forward to `target`, applying recorded actions at their instants. */
+  async advanceTo(target) {
+    while (this.pending.length && this.pending[0].at <= target) {
+      if ((await this.demo.clock.advanceTo(this.pending[0].at)) === false) return this.#mark(false);
+      const action = this.pending.shift();
+      await this.demo.clock.run(() => this.apply(action));
+    }
+    return this.#mark(await this.demo.clock.advanceTo(target));
+  }
+
+  #mark(result) {
+    this.reached = Math.max(this.reached, this.demo.clock.now());
+    return result;
+  }
+
+  /**
+   * Rebuilds the state at `target` (virtual ms since the Unix epoch). Calls made while a replay
+   * runs coalesce: only the latest target is replayed next.
+   */
+  seek(target) {
+    this.#wanted = target;
+    const done = this.#work.then(async () => {
+      if (this.#wanted === null) return this.demo.clock.now(); // a later call replayed it already
+      const t = this.#wanted;
+      this.#wanted = null;
+      return this.#rebuild(t);
+    });
+    this.#work = done.catch(() => {});
+    return done;
+  }
+
+  async #rebuild(target) {
+    this.replaying = true;
+    try {
+      const actions = this.session.actions;
+      await this.reload();
+      const reached = await replay(this.demo, actions.filter((a) => a.at <= target), target, this.apply);
+      this.pending = actions.filter((a) => a.at > target);
+      this.session.progress(reached, true);
+      return reached;
+    } finally {
+      this.replaying = false;
+    }
+  }
+
+  /** A new action at the current time: the recorded future, if any, is dropped. */
+  fork() {
+    if (!this.pending.length && this.reached <= this.demo.clock.now()) return false;
+    this.session.truncate(this.demo.clock.now());
+    this.pending = [];
+    this.reached = this.demo.clock.now();
+    return true;
+  }
+
+  /** A new run of the scenario from time zero. */
+  restart() {
+    this.pending = [];
+    this.reached = EPOCH;
+  }
+}
