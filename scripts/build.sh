@@ -23,5 +23,7 @@ echo '{ "type": "commonjs" }' > www/pkg-node/package.json
 glue=www/pkg-node/azqueue.js
 # (After the first line, which is the glue's @ts-self-types directive.)
 sed -i "1a require('node:v8').setFlagsFromString('--no-turbo-inline-js-wasm-calls');" "$glue"
+# The official SDK as one ES module served from www/vendor/, for the teaching page's snippet.
+node scripts/build-sdk.mjs
 printf 'build: www/pkg (web) and www/pkg-node (nodejs), %s KiB of wasm\n' \
   "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))"

@@ -240,7 +240,7 @@ describe("the teaching page", () => {
     await chooseScenario(page, "slow-consumer");
     await page.click("#snippet-panel summary");
     const snippet = await page.textContent("[data-testid=snippet]");
-    assert.ok(snippet.includes("new QueueClient(`${location.origin}/devstoreaccount1/orders`, new AnonymousCredential())"), snippet);
+    assert.ok(snippet.includes("new QueueClient(`${location.origin}/devstoreaccount1/orders-sdk`, new AnonymousCredential())"), snippet);
     await page.waitForSelector("body[data-sw='forwarding']", { timeout: 20_000 });
     await page.click("[data-testid=start-sw]");
     await page.waitForSelector("[data-testid=sw-status][data-status]", { timeout: 30_000 });

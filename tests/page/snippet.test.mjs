@@ -1,39 +1,22 @@
-// The snippet talks to the page's own queue: the service worker (www/sw.js, registered by the
+// The snippet talks to the page's own engine: the service worker (www/sw.js, registered by the
 // page in forwarding mode) hands /devstoreaccount1/… requests of the tab to the page, which
-// answers them with the engine it draws. The official @azure/storage-queue SDK runs in the page
-// (its browser build, bundled by esbuild into test-artifacts/, never committed), sends a
-// message, and the message becomes a card in the queue lane and a row in the HTTP log.
+// answers them with the engine it draws. The official @azure/storage-queue SDK runs in the page,
+// imported from the server itself (www/vendor/, bundled by scripts/build-sdk.mjs), so nothing
+// leaves the machine; its messages become cards and its calls rows in the HTTP log.
 
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { ARTIFACTS, ROOT, cards, chooseScenario, launchBrowser, openPage, restart, screenshot, startServer } from "./harness.mjs";
+import { WWW, cards, chooseScenario, launchBrowser, openPage, restart, screenshot, startServer } from "./harness.mjs";
 
 let server;
 let browser;
-let sdk; // the SDK's browser build as one script defining globalThis.AzureStorageQueue
 const pages = [];
+const SDK = "/vendor/azure-storage-queue.js";
 
 before(async () => {
-  const out = join(ARTIFACTS, "sdk", "storage-queue.browser.js");
-  mkdirSync(join(ARTIFACTS, "sdk"), { recursive: true });
-  await build({
-    stdin: {
-      contents: 'export { QueueClient, QueueServiceClient, AnonymousCredential } from "@azure/storage-queue";',
-      resolveDir: ROOT,
-      loader: "js",
-    },
-    bundle: true,
-    platform: "browser", // takes the packages' "browser" builds
-    format: "iife",
-    globalName: "AzureStorageQueue",
-    target: "es2022",
-    outfile: out,
-    logLevel: "error",
-  });
-  sdk = readFileSync(out, "utf8");
+  if (!existsSync(join(WWW, SDK))) throw new Error(`www${SDK} is missing: run \`make build\` (scripts/build-sdk.mjs)`);
   server = await startServer();
   browser = await launchBrowser();
 });
@@ -47,13 +30,20 @@ async function open(options) {
   const p = await openPage(browser.context, server.url, options);
   pages.push(p);
   await p.page.waitForSelector("body[data-sw='forwarding']", { timeout: 20_000 });
-  await p.page.addScriptTag({ content: sdk });
+  // Every request the page makes stays on the server's origin: the SDK comes from it too.
+  p.foreign = [];
+  p.page.on("request", (r) => {
+    if (!r.url().startsWith(server.url) && !r.url().startsWith("data:")) p.foreign.push(r.url());
+  });
   return p;
 }
 
 afterEach(async () => {
   for (const p of pages.splice(0)) {
-    assert.deepEqual(p.errors, [], "no console errors or page errors");
+    // The snippet's refused delete is a 404 on purpose; Chromium reports every 4xx fetch this way.
+    const errors = p.errors.filter((e) => !/Failed to load resource: the server responded with a status of 404/.test(e));
+    assert.deepEqual(errors, [], "no console errors or page errors");
+    assert.deepEqual(p.foreign, [], "no request left the server's origin");
     await p.page.close();
   }
 });
@@ -61,7 +51,15 @@ afterEach(async () => {
 /** HTTP log rows, newest first. */
 const logRows = (page) =>
   page.$$eval("[data-testid=http-log] li", (rows) =>
-    rows.map((r) => ({ op: r.dataset.op, actor: r.dataset.actor, status: Number(r.dataset.status), via: r.dataset.via, text: r.textContent })),
+    rows.map((r) => ({
+      op: r.dataset.op,
+      actor: r.dataset.actor,
+      status: Number(r.dataset.status),
+      via: r.dataset.via,
+      presented: r.dataset.receiptPresented,
+      issued: r.dataset.receiptIssued,
+      text: r.textContent,
+    })),
   );
 
 describe("the snippet reaches the page's own queue through the service worker", () => {
@@ -71,7 +69,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const before = await cards(page);
     const queue = await page.textContent("#queue-name");
     const sent = await page.evaluate(async (queue) => {
-      const { QueueClient, AnonymousCredential } = globalThis.AzureStorageQueue;
+      const { QueueClient, AnonymousCredential } = await import("/vendor/azure-storage-queue.js");
       const client = new QueueClient(`${location.origin}/devstoreaccount1/${queue}`, new AnonymousCredential());
       const r = await client.sendMessage("hello from the SDK test");
       return { messageId: r.messageId, status: r._response.status, insertedOn: r.insertedOn.toISOString() };
@@ -100,16 +98,15 @@ describe("the snippet reaches the page's own queue through the service worker", 
     await screenshot(page, "snippet-panel-1280");
   });
 
-  test("the snippet as shown runs in the page (with the SDK preloaded instead of the CDN import)", async () => {
+  test("the snippet as shown runs offline on its own queue: its calls are logged with receipts, the stale one gets 404", async () => {
     const { page } = await open();
-    await chooseScenario(page, "scheduled");
+    await chooseScenario(page, "slow-consumer");
+    const before = (await cards(page)).map((c) => [c.id, c.text, c.state]);
+    const deletedBefore = Number(await page.textContent("[data-testid=counter-deleted] .n"));
     await page.click("#snippet-panel summary");
     const snippet = await page.textContent("[data-testid=snippet]");
-    const queue = await page.textContent("#queue-name");
-    assert.ok(snippet.includes(`new QueueClient(\`\${location.origin}/devstoreaccount1/${queue}\`, new AnonymousCredential())`), snippet);
-    const importLine = /^const \{ QueueClient, AnonymousCredential \} = await import\(".*"\);$/m;
-    assert.match(snippet, importLine);
-    const body = snippet.replace(importLine, "const { QueueClient, AnonymousCredential } = globalThis.AzureStorageQueue;");
+    assert.ok(snippet.includes("await import(`${location.origin}/vendor/azure-storage-queue.js`)"), snippet);
+    assert.ok(snippet.includes("new QueueClient(`${location.origin}/devstoreaccount1/orders-sdk`, new AnonymousCredential())"), snippet);
     const logged = await page.evaluate(async (body) => {
       const lines = [];
       const log = console.log;
@@ -120,20 +117,35 @@ describe("the snippet reaches the page's own queue through the service worker", 
         console.log = log;
       }
       return lines;
-    }, body);
-    assert.equal(logged.length, 1, "the snippet received a message");
-    assert.match(logged[0], /DequeueCount 1$/);
+    }, snippet);
+    assert.deepEqual(logged, ["hello from the SDK DequeueCount 1", "stale receipt: 404 MessageNotFound", "deleted with the current receipt"]);
 
-    await page.waitForFunction(() =>
-      ["Put Message", "Get Messages", "Update Message", "Delete Message"].every((op) =>
-        document.querySelector(`[data-testid=http-log] li[data-actor="SDK snippet"][data-op="${op}"]`),
-      ),
-    );
-    const rows = (await logRows(page)).filter((r) => r.actor === "SDK snippet");
+    await page.waitForSelector('[data-testid=http-log] li[data-actor="SDK snippet"][data-op="Delete Message"][data-status="204"]');
+    const rows = (await logRows(page)).filter((r) => r.actor === "SDK snippet").reverse();
     assert.deepEqual(
-      rows.map((r) => [r.op, r.status]).reverse(),
-      [["Put Message", 201], ["Get Messages", 200], ["Update Message", 204], ["Delete Message", 204]],
+      rows.map((r) => [r.op, r.status, r.presented ?? null, r.issued ?? null]),
+      [
+        ["Create Queue", 201, null, null],
+        ["Put Message", 201, null, null],
+        ["Get Messages", 200, null, "r1"],
+        ["Update Message", 204, "r1", "r2"],
+        ["Delete Message", 404, "r1", null],
+        ["Delete Message", 204, "r2", null],
+      ],
     );
+    const label = /→ (#\d+)/.exec(rows[1].text)[1];
+    assert.match(rows[2].text, new RegExp(`${label} DequeueCount=1`), "the log names the message each call touched");
+    assert.match(rows[4].text, new RegExp(`${label} not deleted: r1 is not the current receipt r2`));
+    assert.match(rows[5].text, new RegExp(`deleted ${label}`));
+
+    await page.waitForFunction((n) => Number(document.querySelector("[data-testid=counter-deleted] .n").textContent) === n + 1, deletedBefore);
+    assert.equal(await page.isVisible("#extra-box"), true, "its queue is drawn");
+    assert.equal(await page.textContent("#extra-name"), "orders-sdk");
+    const narration = await page.$$eval("[data-testid=narration] li", (els) => els.map((e) => e.textContent));
+    assert.ok(narration.some((l) => l.includes(`SDK snippet's delete of ${label} was refused (404 MessageNotFound): it presented r1, but the current receipt is r2.`)), narration.join("\n"));
+    assert.deepEqual((await cards(page)).map((c) => [c.id, c.text, c.state]), before, "the scenario's own messages were not touched");
+    await page.evaluate(() => document.getElementById("snippet-panel").scrollIntoView());
+    await screenshot(page, "snippet-stale-receipt-1280");
   });
 
   test("the test-message button sends through the service worker; a reload replays what it sent", async () => {

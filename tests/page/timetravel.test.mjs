@@ -80,7 +80,8 @@ describe("time travel", () => {
     await page.waitForSelector("[data-testid=link-status][data-link]");
     const link = await page.getAttribute("[data-testid=link-status]", "data-link");
     assert.match(link, /\?scenario=poison&t=25$/);
-    const picture = async (p) => (await cards(p)).map(({ id, label, state, dequeueCount }) => ({ id, label, state, dequeueCount }));
+    const picture = async (p) =>
+      (await cards(p)).filter((c) => !c.state.startsWith("gone")).map(({ id, label, state, dequeueCount, receipt }) => ({ id, label, state, dequeueCount, receipt }));
     const here = await picture(page);
     const there = await openAt(new URL(link).search.slice(1));
     assert.equal(await elapsed(there), 25_000);
@@ -94,6 +95,17 @@ describe("time travel", () => {
     await page.fill("[data-testid=speed]", "9"); // 100×: the stops are the guide's, not the speed's
     const seen = [];
     await page.click("[data-testid=play-pause]");
+    try {
+      await visitMoments(page, seen);
+    } finally {
+      await page.uncheck("[data-testid=guided]"); // a setting: it would outlive this test
+      await page.fill("[data-testid=speed]", "3");
+    }
+    assert.deepEqual(seen.map(([on]) => on), ["reappeared", "redelivered", "stale-delete"]);
+    assert.deepEqual(seen.map(([, t]) => t), [32_000, 37_000, 42_000], "each stop is the instant it happened");
+  });
+
+  async function visitMoments(page, seen) {
     for (const on of ["reappeared", "redelivered", "stale-delete"]) {
       await page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, { timeout: 20_000 });
       assert.equal(await page.getAttribute("[data-testid=play-pause]", "aria-pressed"), "false", `paused at ${on}`);
@@ -105,14 +117,10 @@ describe("time travel", () => {
       assert.match(sentence, /^[^.]+[.:][^]*$/);
       seen.push([on, t, sentence]);
       if (on === "redelivered") await screenshot(page, "guided-redelivered-1280");
+      // Continue plays on (at 100× the next stop may come before a check could see it playing).
       await page.click("[data-testid=guide-continue]");
-      assert.equal(await page.isHidden("[data-testid=guide]"), true);
     }
-    assert.deepEqual(seen.map(([on]) => on), ["reappeared", "redelivered", "stale-delete"]);
-    assert.deepEqual(seen.map(([, t]) => t), [32_000, 37_000, 42_000], "each stop is the instant it happened");
-    await page.click("[data-testid=play-pause]");
-    await page.uncheck("[data-testid=guided]");
-  });
+  }
 
   test("next moment runs to the next moment and stops there, guided or not", async () => {
     const page = await open();

@@ -4,6 +4,7 @@
 // saved and replayed (after a reload, or to rewind) on a fresh seeded engine.
 
 import { Consumer, LeaseWorker, Producer } from "./actors.js";
+import { operationOf } from "./rest.js";
 
 /** Returns `apply(action)`, which performs one action on `demo` and resolves with its result. */
 export function actionApplier(demo) {
@@ -57,8 +58,9 @@ function actOn(demo, { name, action, key, value }) {
 /** A request from code on this origin, forwarded by the service worker (sw-bridge.js). */
 async function relaySdk(demo, { method, url, headers, body }) {
   const fromSdk = headers.some(([k, v]) => /user-?agent$/i.test(k) && /azsdk-js/i.test(v));
-  const queue = new URL(url).pathname.split("/")[2];
-  if (queue && method === "PUT" && !new URL(url).search) demo.watch(decodeURIComponent(queue));
+  const { pathname, searchParams } = new URL(url);
+  // A queue that code on this page creates is drawn too, so its messages can be watched.
+  if (operationOf(method, pathname, searchParams) === "Create Queue") demo.watch(decodeURIComponent(pathname.split("/")[2]));
   return demo.rest.relay(fromSdk ? "SDK snippet" : "Your code", new Request(url, { method, headers, body: body === null ? undefined : body }), {
     tag: fromSdk ? "from SDK snippet" : "through the service worker",
   });

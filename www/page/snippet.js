@@ -9,26 +9,43 @@ export { SW_URL } from "./sw-bridge.js";
 
 const VERSION = "2026-04-06";
 
-export function snippetFor(queue) {
-  return `// Paste into this page's devtools console (F12). The service
-// worker hands /${ACCOUNT}/… requests to this page: your message
-// becomes a card above, each call a row in the HTTP log ("SDK snippet").
-// In an app on this origin, bundle the SDK instead:
-//   import { QueueClient, AnonymousCredential } from "@azure/storage-queue";
-const { QueueClient, AnonymousCredential } = await import("https://esm.sh/@azure/storage-queue@12");
+/** The SDK's ES module bundle, served by this page's own server (scripts/build-sdk.mjs). */
+export const SDK_PATH = "/vendor/azure-storage-queue.js";
 
-const queue = new QueueClient(\`\${location.origin}/${ACCOUNT}/${queue}\`, new AnonymousCredential());
+/** The snippet's queue: its own, next to the scenario's, so the scenario's messages are left alone. */
+export function snippetQueue(queue) {
+  return `${queue}-sdk`;
+}
+
+export function snippetFor(queue) {
+  return `// Paste into this page's devtools console (F12). The service worker
+// hands /${ACCOUNT}/… requests to this page: the snippet's queue is drawn
+// under the scenario's, and each call is a row in the HTTP log.
+// The SDK comes from this server (an esbuild bundle of @azure/storage-queue),
+// so this works offline. In an app, bundle it yourself:
+//   import { QueueClient, AnonymousCredential } from "@azure/storage-queue";
+const { QueueClient, AnonymousCredential } = await import(\`\${location.origin}${SDK_PATH}\`);
+
+// A queue of its own: the scenario's messages stay with its consumers.
+const queue = new QueueClient(\`\${location.origin}/${ACCOUNT}/${snippetQueue(queue)}\`, new AnonymousCredential());
+await queue.createIfNotExists();
 await queue.sendMessage("hello from the SDK");
 
-// Time is the page's clock: press Play (or Step) to let leases run out.
+// Time is the page's clock: a 30 s lease runs out only when you Play or Step.
 const { receivedMessageItems: [m] } = await queue.receiveMessages({ visibilityTimeout: 30 });
-if (m) {
-  console.log(m.messageText, "DequeueCount", m.dequeueCount);
-  // Update Message extends the lease, saves progress, and issues a new pop receipt…
-  const { popReceipt } = await queue.updateMessage(m.messageId, m.popReceipt, "half done", 60);
-  // …so delete with the new one: m.popReceipt is stale now (404 MessageNotFound).
-  await queue.deleteMessage(m.messageId, popReceipt);
-}`;
+console.log(m.messageText, "DequeueCount", m.dequeueCount); // its receipt is r1
+
+// Update Message saves progress, extends the lease and issues a new receipt, r2…
+const { popReceipt } = await queue.updateMessage(m.messageId, m.popReceipt, "half done", 60);
+
+// …so the receipt from the receive, r1, is stale now: the queue refuses it.
+try {
+  await queue.deleteMessage(m.messageId, m.popReceipt);
+} catch (e) {
+  console.log("stale receipt:", e.statusCode, e.code); // 404 MessageNotFound
+}
+await queue.deleteMessage(m.messageId, popReceipt); // the current receipt, r2, works
+console.log("deleted with the current receipt");`;
 }
 
 export function bindSnippet({ code, copy, status, start, startStatus }, getQueue, bridgeReady = Promise.resolve("unsupported")) {
