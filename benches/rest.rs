@@ -13,7 +13,7 @@
 use azqueue::engine::{Emulator, SeededEntropy, Timestamp};
 use azqueue::rest::auth::shared_key::{self, Scheme, Variant};
 use azqueue::rest::auth::{AccountKey, AuthInput};
-use azqueue::rest::{Service, ServiceConfig};
+use azqueue::rest::{OAuth, Service, ServiceConfig};
 use criterion::{Criterion, criterion_group, criterion_main};
 use http::{HeaderMap, Request};
 use std::hint::black_box;
@@ -71,6 +71,8 @@ fn signed(method: &str, path_and_query: &str, body: &str) -> Request<Vec<u8>> {
         https: false,
         client_ip: None,
         now: NOW,
+        oauth: OAuth::Off,
+        endpoint: "",
     };
     let sts = shared_key::string_to_sign(Scheme::SharedKey, &input, Variant::default());
     let key = AccountKey::from_base64(KEY).expect("the dev key is base64");

@@ -49,6 +49,14 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
   sudo_if_needed apt-get update
   sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
+# The HTTPS tests make their certificates with the openssl CLI (Debian images carry it; a
+# slimmed one may not).
+if ! command -v openssl >/dev/null; then
+  say "installing openssl"
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y openssl
+fi
 if [ -x /usr/bin/wasm-opt ]; then
   say "warning: /usr/bin/wasm-opt (Debian binaryen) is installed; wasm-pack may pick it up and break the output" >&2
 fi

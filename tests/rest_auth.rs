@@ -8,7 +8,7 @@ use azqueue::rest::auth::{
     authenticate, authorize, shared_key,
 };
 use azqueue::rest::dates::parse_iso8601;
-use azqueue::rest::{ErrorCode, Operation, RestError};
+use azqueue::rest::{ErrorCode, OAuth, Operation, RestError};
 use http::{HeaderMap, HeaderValue};
 use std::net::IpAddr;
 
@@ -117,6 +117,8 @@ impl Req {
             https: self.https,
             client_ip: self.client_ip,
             now: self.now,
+            oauth: OAuth::Off,
+            endpoint: "",
         }
     }
 
@@ -1068,6 +1070,9 @@ mod no_panics {
             https,
             client_ip: Some("127.0.0.1".parse().unwrap()),
             now: Timestamp::from_millis(now),
+            // Bearer tokens are read too, so arbitrary tokens reach the JWT decoder.
+            oauth: OAuth::Basic,
+            endpoint: "https://127.0.0.1/devstoreaccount1",
         }
     }
 

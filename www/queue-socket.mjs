@@ -1,4 +1,4 @@
-// node:net sockets ⇄ the wasm service's HTTP/1.1 connections (`service.connection()`): each
+// node:net (or node:tls) sockets ⇄ the wasm service's HTTP/1.1 connections (`service.connection()`): each
 // socket read goes into the wasm module in one call and the bytes to write come back, so HTTP
 // framing, keep-alive and pipelining are done in Rust (src/http1/) and Node's `http` module,
 // which cost more per request than the queue operation, is not on the path. Glue only: no
@@ -39,11 +39,14 @@ function refuse(socket, answer) {
  * Returns the listener, with `destroyAll()` to drop every open socket (shutdown) and a settable
  * `fallbackHost` (known only once the server listens, when it was asked for port 0).
  * `idleMs`: how long a socket may stay silent before it is closed; `headMs`: how long a request
- * head may take to arrive whole; `maxConnections`: open sockets served at once.
+ * head may take to arrive whole; `maxConnections`: open sockets served at once. `secure`: the
+ * sockets are `node:tls` ones (the listener then goes to `tls.createServer`), so requests are
+ * HTTPS.
  */
 export function queueConnectionListener(service, {
   fallbackHost, onDone = null, logHeaders = false,
   idleMs = IDLE_TIMEOUT_MS, headMs = HEAD_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS,
+  secure = false,
 }) {
   const sockets = new Set();
   const level = onDone ? (logHeaders ? 2 : 1) : 0;
@@ -54,7 +57,7 @@ export function queueConnectionListener(service, {
       return;
     }
     sockets.add(socket);
-    const conn = service.connection(listener.fallbackHost, level, socket.remoteAddress);
+    const conn = service.connection(listener.fallbackHost, level, socket.remoteAddress, secure);
     let closed = false;
     // Answers that wait for the store (a Promise from feed) and whether the peer has ended its
     // side: a half-closed client still gets every answer before the socket ends.

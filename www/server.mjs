@@ -7,7 +7,9 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,11 +29,18 @@ const USAGE = `usage: node www/server.mjs [options]
   --inMemoryPersistence     keep everything in memory, even with --location (the default
                             when --location is not given)
   -s, --silent              no access log
-  -d, --debug FILE          append a detailed request log to FILE
+  -d, --debug FILE          append a detailed log to FILE: each request's and answer's
+                            headers and body (keys, signatures and tokens are never written)
   --maxConnections N        open queue connections served at once (default 1000); one more
                             is answered 503 ServerBusy and closed
   --headTimeout MS          time a request head may take to arrive whole (default 30000);
                             a slower one is answered 408 and closed
+  --cert FILE               serve HTTPS: a PEM certificate (with --key), or a PFX/PKCS #12
+                            file (with --pwd), as Azurite takes them
+  --key FILE                the PEM private key for --cert
+  --pwd PASSWORD            the password of the PFX given as --cert
+  --oauth basic             accept Entra ID bearer tokens (HTTPS only): audience, issuer and
+                            lifetime are checked, the signature is not
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -56,6 +65,10 @@ const OPTIONS = {
   '-d': ['value', 'debug'],
   '--maxConnections': ['value', 'maxConnections'],
   '--headTimeout': ['value', 'headTimeout'],
+  '--cert': ['value', 'cert'],
+  '--key': ['value', 'key'],
+  '--pwd': ['value', 'pwd'],
+  '--oauth': ['value', 'oauth'],
   '--skipApiVersionCheck': ['flag', 'skipApiVersionCheck'],
   '--loose': ['flag', 'loose'],
   '-L': ['flag', 'loose'],
@@ -101,7 +114,35 @@ export function parseArgs(argv) {
     opts[key] = n;
   }
   opts.webHost ??= opts.queueHost;
+  if (opts.key && !opts.cert) throw new UsageError('--key needs --cert');
+  if (opts.pwd && !opts.cert) throw new UsageError('--pwd needs --cert');
+  if (opts.cert && !opts.key && !opts.pwd) {
+    throw new UsageError('--cert needs --key (a PEM certificate) or --pwd (a PFX file)');
+  }
+  if (opts.oauth !== undefined && opts.oauth !== 'basic') {
+    throw new UsageError(`--oauth takes "basic", not ${JSON.stringify(opts.oauth)}`);
+  }
+  // As in Azurite: a bearer token is only ever read over TLS, so OAuth without it is a mistake.
+  if (opts.oauth && !opts.cert) {
+    throw new UsageError('--oauth needs HTTPS: give --cert and --key (or --cert FILE.pfx --pwd PASSWORD)');
+  }
   return opts;
+}
+
+/**
+ * TLS options from --cert/--key/--pwd: PEM when a key is given, else PFX with the password
+ * (Azurite's rule). Throws a readable Error when a file cannot be read.
+ */
+function tlsOptions(opts) {
+  const read = (file, what) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new Error(`cannot read the ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+    }
+  };
+  if (opts.key) return { cert: read(opts.cert, 'certificate'), key: read(opts.key, 'key') };
+  return { pfx: read(opts.cert, 'PFX file'), passphrase: opts.pwd };
 }
 
 function loadPackage() {
@@ -186,12 +227,14 @@ function urlHost(host) {
  */
 export async function startServer(opts, { log = console.log } = {}) {
   const { QueueService } = loadPackage();
+  // Read first: a missing certificate should fail before the journal directory is locked.
+  const secure = opts.cert ? tlsOptions(opts) : null;
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
   // --location DIR: the journal; --inMemoryPersistence wins, as in Azurite.
   const journal = opts.location && !opts.inMemoryPersistence
     ? new Journal(path.resolve(opts.location), { log: (line) => console.error(line) })
     : null;
-  const service = await QueueService.open({ store: journal ?? 'memory', accounts });
+  const service = await QueueService.open({ store: journal ?? 'memory', accounts, oauth: opts.oauth });
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
   const onDone = ({ method, url, status, errorCode, ms, headers }) => {
@@ -212,11 +255,18 @@ export async function startServer(opts, { log = console.log } = {}) {
     logHeaders: Boolean(debug),
     maxConnections: opts.maxConnections,
     headMs: opts.headTimeout,
+    secure: Boolean(secure),
   });
   // noDelay: answers are written whole, so Nagle's algorithm would only delay them;
   // allowHalfOpen: a client that ends its side after sending still gets its answers.
-  const queueServer = net.createServer({ noDelay: true, allowHalfOpen: true }, connections);
-  const webServer = http.createServer(staticListener(WWW));
+  // With --cert the same connection handling runs on decrypted TLS sockets.
+  const socketOptions = { noDelay: true, allowHalfOpen: true };
+  const queueServer = secure
+    ? tls.createServer({ ...secure, ...socketOptions }, connections)
+    : net.createServer(socketOptions, connections);
+  const webServer = secure
+    ? https.createServer(secure, staticListener(WWW))
+    : http.createServer(staticListener(WWW));
   const closeServers = () => new Promise((resolve) => {
     let pending = 2;
     const done = () => { if (--pending === 0) { debug?.end(); resolve(); } };
@@ -237,11 +287,12 @@ export async function startServer(opts, { log = console.log } = {}) {
   try {
     const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
     const webPort = await listen(webServer, opts.webHost, opts.webPort, 'page');
-    const origin = `http://${urlHost(opts.queueHost)}:${queuePort}`;
+    const scheme = secure ? 'https' : 'http';
+    const origin = `${scheme}://${urlHost(opts.queueHost)}:${queuePort}`;
     connections.fallbackHost = `${urlHost(opts.queueHost)}:${queuePort}`;
     return {
       queueUrl: `${origin}/${service.account}`,
-      webUrl: `http://${urlHost(opts.webHost)}:${webPort}/`,
+      webUrl: `${scheme}://${urlHost(opts.webHost)}:${webPort}/`,
       connectionString: service.connectionString(origin),
       close,
     };

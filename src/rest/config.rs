@@ -26,6 +26,17 @@ impl std::fmt::Debug for AccountConfig {
     }
 }
 
+/// Whether `Authorization: Bearer` tokens are accepted (Azurite's `--oauth`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OAuth {
+    /// Bearer tokens are refused (`403 AuthenticationFailed`), as without `--oauth`.
+    #[default]
+    Off,
+    /// Azurite's `basic` level: over HTTPS, a token whose audience, issuer and lifetime check
+    /// out is accepted; its signature is not verified (no tenant keys offline).
+    Basic,
+}
+
 /// How the REST service is set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceConfig {
@@ -36,6 +47,8 @@ pub struct ServiceConfig {
     pub emit_bom: bool,
     /// Serve the side-effect-free inspection JSON under `/_azqueue/` (see `rest::inspect`).
     pub inspect: bool,
+    /// Bearer tokens: refused, or checked as Azurite's `--oauth basic` checks them.
+    pub oauth: OAuth,
 }
 
 impl ServiceConfig {
@@ -49,6 +62,7 @@ impl ServiceConfig {
             anonymous: false,
             emit_bom: true,
             inspect: true,
+            oauth: OAuth::Off,
         }
     }
 

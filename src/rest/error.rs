@@ -75,6 +75,11 @@ pub struct RestError {
     pub code: ErrorCode,
     pub message: Option<&'static str>,
     pub details: Vec<(&'static str, String)>,
+    /// The status when Azure answers this code with another than its usual one (a refused
+    /// bearer token is `401 InvalidAuthenticationInfo`; a malformed header is `400`).
+    pub status: Option<u16>,
+    /// Response headers the error carries besides the usual ones (`WWW-Authenticate`).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl From<ErrorCode> for RestError {
@@ -83,6 +88,8 @@ impl From<ErrorCode> for RestError {
             code,
             message: None,
             details: Vec::new(),
+            status: None,
+            headers: Vec::new(),
         }
     }
 }
@@ -104,8 +111,20 @@ impl RestError {
         self
     }
 
+    /// Answers with `status` instead of the code's usual one.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Adds a response header to the error's answer.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
     pub fn status(&self) -> u16 {
-        self.code.status()
+        self.status.unwrap_or(self.code.status())
     }
 
     /// `400 InvalidQueryParameterValue` with name, value and reason.

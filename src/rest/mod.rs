@@ -21,8 +21,8 @@ pub mod service;
 pub mod xml;
 
 pub use crate::http1::{ReasonPhrase, Spelling};
-pub use config::{AccountConfig, ServiceConfig};
+pub use config::{AccountConfig, OAuth, ServiceConfig};
 pub use dev_guard::Listening;
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
-pub use service::{ClientAddress, Service};
+pub use service::{ClientAddress, SecureTransport, Service};

@@ -57,6 +57,13 @@ struct Incoming<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientAddress(pub std::net::IpAddr);
 
+/// A request extension: the request came over TLS. A socket host (the Node server's queue
+/// port with `--cert`) attaches it, since a request line's origin-form target names no
+/// scheme. Bearer tokens are read only over TLS, and `spr=https` SAS checks and the endpoint
+/// in listings follow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecureTransport;
+
 impl Service {
     pub fn new(config: ServiceConfig, emulator: Emulator) -> Self {
         let keys = config
@@ -115,7 +122,8 @@ impl Service {
             query: Query::parse(uri.query()),
             headers: req.headers(),
             spelling: req.extensions().get::<Spelling>(),
-            https: uri.scheme_str() == Some("https"),
+            https: uri.scheme_str() == Some("https")
+                || req.extensions().get::<SecureTransport>().is_some(),
             client_ip: req.extensions().get::<ClientAddress>().map(|a| a.0),
         };
         let request_id = self.new_request_id();
@@ -218,6 +226,7 @@ impl Service {
                 }
             })?;
         }
+        let endpoint = endpoint(inc, target);
         let emu = &self.emu;
         let account = target.account.as_str();
         let policy = |id: &str| {
@@ -235,6 +244,8 @@ impl Service {
             https: inc.https,
             client_ip: inc.client_ip,
             now,
+            oauth: self.config.oauth,
+            endpoint: &endpoint,
         };
         let principal = authenticate(&auth, keys, &policy)?;
         if matches!(principal, Principal::Anonymous) && !self.config.anonymous {
@@ -249,7 +260,6 @@ impl Service {
         // values above 30, and an emulator finishes well within any of them.
         inc.query.int32("timeout")?;
         check_length(inc)?;
-        let endpoint = endpoint(inc, target);
         let mut ctx = OpContext {
             emu: &mut self.emu,
             now,
@@ -442,5 +452,8 @@ pub fn render_error(
     let h = resp.headers_mut();
     set(h, "content-type", "application/xml");
     set(h, "x-ms-error-code", e.code.as_str());
+    for (name, value) in &e.headers {
+        set(h, name, value);
+    }
     resp
 }

@@ -11,7 +11,7 @@ use super::fetch::plain_error;
 use super::host::Host;
 use super::service::QueueService;
 use crate::http1::{self, Config, Decoder, Framing, Item};
-use crate::rest::{ClientAddress, ErrorCode, Listening};
+use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -70,6 +70,8 @@ struct Inner {
     peer: Option<std::net::IpAddr>,
     /// `host:port` the server listens on, attached to every request ([`Listening`]).
     listening: String,
+    /// The socket is TLS: every request is marked [`SecureTransport`].
+    secure: bool,
 }
 
 /// What the host's access log wants per request; nothing is recorded at `Off`.
@@ -110,8 +112,15 @@ impl QueueService {
     /// (nothing recorded), 1 (method, URL, status, error code per request, from
     /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
     /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
-    /// against it, as Azure checks it.
-    pub fn connection(&self, host: String, log: u8, peer: Option<String>) -> Connection {
+    /// against it, as Azure checks it. `secure` says the socket is TLS (`node:tls`): requests
+    /// are then served as HTTPS ones (bearer tokens, `spr=https`).
+    pub fn connection(
+        &self,
+        host: String,
+        log: u8,
+        peer: Option<String>,
+        secure: Option<bool>,
+    ) -> Connection {
         let log = match log {
             0 => LogLevel::Off,
             1 => LogLevel::Access,
@@ -129,6 +138,7 @@ impl QueueService {
                 entries: RefCell::new(Vec::new()),
                 peer: peer.and_then(|p| p.parse().ok()),
                 listening: host,
+                secure: secure.unwrap_or(false),
             }),
         }
     }
@@ -301,6 +311,9 @@ impl Inner {
         request
             .extensions_mut()
             .insert(Listening(self.listening.clone()));
+        if self.secure {
+            request.extensions_mut().insert(SecureTransport);
+        }
         let log = (self.log > LogLevel::Off).then(|| LogEntry {
             method: request.method().to_string(),
             url: request.uri().to_string(),

@@ -16,7 +16,7 @@ use super::types::{
     JsQueueServiceProperties,
 };
 use crate::engine::{Emulator, Entropy, OsEntropy, SeededEntropy, ServicePropertiesUpdate};
-use crate::rest::{AccountConfig, Service, ServiceConfig};
+use crate::rest::{AccountConfig, OAuth, Service, ServiceConfig};
 use base64::Engine as _;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -65,6 +65,11 @@ impl QueueService {
         if let Some(bom) = get("emitBom").as_bool() {
             config.emit_bom = bom;
         }
+        config.oauth = match get("oauth") {
+            v if v.is_undefined() || v.is_null() => OAuth::Off,
+            v if v.as_string().as_deref() == Some("basic") => OAuth::Basic,
+            _ => return Err(invalid_input("oauth must be \"basic\" when given")),
+        };
         let account = match get("account").as_string() {
             None => config.accounts[0].name.clone(),
             Some(name) if config.account(&name).is_some() => name,
@@ -293,7 +298,8 @@ impl QueueService {
     }
 
     /// A connection string for the SDKs, given the origin the REST surface is served on
-    /// (e.g. `http://127.0.0.1:10001`); path-style, as Azurite's.
+    /// (e.g. `http://127.0.0.1:10001`); path-style, as Azurite's. An `https://` origin gives
+    /// `DefaultEndpointsProtocol=https`.
     #[wasm_bindgen(js_name = connectionString)]
     pub fn connection_string(&self, origin: &str) -> Result<String, JsValue> {
         let account = self.host.account().to_owned();
@@ -304,8 +310,13 @@ impl QueueService {
                 .and_then(|a| a.keys.first().cloned())
                 .unwrap_or_default();
             let origin = origin.trim_end_matches('/');
+            let protocol = if origin.starts_with("https://") {
+                "https"
+            } else {
+                "http"
+            };
             format!(
-                "DefaultEndpointsProtocol=http;AccountName={account};AccountKey={key};QueueEndpoint={origin}/{account};"
+                "DefaultEndpointsProtocol={protocol};AccountName={account};AccountKey={key};QueueEndpoint={origin}/{account};"
             )
         })
     }

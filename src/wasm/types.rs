@@ -34,6 +34,9 @@ export interface OpenOptions {
   now?: () => number | Date;
   /** Serve REST requests without credentials (for an in-tab queue only). Default false. */
   anonymous?: boolean;
+  /** "basic": accept Entra ID bearer tokens over HTTPS, checking audience, issuer and
+   *  lifetime but not the signature (Azurite's --oauth basic). Default: bearer refused. */
+  oauth?: "basic";
   /** true: allow any origin, method and header; or explicit CORS rules for every account. */
   cors?: boolean | CorsRule[];
   /** Start XML bodies with a UTF-8 byte-order mark, as Azure does. Default true. */

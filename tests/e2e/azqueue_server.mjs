@@ -1,5 +1,9 @@
 // Starts `node www/server.mjs` on free ports for one test suite and stops it afterwards.
 // Not a test file itself (the name matches none of node --test's patterns).
+//
+// With AZQUEUE_E2E_TLS=<dir> (a directory made by tls_certificate.mjs) every server is started
+// with --cert/--key from it, so a suite runs unchanged over HTTPS; the client side then needs
+// NODE_EXTRA_CA_CERTS=<dir>/ca.pem (tls_suites.test.mjs sets both).
 
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -34,9 +38,13 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
  * With AZQUEUE_E2E=edge (TARGET), the edge Worker's dev.mjs instead (no webUrl; `args` are its own).
  */
 export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
+  const tlsDir = process.env.AZQUEUE_E2E_TLS;
+  const tlsArgs = tlsDir && TARGET !== 'edge' && !args.includes('--cert')
+    ? ['--cert', path.join(tlsDir, 'cert.pem'), '--key', path.join(tlsDir, 'key.pem')]
+    : [];
   const argv = TARGET === 'edge'
     ? [EDGE, '--port', '0', ...args]
-    : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...args];
+    : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...tlsArgs, ...args];
   const child = spawn(process.execPath, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,11 +2,14 @@
 """Smoke test with the official Python SDK (azure-storage-queue, its default API version).
 
 Starts `node www/server.mjs` on free ports, drives the main operations and error paths, stops
-the server, and exits non-zero on the first failure. Run in the project's .venv:
+the server, then does the same round over HTTPS (a certificate made by
+tests/e2e/tls_certificate.mjs, trusted through `connection_verify`), and exits non-zero on the
+first failure. Run in the project's .venv:
     .venv/bin/python tests/e2e/python_smoke.py
 """
 
 import datetime
+import json
 import pathlib
 import queue
 import re
@@ -16,7 +19,12 @@ import sys
 import threading
 import urllib.parse
 
-from azure.core.exceptions import HttpResponseError, ResourceExistsError, ResourceNotFoundError
+from azure.core.exceptions import (
+    HttpResponseError,
+    ResourceExistsError,
+    ResourceNotFoundError,
+    ServiceRequestError,
+)
 from azure.storage.queue import (
     AccessPolicy,
     AccountSasPermissions,
@@ -36,10 +44,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 READY = re.compile(r'azqueue ready: queue (\S+) web (\S+) connection "([^"]+)"')
 
 
-def start_server():
-    node = shutil.which("node") or "node"
+NODE = shutil.which("node") or "node"
+
+
+def start_server(*extra):
     proc = subprocess.Popen(
-        [node, str(ROOT / "www" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent"],
+        [NODE, str(ROOT / "www" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -226,6 +236,43 @@ def run(queue_url, connection_string):
         check(True, "delete_queue")
 
 
+def make_certificate():
+    """The test CA and server certificate, made by the same helper the JS suites use."""
+    script = (
+        "import(process.argv[1]).then((m) => console.log(JSON.stringify(m.makeCertificate())))"
+    )
+    helper = (ROOT / "tests" / "e2e" / "tls_certificate.mjs").as_uri()
+    out = subprocess.run([NODE, "-e", script, helper], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def run_https(cert):
+    proc, queue_url, connection_string = start_server("--cert", cert["cert"], "--key", cert["key"])
+    try:
+        check(queue_url.startswith("https://"), f"queue URL over TLS: {queue_url}")
+        check(
+            connection_string.startswith("DefaultEndpointsProtocol=https;"),
+            f"connection string over TLS: {connection_string}",
+        )
+        service = QueueServiceClient.from_connection_string(connection_string, connection_verify=cert["ca"])
+        q = service.create_queue("python-tls")
+        q.send_message("over tls")
+        [m] = list(q.receive_messages())
+        check(m.content == "over tls", f"received over TLS: {m.content!r}")
+        q.delete_message(m)
+        service.delete_queue("python-tls")
+        # Without the test CA the handshake must fail: the certificate really is checked.
+        untrusted = QueueServiceClient.from_connection_string(connection_string, retry_total=0)
+        try:
+            untrusted.get_service_properties()
+            raise AssertionError("a client without the test CA connected")
+        except ServiceRequestError as e:
+            check("CERTIFICATE_VERIFY_FAILED" in str(e), f"untrusted certificate refused: {e}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def main():
     proc, queue_url, connection_string = start_server()
     try:
@@ -233,6 +280,11 @@ def main():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    cert = make_certificate()
+    try:
+        run_https(cert)
+    finally:
+        shutil.rmtree(cert["dir"], ignore_errors=True)
     print(f"python smoke: azure-storage-queue {sdk_version}: {checks} checks passed")
 
 

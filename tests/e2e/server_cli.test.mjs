@@ -33,6 +33,22 @@ describe('server command line', () => {
     }
   });
 
+  test('HTTPS and OAuth flags are checked before anything starts', async () => {
+    for (const [args, message] of [
+      [['--key', 'k.pem'], /--key needs --cert/],
+      [['--cert', 'c.pem'], /--cert needs --key \(a PEM certificate\) or --pwd \(a PFX file\)/],
+      [['--oauth', 'basic'], /--oauth needs HTTPS/],
+      [['--oauth', 'full', '--cert', 'c.pem', '--key', 'k.pem'], /--oauth takes "basic"/],
+    ]) {
+      const r = await runServer(['--queuePort', '0', '--webPort', '0', ...args]);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, message);
+    }
+    const missing = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', '/nonexistent/c.pem', '--key', '/nonexistent/k.pem']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /cannot read the certificate \/nonexistent\/c\.pem: no such file/);
+  });
+
   test('--help prints usage and exits 0', async () => {
     const r = await runServer(['--help']);
     assert.equal(r.code, 0);

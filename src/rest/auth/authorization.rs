@@ -1,12 +1,15 @@
-//! The `Authorization` header: `SharedKey <account>:<signature>` and its Lite sibling.
+//! The `Authorization` header: `SharedKey <account>:<signature>` and its Lite sibling, and
+//! the hand-off of `Bearer <token>` to [`super::bearer`] when OAuth is on.
 //!
 //! Order of checks, as the service reports them: scheme, shape, account, date, signature.
 //! The date comes before the signature so that a stale request is reported as stale even
 //! when it was signed correctly.
 
+use super::bearer;
 use super::key::any_key_verifies;
 use super::shared_key::{Scheme, candidates};
 use super::{AccountKey, AuthInput, Principal, request_date};
+use crate::rest::config::OAuth;
 use crate::rest::error::{ErrorCode, RestError};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -39,12 +42,12 @@ fn parse(value: &HeaderValue) -> Result<Credential<'_>, RestError> {
         "SharedKey" => Scheme::SharedKey,
         "SharedKeyLite" => Scheme::SharedKeyLite,
         "" => return Err(malformed()),
-        // OAuth (Entra ID tokens) would need token validation against a tenant, which an
-        // offline emulator cannot do; say so rather than pretend to accept the token.
+        // Reached only without `--oauth`: say how to turn it on rather than pretend.
         s if s.eq_ignore_ascii_case("Bearer") => {
             return Err(RestError::auth_failed(
-                "Authentication scheme Bearer is not supported by this emulator; \
-                 use SharedKey, SharedKeyLite or a shared access signature",
+                "Authentication scheme Bearer is not supported by this emulator unless it \
+                 runs with --oauth basic over HTTPS; use SharedKey, SharedKeyLite or a shared \
+                 access signature",
             ));
         }
         other => {
@@ -70,6 +73,14 @@ pub(super) fn authenticate(
     input: &AuthInput,
     keys: &[AccountKey],
 ) -> Result<Principal, RestError> {
+    if input.oauth == OAuth::Basic {
+        let text = value.to_str().map_err(|_| malformed())?.trim();
+        if let Some((scheme, token)) = text.split_once(|c: char| c.is_ascii_whitespace()) {
+            if scheme.eq_ignore_ascii_case("Bearer") {
+                return bearer::authenticate(token, input);
+            }
+        }
+    }
     let cred = parse(value)?;
     let provided = STANDARD.decode(cred.signature).map_err(|_| malformed())?;
     if cred.account != input.account {

@@ -1,4 +1,5 @@
-//! Who is calling, and may they do this: SharedKey, SharedKeyLite, service SAS, account SAS.
+//! Who is calling, and may they do this: SharedKey, SharedKeyLite, service SAS, account SAS,
+//! and (with `--oauth basic`) Entra ID bearer tokens.
 //!
 //! Two steps, called by the request pipeline in this order:
 //! 1. [`authenticate`] turns the request's credentials into a [`Principal`] (or a 4xx);
@@ -16,6 +17,7 @@
 
 mod account_sas;
 mod authorization;
+mod bearer;
 pub mod header_order;
 mod key;
 mod permissions;
@@ -31,6 +33,7 @@ pub use request_date::MAX_CLOCK_SKEW_SECS;
 pub use service_sas::ServiceSasFields;
 pub use shared_key::{Scheme, Variant};
 
+use super::config::OAuth;
 use super::error::RestError;
 use super::query::Query;
 use crate::engine::{AccessPolicy, QueuePermissions, Timestamp};
@@ -53,6 +56,11 @@ pub struct AuthInput<'a> {
     /// The caller's address, when the host knows it; `sip` is enforced only then.
     pub client_ip: Option<std::net::IpAddr>,
     pub now: Timestamp,
+    /// Whether bearer tokens are checked or refused.
+    pub oauth: OAuth,
+    /// The queue endpoint as the client addressed it (`https://host:port/account` path-style,
+    /// `https://host` otherwise): a bearer token issued for it is accepted. May be empty.
+    pub endpoint: &'a str,
 }
 
 /// Who a request authenticated as.
@@ -69,6 +77,8 @@ pub enum Principal {
         resource_types: SasResourceTypes,
         permissions: AccountSasPermissions,
     },
+    /// A bearer token that passed `--oauth basic`'s checks: full access, as there is no RBAC.
+    Bearer,
     /// No `Authorization` header and no `sig` in the query. Whether that is acceptable is the
     /// caller's decision (queues have no public access in Azure).
     Anonymous,
@@ -86,8 +96,10 @@ pub enum Principal {
 /// - `400 InvalidAuthenticationInfo`: malformed `Authorization` (no `account:signature`,
 ///   signature not base64).
 /// - `403 AuthenticationFailed` (with `AuthenticationErrorDetail`): unknown scheme, `Bearer`
-///   (OAuth is not supported by this emulator), other account, missing / unparsable / skewed
-///   date, signature mismatch, malformed or expired SAS, stored-policy conflicts.
+///   without `--oauth` or over HTTP, other account, missing / unparsable / skewed date,
+///   signature mismatch, malformed or expired SAS, stored-policy conflicts.
+/// - `401 InvalidAuthenticationInfo` with a `WWW-Authenticate` challenge: a bearer token whose
+///   audience, issuer or lifetime does not check out (`--oauth basic`).
 /// - `403 AuthorizationProtocolMismatch` / `AuthorizationSourceIPMismatch`: SAS `spr` / `sip`.
 pub fn authenticate(
     input: &AuthInput,

@@ -22,7 +22,7 @@ pub fn authorize(principal: &Principal, op: Operation) -> Result<(), RestError> 
         return Ok(());
     }
     match principal {
-        Principal::SharedKey | Principal::Anonymous => Ok(()),
+        Principal::SharedKey | Principal::Bearer | Principal::Anonymous => Ok(()),
         Principal::ServiceSas { permissions } => service_sas(*permissions, op),
         Principal::AccountSas {
             services,

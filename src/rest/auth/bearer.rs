@@ -1,0 +1,246 @@
+//! `Authorization: Bearer <token>`: Microsoft Entra ID access tokens, checked as Azurite's
+//! `--oauth basic` checks them.
+//!
+//! - Only over HTTPS (a token sent in clear text is refused before it is read).
+//! - The token is a JWT whose payload names an accepted audience (`aud`), an Entra ID issuer
+//!   (`iss`, v1 or v2 form) and a lifetime (`nbf` ≤ now ≤ `exp`). Its signature is not verified:
+//!   that needs the tenant's signing keys, which an offline emulator cannot fetch. Tests sign
+//!   tokens with any key.
+//! - A valid token may do everything SharedKey may do (there is no RBAC here).
+//!
+//! Refusals are worded as the real service words them: `401 InvalidAuthenticationInfo`, the
+//! message that points at `WWW-Authenticate`, a `Bearer authorization_uri=… resource_id=…`
+//! challenge, and an `AuthenticationErrorDetail` naming the check that failed ("Audience
+//! validation failed. Audience did not match.", "Issuer validation failed. Issuer did not
+//! match.", "Lifetime validation failed. The token is expired."). Where no answer of the real
+//! service is on record (a token that is not a JWT at all), the detail is ours.
+
+use super::{AuthInput, Principal};
+use crate::rest::error::{ErrorCode, RestError};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::Value;
+
+/// The first version that accepts bearer tokens.
+const BEARER_SINCE: &str = "2017-11-09";
+
+/// Audiences the service accepts besides its own endpoint: the storage resource and its app id.
+const STORAGE_AUDIENCES: [&str; 2] = [
+    "https://storage.azure.com",
+    "e406a681-f3d4-42a8-90b6-c2b029497af1",
+];
+
+/// Per-account audiences in the public and sovereign clouds: `https://<account><suffix>`.
+const ACCOUNT_AUDIENCE_SUFFIXES: [&str; 4] = [
+    ".queue.core.windows.net",
+    ".queue.core.chinacloudapi.cn",
+    ".queue.core.usgovcloudapi.net",
+    ".queue.core.cloudapi.de",
+];
+
+/// Entra ID v1 issuers (`https://sts.windows.net/<tenant>/` and the sovereign clouds'), as
+/// Azurite lists them.
+const V1_ISSUERS: [&str; 4] = [
+    "https://sts.windows.net/",
+    "https://sts.microsoftonline.de/",
+    "https://sts.chinacloudapi.cn/",
+    "https://sts.windows-ppe.net/",
+];
+
+/// Entra ID v2 issuers: `https://login.microsoftonline.com/<tenant>/v2.0` and the same form in
+/// the sovereign clouds.
+const V2_ISSUER_HOSTS: [&str; 3] = [
+    "https://login.microsoftonline.com/",
+    "https://login.microsoftonline.us/",
+    "https://login.chinacloudapi.cn/",
+];
+
+/// Checks a bearer token (`token` is what follows `Bearer `). `endpoint` is the queue
+/// endpoint the request addressed (`https://host/account` path-style), an accepted audience.
+pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, RestError> {
+    if !input.https {
+        return Err(RestError::auth_failed(
+            "Authentication scheme Bearer is not allowed with HTTP.",
+        ));
+    }
+    let version = input
+        .headers
+        .get("x-ms-version")
+        .and_then(|v| v.to_str().ok());
+    if version.is_some_and(|v| v < BEARER_SINCE) {
+        return Err(RestError::auth_failed(
+            "Authentication scheme Bearer is not supported in this version.",
+        ));
+    }
+    let claims = decode(token).ok_or_else(|| refused(None, "The access token is not a JWT."))?;
+    let tenant = claims.get("tid").and_then(Value::as_str);
+    let now_secs = (input.now.as_millis() / 1000) as i64;
+    let (Some(nbf), Some(exp)) = (number(&claims, "nbf"), number(&claims, "exp")) else {
+        return Err(refused(
+            tenant,
+            "Lifetime validation failed. The token is missing a NotBefore or an Expiration Time.",
+        ));
+    };
+    if now_secs < nbf {
+        return Err(refused(
+            tenant,
+            "Lifetime validation failed. The token is not yet valid.",
+        ));
+    }
+    if now_secs >= exp {
+        return Err(refused(
+            tenant,
+            "Lifetime validation failed. The token is expired.",
+        ));
+    }
+    let issuer = claims.get("iss").and_then(Value::as_str).unwrap_or("");
+    if !is_entra_issuer(issuer) {
+        return Err(refused(
+            tenant,
+            "Issuer validation failed. Issuer did not match.",
+        ));
+    }
+    let audiences: Vec<&str> = match claims.get("aud") {
+        Some(Value::String(a)) => vec![a.as_str()],
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if !audiences
+        .iter()
+        .any(|a| is_audience(a, input.account, input.endpoint))
+    {
+        return Err(refused(
+            tenant,
+            "Audience validation failed. Audience did not match.",
+        ));
+    }
+    Ok(Principal::Bearer)
+}
+
+/// The payload of a three-part JWT as a JSON object; `None` for anything else.
+fn decode(token: &str) -> Option<serde_json::Map<String, Value>> {
+    let mut parts = token.trim().split('.');
+    let (_header, payload, _signature) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    // Base64url without padding, as JWTs are written; a padded one is tolerated.
+    let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
+    match serde_json::from_slice(&bytes).ok()? {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// A NumericDate claim in whole seconds (JWTs may carry fractions).
+fn number(claims: &serde_json::Map<String, Value>, name: &str) -> Option<i64> {
+    claims.get(name)?.as_f64().map(|f| f.floor() as i64)
+}
+
+fn is_entra_issuer(iss: &str) -> bool {
+    let v1 = V1_ISSUERS.iter().any(|prefix| {
+        iss.strip_prefix(prefix)
+            .is_some_and(|tenant| !tenant.trim_end_matches('/').is_empty())
+    });
+    let v2 = V2_ISSUER_HOSTS.iter().any(|host| {
+        iss.strip_prefix(host)
+            .and_then(|rest| rest.strip_suffix("/v2.0"))
+            .is_some_and(|tenant| !tenant.is_empty() && !tenant.contains('/'))
+    });
+    v1 || v2
+}
+
+/// The storage resource, the account's own cloud endpoint, or the endpoint this emulator was
+/// addressed at; a trailing `/` is allowed on the URLs.
+fn is_audience(aud: &str, account: &str, endpoint: &str) -> bool {
+    if STORAGE_AUDIENCES[1] == aud {
+        return true;
+    }
+    let url = aud.strip_suffix('/').unwrap_or(aud);
+    if url == STORAGE_AUDIENCES[0] || (!endpoint.is_empty() && url == endpoint) {
+        return true;
+    }
+    url.strip_prefix("https://").is_some_and(|host| {
+        ACCOUNT_AUDIENCE_SUFFIXES
+            .iter()
+            .any(|suffix| host.strip_suffix(suffix) == Some(account))
+    })
+}
+
+/// The real service's refusal of a token: 401, the challenge naming where to get a token.
+fn refused(tenant: Option<&str>, detail: &str) -> RestError {
+    let tenant = tenant
+        .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .unwrap_or("common");
+    RestError::new(ErrorCode::InvalidAuthenticationInfo)
+        .worded(ErrorCode::NoAuthenticationInformation.message())
+        .with_status(401)
+        .with_header(
+            "www-authenticate",
+            format!(
+                "Bearer authorization_uri=https://login.microsoftonline.com/{tenant}/oauth2/authorize resource_id=https://storage.azure.com"
+            ),
+        )
+        .with("AuthenticationErrorDetail", detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issuers() {
+        for ok in [
+            "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
+            "https://sts.chinacloudapi.cn/t/",
+            "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
+        ] {
+            assert!(is_entra_issuer(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "https://sts.windows.net/",
+            "https://login.microsoftonline.com/t/v1.0",
+            "https://login.microsoftonline.com//v2.0",
+            "https://evil.example/https://sts.windows.net/t/",
+            "https://accounts.google.com",
+        ] {
+            assert!(!is_entra_issuer(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn audiences() {
+        let ep = "https://127.0.0.1:10001/devstoreaccount1";
+        for ok in [
+            "https://storage.azure.com",
+            "https://storage.azure.com/",
+            "e406a681-f3d4-42a8-90b6-c2b029497af1",
+            "https://devstoreaccount1.queue.core.windows.net/",
+            "https://devstoreaccount1.queue.core.usgovcloudapi.net",
+            ep,
+        ] {
+            assert!(is_audience(ok, "devstoreaccount1", ep), "{ok}");
+        }
+        for bad in [
+            "https://management.azure.com/",
+            "https://other.queue.core.windows.net",
+            "https://devstoreaccount1.blob.core.windows.net",
+            "http://storage.azure.com",
+            "https://127.0.0.1:10001/other",
+        ] {
+            assert!(!is_audience(bad, "devstoreaccount1", ep), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_three_part_tokens_with_a_json_object_payload_decode() {
+        let payload = URL_SAFE_NO_PAD.encode(br#"{"aud":"x","exp":1.5}"#);
+        let claims = decode(&format!("e30.{payload}.sig")).unwrap();
+        assert_eq!(number(&claims, "exp"), Some(1));
+        assert!(decode(&format!("e30.{payload}")).is_none());
+        assert!(decode(&format!("e30.{payload}.s.x")).is_none());
+        assert!(decode("e30.WzFd.sig").is_none()); // `[1]`
+        assert!(decode("e30.%%%.sig").is_none());
+    }
+}

@@ -1,0 +1,146 @@
+// --oauth basic through @azure/storage-queue with a TokenCredential, over TLS (the SDK sends
+// bearer tokens only to https URLs). Tokens are JWTs this test signs with a key of its own:
+// basic mode checks audience, issuer and lifetime, not the signature. Run by
+// tls_suites.test.mjs (NODE_EXTRA_CA_CERTS, AZQUEUE_E2E_TLS).
+
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { QueueClient, QueueServiceClient } from '@azure/storage-queue';
+import { startServer, uniqueName } from '../azqueue_server.mjs';
+
+const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+const SIGNING_KEY = crypto.randomBytes(32);
+
+/** An HS256 JWT with these claims (any signature does for basic mode). */
+function jwt(claims) {
+  const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${body}.${crypto.createHmac('sha256', SIGNING_KEY).update(body).digest('base64url')}`;
+}
+
+/** Claims as Entra ID issues them for storage, valid from a minute ago for an hour. */
+function claims(overrides = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    aud: 'https://storage.azure.com',
+    iss: `https://sts.windows.net/${TENANT}/`,
+    iat: now - 60,
+    nbf: now - 60,
+    exp: now + 3600,
+    tid: TENANT,
+    oid: crypto.randomUUID(),
+    ver: '1.0',
+    ...overrides,
+  };
+}
+
+/** A TokenCredential handing out one token, and counting the calls. */
+function credential(token) {
+  const cred = {
+    calls: 0,
+    getToken: async () => {
+      cred.calls += 1;
+      return { token, expiresOnTimestamp: Date.now() + 3600_000 };
+    },
+  };
+  return cred;
+}
+
+/** Asserts Azure's refusal of a token: 401 InvalidAuthenticationInfo with this detail. */
+async function refused(promise, detail) {
+  await assert.rejects(promise, (err) => {
+    assert.equal(err.statusCode, 401, err.message);
+    assert.equal(err.code, 'InvalidAuthenticationInfo');
+    assert.equal(err.details?.authenticationErrorDetail, detail);
+    assert.match(err.response.headers.get('www-authenticate'), /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/.+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/);
+    return true;
+  });
+}
+
+describe('--oauth basic', () => {
+  let server;
+  before(async () => { server = await startServer({ args: ['--oauth', 'basic'] }); });
+  after(async () => { await server?.stop(); });
+
+  test('a good token works for every kind of operation', async () => {
+    const cred = credential(jwt(claims()));
+    const service = new QueueServiceClient(server.queueUrl, cred);
+    const q = service.getQueueClient(uniqueName('oauth'));
+    await q.create({ metadata: { by: 'token' } });
+    await q.sendMessage('with a token');
+    const { receivedMessageItems: [m] } = await q.receiveMessages();
+    assert.equal(m.messageText, 'with a token');
+    await q.updateMessage(m.messageId, m.popReceipt, 'updated', 0);
+    const [peeked] = (await q.peekMessages()).peekedMessageItems;
+    assert.equal(peeked.messageText, 'updated');
+    assert.equal((await q.getProperties()).metadata.by, 'token');
+    const names = [];
+    for await (const item of service.listQueues()) names.push(item.name);
+    assert.ok(names.includes(q.name));
+    await q.delete();
+    assert.ok(cred.calls >= 1);
+  });
+
+  test('a v2 token for the queue endpoint itself works', async () => {
+    const token = jwt(claims({ ver: '2.0', iss: `https://login.microsoftonline.com/${TENANT}/v2.0`, aud: server.queueUrl }));
+    const q = new QueueClient(`${server.queueUrl}/${uniqueName('v2')}`, credential(token));
+    await q.create();
+    await q.delete();
+  });
+
+  test('the wrong audience → 401 "Audience validation failed. Audience did not match."', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ aud: 'https://management.azure.com/' }))));
+    await refused(service.getProperties(), 'Audience validation failed. Audience did not match.');
+  });
+
+  test('another account\'s audience is refused too', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ aud: 'https://someoneelse.queue.core.windows.net' }))));
+    await refused(service.getProperties(), 'Audience validation failed. Audience did not match.');
+  });
+
+  test('an issuer other than Entra ID → 401 "Issuer validation failed. Issuer did not match."', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ iss: 'https://accounts.google.com' }))));
+    await refused(service.getProperties(), 'Issuer validation failed. Issuer did not match.');
+  });
+
+  test('an expired token → 401 "Lifetime validation failed. The token is expired."', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ nbf: now - 7200, exp: now - 3600 }))));
+    await refused(service.getProperties(), 'Lifetime validation failed. The token is expired.');
+  });
+
+  test('a token not yet valid → 401 "Lifetime validation failed. The token is not yet valid."', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ nbf: now + 3600, exp: now + 7200 }))));
+    await refused(service.getProperties(), 'Lifetime validation failed. The token is not yet valid.');
+  });
+
+  test('something that is not a JWT → 401', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential('opaque-token'));
+    await refused(service.getProperties(), 'The access token is not a JWT.');
+  });
+
+  test('a refused token changes nothing', async () => {
+    const name = uniqueName('untouched');
+    const bad = new QueueClient(`${server.queueUrl}/${name}`, credential(jwt(claims({ aud: 'https://vault.azure.net' }))));
+    await assert.rejects(bad.create());
+    const owner = QueueServiceClient.fromConnectionString(server.connectionString);
+    assert.equal(await owner.getQueueClient(name).exists(), false);
+  });
+});
+
+describe('without --oauth', () => {
+  let server;
+  before(async () => { server = await startServer(); });
+  after(async () => { await server?.stop(); });
+
+  test('a bearer token is refused with 403 AuthenticationFailed, even a good one', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims())));
+    await assert.rejects(service.getProperties(), (err) => {
+      assert.equal(err.statusCode, 403);
+      assert.equal(err.code, 'AuthenticationFailed');
+      return true;
+    });
+  });
+});
