@@ -35,6 +35,26 @@ pub const MAX_SIGNED_IDENTIFIER_ID: usize = 64;
 /// <https://learn.microsoft.com/rest/api/storageservices/cross-origin-resource-sharing--cors--support-for-the-azure-storage-services>
 pub const MAX_CORS_RULES: usize = 5;
 
+/// All of an account's CORS rule text together, tags excluded.
+pub const MAX_CORS_TEXT: usize = 2048;
+
+/// Longest CORS origin or header entry.
+pub const MAX_CORS_ENTRY: usize = 256;
+
+/// Per allowed/exposed header list: literal names, and `prefix*` entries.
+pub const MAX_LITERAL_CORS_HEADERS: usize = 64;
+pub const MAX_PREFIXED_CORS_HEADERS: usize = 2;
+
+/// The methods a CORS rule may allow (PATCH was added to the docs later; accepting it is
+/// harmless). Compared ignoring case, as HTTP methods are.
+pub const CORS_METHODS: [&str; 8] = [
+    "DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT", "PATCH",
+];
+
+/// Days a logging or metrics retention policy keeps data, when enabled.
+/// <https://learn.microsoft.com/rest/api/storageservices/set-queue-service-properties>
+pub const RETENTION_DAYS: std::ops::RangeInclusive<i64> = 1..=365;
+
 /// Total size of a queue's metadata (names plus values).
 /// <https://learn.microsoft.com/rest/api/storageservices/set-queue-metadata>
 pub const MAX_METADATA_BYTES: usize = 8 * 1024;

@@ -16,6 +16,7 @@
 pub mod acl;
 pub mod capacity;
 pub mod change;
+pub mod cors;
 pub mod error;
 pub mod event;
 pub mod ids;
@@ -28,9 +29,12 @@ pub mod properties;
 pub mod queue;
 pub mod time;
 
-pub use acl::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+pub use acl::{
+    AccessPolicy, AclError, PolicyTime, QueuePermissions, SignedIdentifier, signed_identifiers,
+};
 pub use capacity::Capacity;
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
+pub use cors::{CorsRule, cors_rules};
 pub use error::QueueError;
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
@@ -39,7 +43,7 @@ pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
 pub use properties::{
-    CorsRule, Logging, Metrics, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
+    Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
 #[cfg(not(target_arch = "wasm32"))]

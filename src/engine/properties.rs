@@ -1,6 +1,41 @@
 //! Service properties: logging, hour and minute metrics, CORS rules.
 //!
-//! The engine stores them; the REST layer parses and renders their XML and evaluates CORS.
+//! The engine stores them and owns their rules: the constructors here (and
+//! [`CorsRule::new`](super::cors::CorsRule::new), [`cors_rules`](super::cors::cors_rules)) are
+//! the only checks, and both faces (the REST layer's XML reader, the JS option reader) call
+//! them. Each face only turns its own syntax (XML text, JS values) into their arguments.
+
+use super::cors::CorsRule;
+use super::limits::RETENTION_DAYS;
+
+/// Why service properties were refused. Named after the service's XML, since that is how the
+/// service reports them whichever face they came from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PropertiesError {
+    /// A value the element cannot hold (`InvalidXmlNodeValue`): its element and the value as
+    /// given.
+    #[error("`{value}` is not a valid {element}")]
+    BadValue {
+        element: &'static str,
+        value: String,
+    },
+    /// A number of the right form outside its range (`OutOfRangeInput`): retention days outside
+    /// 1..=365, a negative CORS max age.
+    #[error("a value is out of range")]
+    OutOfRange,
+    /// The rest are the document's shape (`InvalidXmlDocument`), worded as the service words
+    /// them.
+    #[error("Element Days is only expected when RetentionPolicy is enabled.")]
+    DaysWhileDisabled,
+    #[error("Element Days is required when RetentionPolicy is enabled.")]
+    DaysRequired,
+    #[error("Element IncludeAPIs is required when Metrics is enabled.")]
+    IncludeApisRequired,
+    #[error("At most 5 CorsRule elements are allowed.")]
+    TooManyCorsRules,
+    #[error("CORS rules exceed the 2 KiB size limit.")]
+    CorsTooLarge,
+}
 
 /// A retention policy: when enabled, `days` is 1..=365.
 #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -28,15 +63,81 @@ pub struct Metrics {
     pub retention: RetentionPolicy,
 }
 
-/// One `CorsRule`. Lists are kept as the comma-separated strings the client sent, which is
-/// also how they are written back.
-#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct CorsRule {
-    pub allowed_origins: String,
-    pub allowed_methods: String,
-    pub allowed_headers: String,
-    pub exposed_headers: String,
-    pub max_age_in_seconds: u32,
+impl RetentionPolicy {
+    /// A policy as given: `days` only when enabled, and then required and in 1..=365 (the
+    /// service refuses `Days` in a disabled policy rather than ignoring it).
+    ///
+    /// # Errors
+    /// [`PropertiesError::DaysWhileDisabled`], [`PropertiesError::DaysRequired`],
+    /// [`PropertiesError::OutOfRange`].
+    pub fn new(enabled: bool, days: Option<i64>) -> Result<Self, PropertiesError> {
+        match (enabled, days) {
+            (false, Some(_)) => Err(PropertiesError::DaysWhileDisabled),
+            (false, None) => Ok(RetentionPolicy::default()),
+            (true, None) => Err(PropertiesError::DaysRequired),
+            (true, Some(d)) if RETENTION_DAYS.contains(&d) => Ok(RetentionPolicy {
+                enabled,
+                days: Some(d as u32),
+            }),
+            (true, Some(_)) => Err(PropertiesError::OutOfRange),
+        }
+    }
+}
+
+/// A `Version` must say something.
+fn version(version: &str) -> Result<String, PropertiesError> {
+    match version.trim() {
+        "" => Err(PropertiesError::BadValue {
+            element: "Version",
+            value: version.to_owned(),
+        }),
+        v => Ok(v.to_owned()),
+    }
+}
+
+impl Logging {
+    /// # Errors
+    /// [`PropertiesError::BadValue`] for an empty version.
+    pub fn new(
+        version_text: &str,
+        delete: bool,
+        read: bool,
+        write: bool,
+        retention: RetentionPolicy,
+    ) -> Result<Self, PropertiesError> {
+        Ok(Logging {
+            version: version(version_text)?,
+            delete,
+            read,
+            write,
+            retention,
+        })
+    }
+}
+
+impl Metrics {
+    /// Enabled metrics must say whether they include APIs; on disabled ones `include_apis` is
+    /// dropped (it is never written back).
+    ///
+    /// # Errors
+    /// [`PropertiesError::IncludeApisRequired`]; [`PropertiesError::BadValue`] for an empty
+    /// version.
+    pub fn new(
+        version_text: &str,
+        enabled: bool,
+        include_apis: Option<bool>,
+        retention: RetentionPolicy,
+    ) -> Result<Self, PropertiesError> {
+        if enabled && include_apis.is_none() {
+            return Err(PropertiesError::IncludeApisRequired);
+        }
+        Ok(Metrics {
+            version: version(version_text)?,
+            enabled,
+            include_apis: include_apis.filter(|_| enabled),
+            retention,
+        })
+    }
 }
 
 /// All of an account's service properties.
@@ -103,5 +204,52 @@ impl ServiceProperties {
         if let Some(c) = update.cors {
             self.cors = c;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retention_days_only_when_enabled_and_in_range() {
+        assert_eq!(
+            RetentionPolicy::new(false, Some(3)),
+            Err(PropertiesError::DaysWhileDisabled)
+        );
+        assert_eq!(
+            RetentionPolicy::new(true, None),
+            Err(PropertiesError::DaysRequired)
+        );
+        assert_eq!(
+            RetentionPolicy::new(true, Some(366)),
+            Err(PropertiesError::OutOfRange)
+        );
+        assert_eq!(
+            RetentionPolicy::new(true, Some(365)).unwrap().days,
+            Some(365)
+        );
+        assert_eq!(
+            RetentionPolicy::new(false, None),
+            Ok(RetentionPolicy::default())
+        );
+    }
+
+    #[test]
+    fn enabled_metrics_need_include_apis() {
+        let off = RetentionPolicy::default();
+        assert_eq!(
+            Metrics::new("1.0", true, None, off.clone()),
+            Err(PropertiesError::IncludeApisRequired)
+        );
+        let m = Metrics::new("1.0", false, Some(true), off.clone()).unwrap();
+        assert_eq!(m.include_apis, None);
+        assert!(matches!(
+            Metrics::new(" ", false, None, off),
+            Err(PropertiesError::BadValue {
+                element: "Version",
+                ..
+            })
+        ));
     }
 }

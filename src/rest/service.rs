@@ -219,12 +219,7 @@ impl Service {
         }
         let queue = target.resource.queue();
         if let Some(q) = queue {
-            QueueName::parse(q).map_err(|e| match e {
-                crate::engine::NameError::Length => RestError::new(ErrorCode::OutOfRangeInput),
-                crate::engine::NameError::Characters => {
-                    RestError::new(ErrorCode::InvalidResourceName)
-                }
-            })?;
+            QueueName::parse(q)?;
         }
         let endpoint = endpoint(inc, target);
         let emu = &self.emu;

@@ -1,20 +1,23 @@
 //! JS option bags → validated engine parameters ("parse, don't validate" at the JS edge).
 //!
+//! This file reads JS values into the arguments of the engine's constructors, which hold the
+//! rules (the REST layer's XML reader calls the same ones), and engine errors become JS errors
+//! through the REST layer's one conversion, so both faces refuse alike.
+//!
 //! Option names are `@azure/storage-queue`'s; range errors carry the REST query-parameter name
 //! (`visibilitytimeout`, `messagettl`, `numofmessages`) so a JS caller sees exactly the code and
 //! details the REST surface would answer with. Unknown properties (`abortSignal`, `timeout`, …)
 //! are ignored, so SDK-shaped option objects can be passed unchanged.
 
-use super::error::{coded, invalid_input, invalid_param, out_of_range};
-use crate::engine::limits::{
-    DEFAULT_GET_VISIBILITY_SECS, MAX_CORS_RULES, MAX_SIGNED_IDENTIFIER_ID, MAX_SIGNED_IDENTIFIERS,
-};
+use super::error::{invalid_input, invalid_param, out_of_range};
+use crate::engine::limits::DEFAULT_GET_VISIBILITY_SECS;
 use crate::engine::{
-    AccessPolicy, CorsRule, Logging, MessageCount, Metadata, MetadataError, Metrics, PolicyTime,
-    QueuePermissions, RetentionPolicy, ServicePropertiesUpdate, SignedIdentifier, TimeToLive,
-    VisibilityTimeout,
+    AccessPolicy, AclError, CorsRule, Logging, MessageCount, Metadata, Metrics, PolicyTime,
+    PropertiesError, QueuePermissions, RetentionPolicy, ServicePropertiesUpdate, SignedIdentifier,
+    TimeToLive, VisibilityTimeout, cors_rules, signed_identifiers as engine_signed_identifiers,
 };
-use crate::rest::ErrorCode;
+use crate::rest::RestError;
+use crate::rest::xml::signed_identifiers as xml;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
@@ -50,24 +53,8 @@ pub(crate) struct CreateQueueOptions {
 /// Metadata from `{ name: value }`, under the same rules as `x-ms-meta-*` headers.
 pub(crate) fn metadata(pairs: Option<BTreeMap<String, String>>) -> Result<Metadata, JsValue> {
     let pairs = pairs.unwrap_or_default();
-    Metadata::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| match e {
-        MetadataError::EmptyName => coded(
-            ErrorCode::EmptyMetadataKey,
-            ErrorCode::EmptyMetadataKey.message(),
-        ),
-        MetadataError::InvalidName(name) => coded(
-            ErrorCode::InvalidMetadata,
-            format!("{} (name `{name}`)", ErrorCode::InvalidMetadata.message()),
-        ),
-        MetadataError::DuplicateName(name) => coded(
-            ErrorCode::InvalidMetadata,
-            format!("metadata name `{name}` appears twice (names ignore case)"),
-        ),
-        MetadataError::TooLarge => coded(
-            ErrorCode::MetadataTooLarge,
-            ErrorCode::MetadataTooLarge.message(),
-        ),
-    })
+    Metadata::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| RestError::from(e).into())
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -161,8 +148,8 @@ pub(crate) struct ListQueuesOptions {
     pub(crate) include_metadata: bool,
 }
 
-/// `[{ id, accessPolicy: { startsOn?, expiresOn?, permissions? } }]` → stored access policies.
-/// Times may be `Date`s or ISO 8601 strings.
+/// `[{ id, accessPolicy: { startsOn?, expiresOn?, permissions? } }]` → stored access policies,
+/// under the engine's rules for Set Queue ACL. Times may be `Date`s or ISO 8601 strings.
 pub(crate) fn signed_identifiers(value: &JsValue) -> Result<Vec<SignedIdentifier>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Vec::new());
@@ -170,39 +157,24 @@ pub(crate) fn signed_identifiers(value: &JsValue) -> Result<Vec<SignedIdentifier
     let list = value
         .dyn_ref::<js_sys::Array>()
         .ok_or_else(|| invalid_input("the access policy must be an array of signed identifiers"))?;
-    if list.length() as usize > MAX_SIGNED_IDENTIFIERS {
-        return Err(xml_error(
-            "At most 5 signed identifier is allowed in the request body",
-        ));
-    }
-    let mut out = Vec::new();
-    for item in list.iter() {
-        let id = get(&item, "id")
+    let items = list.iter().collect::<Vec<_>>();
+    let acl = engine_signed_identifiers(items.iter().map(|item| {
+        let id = get(item, "id")
             .as_string()
             .ok_or_else(|| invalid_input("each signed identifier needs a string `id`"))?;
-        if id.chars().count() > MAX_SIGNED_IDENTIFIER_ID {
-            return Err(xml_error(
-                "a signed identifier id is longer than 64 characters",
-            ));
-        }
-        let policy = get(&item, "accessPolicy");
+        let policy = get(item, "accessPolicy");
         let permission = match get(&policy, "permissions").as_string() {
             None => None,
-            Some(p) => Some(
-                QueuePermissions::parse(&p)
-                    .ok_or_else(|| xml_error("permissions may use only r, a, u and p"))?,
-            ),
+            Some(p) => QueuePermissions::for_policy(&p).map_err(RestError::from)?,
         };
-        out.push(SignedIdentifier {
-            id,
-            policy: AccessPolicy {
-                start: policy_time(&get(&policy, "startsOn"))?,
-                expiry: policy_time(&get(&policy, "expiresOn"))?,
-                permission,
-            },
-        });
-    }
-    Ok(out)
+        let policy = AccessPolicy {
+            start: policy_time("Start", &get(&policy, "startsOn"))?,
+            expiry: policy_time("Expiry", &get(&policy, "expiresOn"))?,
+            permission,
+        };
+        Ok::<_, Refused>(SignedIdentifier::new(id, policy).map_err(RestError::from)?)
+    }));
+    acl.map_err(JsValue::from)
 }
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -213,14 +185,18 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
     }
 }
 
-fn policy_time(v: &JsValue) -> Result<Option<PolicyTime>, JsValue> {
+/// A `Date`, or an ISO 8601 string read as the REST layer reads `Start`/`Expiry` (`name`).
+fn policy_time(name: &str, v: &JsValue) -> Result<Option<PolicyTime>, Refused> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
     if let Some(d) = v.dyn_ref::<js_sys::Date>() {
         let ms = d.get_time();
         if !ms.is_finite() {
-            return Err(xml_error("an access policy time is an invalid Date"));
+            return Err(xml::policy_time(name, "Invalid Date")
+                .map(|_| ())
+                .unwrap_err()
+                .into());
         }
         let ms = ms as i64;
         return Ok(Some(PolicyTime {
@@ -229,20 +205,44 @@ fn policy_time(v: &JsValue) -> Result<Option<PolicyTime>, JsValue> {
         }));
     }
     match v.as_string() {
-        Some(s) => crate::rest::dates::parse_iso8601(&s)
-            .map(Some)
-            .ok_or_else(|| xml_error(format!("`{s}` is not an ISO 8601 time"))),
-        None => Err(invalid_input(
-            "access policy times must be Dates or ISO 8601 strings",
-        )),
+        Some(s) if s.trim().is_empty() => Ok(None),
+        Some(s) => Ok(Some(xml::policy_time(name, s.trim())?)),
+        None => Err(invalid_input("access policy times must be Dates or ISO 8601 strings").into()),
     }
 }
 
-fn xml_error(message: impl std::fmt::Display) -> JsValue {
-    coded(
-        ErrorCode::InvalidXmlDocument,
-        format!("{} {message}", ErrorCode::InvalidXmlDocument.message()),
-    )
+/// An error on its way to JS, from either the engine's rules ([`RestError`]) or the JS shape
+/// of the input (already a `JsValue`). Lets one closure use `?` on both.
+struct Refused(JsValue);
+
+impl From<RestError> for Refused {
+    fn from(e: RestError) -> Self {
+        Refused(e.into())
+    }
+}
+
+impl From<JsValue> for Refused {
+    fn from(e: JsValue) -> Self {
+        Refused(e)
+    }
+}
+
+impl From<AclError> for Refused {
+    fn from(e: AclError) -> Self {
+        RestError::from(e).into()
+    }
+}
+
+impl From<PropertiesError> for Refused {
+    fn from(e: PropertiesError) -> Self {
+        RestError::from(e).into()
+    }
+}
+
+impl From<Refused> for JsValue {
+    fn from(r: Refused) -> Self {
+        r.0
+    }
 }
 
 /// `QueueServiceProperties` as the SDK spells it. Absent parts keep their stored value.
@@ -305,105 +305,78 @@ fn one_point_oh() -> String {
 
 impl ServicePropertiesInput {
     pub(crate) fn parse(self) -> Result<ServicePropertiesUpdate, JsValue> {
-        let cors = match self.cors {
-            None => None,
-            Some(rules) if rules.len() > MAX_CORS_RULES => {
-                return Err(xml_error("at most five CORS rules are allowed"));
-            }
-            Some(rules) => Some(
-                rules
-                    .into_iter()
-                    .map(CorsRuleInput::parse)
-                    .collect::<Result<_, _>>()?,
-            ),
-        };
+        Ok(self.parse_parts()?)
+    }
+
+    fn parse_parts(self) -> Result<ServicePropertiesUpdate, Refused> {
         Ok(ServicePropertiesUpdate {
             logging: match self.queue_analytics_logging {
                 None => None,
-                Some(l) => Some(Logging {
-                    version: l.version,
-                    delete: l.delete_property,
-                    read: l.read,
-                    write: l.write,
-                    retention: l.retention_policy.parse()?,
-                }),
+                Some(l) => Some(Logging::new(
+                    &l.version,
+                    l.delete_property,
+                    l.read,
+                    l.write,
+                    l.retention_policy.parse()?,
+                )?),
             },
             hour_metrics: self.hour_metrics.map(MetricsInput::parse).transpose()?,
             minute_metrics: self.minute_metrics.map(MetricsInput::parse).transpose()?,
-            cors,
+            cors: self.cors.map(CorsRuleInput::parse_all).transpose()?,
         })
     }
 }
 
 impl MetricsInput {
-    fn parse(self) -> Result<Metrics, JsValue> {
-        if self.enabled && self.include_apis.is_none() {
-            return Err(coded(
-                ErrorCode::MissingRequiredXmlNode,
-                "includeAPIs is required when metrics are enabled",
-            ));
-        }
-        Ok(Metrics {
-            version: self.version,
-            enabled: self.enabled,
-            include_apis: if self.enabled {
-                self.include_apis
-            } else {
-                None
-            },
-            retention: self.retention_policy.parse()?,
-        })
+    fn parse(self) -> Result<Metrics, Refused> {
+        let retention = self.retention_policy.parse()?;
+        Ok(Metrics::new(
+            &self.version,
+            self.enabled,
+            self.include_apis,
+            retention,
+        )?)
     }
 }
 
 impl RetentionInput {
-    fn parse(self) -> Result<RetentionPolicy, JsValue> {
-        if !self.enabled {
-            return Ok(RetentionPolicy::default());
-        }
-        match self.days {
-            Some(d) if d.fract() == 0.0 && (1.0..=365.0).contains(&d) => Ok(RetentionPolicy {
-                enabled: true,
-                days: Some(d as u32),
-            }),
-            _ => Err(coded(
-                ErrorCode::OutOfRangeInput,
-                "retention days must be a whole number from 1 to 365 when retention is enabled",
-            )),
-        }
+    fn parse(self) -> Result<RetentionPolicy, Refused> {
+        let days = self.days.map(|d| whole_value("Days", d)).transpose()?;
+        Ok(RetentionPolicy::new(self.enabled, days)?)
+    }
+}
+
+/// A number where the XML carries an integer: a fraction or an infinity is the value the
+/// element cannot hold, as the same number sent by the SDK would be.
+fn whole_value(element: &'static str, v: f64) -> Result<i64, PropertiesError> {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e18 {
+        Ok(v as i64)
+    } else {
+        Err(PropertiesError::BadValue {
+            element,
+            value: v.to_string(),
+        })
     }
 }
 
 impl CorsRuleInput {
-    fn parse(self) -> Result<CorsRule, JsValue> {
-        const METHODS: [&str; 8] = [
-            "DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT", "PATCH",
-        ];
-        if let Some(bad) = self
-            .allowed_methods
-            .split(',')
-            .map(str::trim)
-            .find(|m| !METHODS.contains(m))
-        {
-            return Err(coded(
-                ErrorCode::InvalidXmlNodeValue,
-                format!("`{bad}` is not an allowed CORS method"),
-            ));
-        }
-        let age = self.max_age_in_seconds;
-        if age.fract() != 0.0 || !(0.0..=(u32::MAX as f64)).contains(&age) {
-            return Err(coded(
-                ErrorCode::InvalidXmlNodeValue,
-                "maxAgeInSeconds must be a non-negative whole number",
-            ));
-        }
-        Ok(CorsRule {
-            allowed_origins: self.allowed_origins,
-            allowed_methods: self.allowed_methods,
-            allowed_headers: self.allowed_headers,
-            exposed_headers: self.exposed_headers,
-            max_age_in_seconds: age as u32,
-        })
+    fn parse(self) -> Result<CorsRule, Refused> {
+        let age = whole_value("MaxAgeInSeconds", self.max_age_in_seconds)?;
+        Ok(CorsRule::new(
+            &self.allowed_origins,
+            &self.allowed_methods,
+            &self.allowed_headers,
+            &self.exposed_headers,
+            age,
+        )?)
+    }
+
+    fn parse_all(rules: Vec<CorsRuleInput>) -> Result<Vec<CorsRule>, Refused> {
+        let rules = rules
+            .into_iter()
+            .map(CorsRuleInput::parse)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(cors_rules(rules)?)
     }
 }
 
@@ -429,12 +402,5 @@ pub(crate) fn cors_option(value: &JsValue) -> Result<Option<Vec<CorsRule>>, JsVa
     }
     let rules: Vec<CorsRuleInput> = serde_wasm_bindgen::from_value(value.clone())
         .map_err(|e| invalid_input(format!("cors: {e}")))?;
-    if rules.len() > MAX_CORS_RULES {
-        return Err(xml_error("at most five CORS rules are allowed"));
-    }
-    rules
-        .into_iter()
-        .map(CorsRuleInput::parse)
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    Ok(Some(CorsRuleInput::parse_all(rules)?))
 }

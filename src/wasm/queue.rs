@@ -13,8 +13,7 @@ use super::types::{
     JsMetadata, JsPeekMessagesOptions, JsQueueCreateOptions, JsReceiveMessagesOptions,
     JsSendMessageOptions, JsSignedIdentifiers,
 };
-use crate::engine::limits::MAX_MESSAGE_BYTES;
-use crate::engine::{MessageId, MessageText, NameError, PopReceipt, QueueName, TextError};
+use crate::engine::{MessageId, MessageText, PopReceipt, QueueName};
 use crate::rest::{ErrorCode, RestError};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -45,13 +44,7 @@ impl Queue {
 /// Validates a queue name with the REST layer's codes: `OutOfRangeInput` for the length,
 /// `InvalidResourceName` for the characters.
 pub(crate) fn queue_name(name: &str) -> Result<QueueName, JsValue> {
-    QueueName::parse(name).map_err(|e| {
-        let code = match e {
-            NameError::Length => ErrorCode::OutOfRangeInput,
-            NameError::Characters => ErrorCode::InvalidResourceName,
-        };
-        coded(code, format!("{} (queue name `{name}`)", code.message()))
-    })
+    QueueName::parse(name).map_err(|e| RestError::from(e).into())
 }
 
 /// A message id as the engine knows it. A string that is not a GUID names no message, so it is
@@ -72,21 +65,7 @@ fn pop_receipt(receipt: &str) -> Result<PopReceipt, JsValue> {
 
 /// The text as a message, refused as the service would refuse the SDK's request for it.
 fn message_text(text: String) -> Result<MessageText, JsValue> {
-    MessageText::new(text).map_err(|e| {
-        JsValue::from(match e {
-            TextError::TooLarge { size } => {
-                RestError::too_large(MAX_MESSAGE_BYTES).with("MessageSize", size.to_string())
-            }
-            TextError::NotXml { found } => RestError::new(ErrorCode::InvalidXmlDocument).with(
-                "Reason",
-                format!(
-                    "The message text holds U+{:04X}, a character XML 1.0 cannot carry; \
-                     base64-encode binary content.",
-                    u32::from(found)
-                ),
-            ),
-        })
-    })
+    MessageText::new(text).map_err(|e| RestError::from(e).into())
 }
 
 #[wasm_bindgen]

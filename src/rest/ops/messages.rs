@@ -1,10 +1,8 @@
 //! Operations on a queue's messages collection: Put, Get, Peek, Clear.
 
 use super::{OpContext, Reply};
-use crate::engine::limits::{DEFAULT_GET_VISIBILITY_SECS, MAX_MESSAGE_BYTES};
-use crate::engine::{
-    MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout,
-};
+use crate::engine::limits::DEFAULT_GET_VISIBILITY_SECS;
+use crate::engine::{MessageCount, MessageText, RangeError, TimeToLive, VisibilityTimeout};
 use crate::rest::error::{ErrorCode, RestError};
 use crate::rest::xml::messages::{ListShape, parse_message_text, write_message_list};
 use base64::Engine as _;
@@ -36,11 +34,7 @@ pub fn message_text_from_body(ctx: &OpContext) -> Result<MessageText, RestError>
         }
     }
     let text = parse_message_text(ctx.body)?;
-    MessageText::new(text).map_err(|e| match e {
-        TextError::TooLarge { .. } => RestError::too_large(MAX_MESSAGE_BYTES),
-        // What the service's XML reader says of such a character (even as a reference).
-        TextError::NotXml { .. } => RestError::invalid_xml(),
-    })
+    Ok(MessageText::new(text)?)
 }
 
 /// Put Message answers with the new message only from this version on; before, 201 is empty.

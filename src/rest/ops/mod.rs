@@ -9,7 +9,7 @@ pub mod service;
 use super::error::{ErrorCode, RestError};
 use super::query::Query;
 use super::route::Target;
-use crate::engine::{Emulator, Metadata, MetadataError, QueueName, Timestamp};
+use crate::engine::{Emulator, Metadata, QueueName, Timestamp};
 use crate::http1::Spelling;
 use http::HeaderMap;
 
@@ -40,7 +40,7 @@ impl OpContext<'_> {
     /// The queue the resource names; the caller validated its syntax before routing.
     pub fn queue_name(&self) -> Result<QueueName, RestError> {
         let raw = self.target.resource.queue().unwrap_or("");
-        QueueName::parse(raw).map_err(|_| RestError::new(ErrorCode::InvalidResourceName))
+        Ok(QueueName::parse(raw)?)
     }
 
     /// The `x-ms-meta-*` headers as metadata.
@@ -67,15 +67,7 @@ pub fn metadata_from_headers(
             pairs.push((meta, value));
         }
     }
-    Metadata::from_pairs(pairs).map_err(|e| {
-        RestError::new(match e {
-            MetadataError::EmptyName => ErrorCode::EmptyMetadataKey,
-            MetadataError::InvalidName(_) | MetadataError::DuplicateName(_) => {
-                ErrorCode::InvalidMetadata
-            }
-            MetadataError::TooLarge => ErrorCode::MetadataTooLarge,
-        })
-    })
+    Ok(Metadata::from_pairs(pairs)?)
 }
 
 fn strip_prefix_ignoring_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {

@@ -72,6 +72,27 @@ impl Element {
             .with("Reason", reason)
     }
 
+    /// Points an error from a rule checked on this element at it: an `InvalidXmlDocument`
+    /// gets the element's line and position ahead of its reason; other errors name their
+    /// element (or none) already.
+    pub fn locate(&self, e: RestError) -> RestError {
+        if e.code != ErrorCode::InvalidXmlDocument
+            || e.details.iter().any(|(name, _)| *name == "LineNumber")
+        {
+            return e;
+        }
+        let mut located = RestError {
+            details: Vec::with_capacity(e.details.len() + 2),
+            ..e
+        };
+        located.details.push(("LineNumber", self.line.to_string()));
+        located
+            .details
+            .push(("LinePosition", self.column.to_string()));
+        located.details.extend(e.details);
+        located
+    }
+
     /// `400 InvalidXmlNodeValue` naming this element and the value it carried.
     pub fn bad_value(&self) -> RestError {
         RestError::new(ErrorCode::InvalidXmlNodeValue)

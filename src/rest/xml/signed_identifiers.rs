@@ -1,5 +1,8 @@
 //! `SignedIdentifiers` (Set/Get Queue ACL): a queue's stored access policies.
 //!
+//! The list's rules are the engine's (`SignedIdentifier::new`, `signed_identifiers`,
+//! `QueuePermissions::for_policy`), shared with the JS `setAccessPolicy`.
+//!
 //! Every problem with a Set Queue ACL body is `400 InvalidXmlDocument` with line and position
 //! `0` — the real service answers a bad permission string that way — except an oversized body
 //! (`413 RequestBodyTooLarge`, limit 10 000 bytes). The real service's `Reason` is sometimes
@@ -7,10 +10,11 @@
 
 use super::XmlWriter;
 use super::reader::{Element, is_blank, parse_document};
-use crate::engine::limits::{MAX_SIGNED_IDENTIFIER_ID, MAX_SIGNED_IDENTIFIERS};
-use crate::engine::{AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier};
+use crate::engine::{
+    AccessPolicy, PolicyTime, QueuePermissions, SignedIdentifier, signed_identifiers,
+};
 use crate::rest::dates::{iso8601, parse_iso8601};
-use crate::rest::error::{ErrorCode, RestError};
+use crate::rest::error::RestError;
 
 /// Largest Set Queue ACL body the service reads (legacy protocol head).
 pub const MAX_SIGNED_IDENTIFIERS_BYTES: usize = 10_000;
@@ -36,92 +40,49 @@ pub fn parse_signed_identifiers(body: &[u8]) -> Result<Vec<SignedIdentifier>, Re
             root.name
         )));
     }
-    let mut acl = Vec::new();
-    for el in root.children_named("SignedIdentifier") {
-        if acl.len() == MAX_SIGNED_IDENTIFIERS {
-            // The legacy service's own (ungrammatical) reason.
-            return Err(RestError::new(ErrorCode::InvalidXmlDocument)
-                .with("LineNumber", "0")
-                .with("LinePosition", "0")
-                .with(
-                    "Reason",
-                    "At most 5 signed identifier is allowed in the request body",
-                ));
-        }
-        let si = signed_identifier(el)?;
-        if acl.iter().any(|a: &SignedIdentifier| a.id == si.id) {
-            return Err(RestError::invalid_xml_because(format!(
-                "The signed identifier '{}' appears more than once.",
-                si.id
-            )));
-        }
-        acl.push(si);
-    }
-    Ok(acl)
+    let items = root.children_named("SignedIdentifier").collect::<Vec<_>>();
+    signed_identifiers(items.into_iter().map(signed_identifier))
 }
 
 fn signed_identifier(el: &Element) -> Result<SignedIdentifier, RestError> {
-    let id = el
-        .child("Id")?
-        .map(|i| i.text.clone())
-        .filter(|id| !id.is_empty() && id.chars().count() <= MAX_SIGNED_IDENTIFIER_ID)
-        .ok_or_else(|| {
-            RestError::invalid_xml_because(format!(
-                "Element Id is required in element SignedIdentifier and must be 1 to \
-                 {MAX_SIGNED_IDENTIFIER_ID} characters long."
-            ))
-        })?;
+    let id = el.child("Id")?.map(|i| i.text.clone()).unwrap_or_default();
     let policy = match el.child("AccessPolicy")? {
         None => AccessPolicy::default(),
         Some(p) => AccessPolicy {
             start: time("Start", p.child("Start")?)?,
             expiry: time("Expiry", p.child("Expiry")?)?,
-            permission: permission(p.child("Permission")?)?,
+            permission: match p.child("Permission")? {
+                Some(perm) => QueuePermissions::for_policy(&perm.text)?,
+                None => None,
+            },
         },
     };
-    Ok(SignedIdentifier { id, policy })
+    Ok(SignedIdentifier::new(id, policy)?)
 }
 
 /// An absent or empty `Start`/`Expiry` leaves the time unset (SDKs may send `<Start />`).
 fn time(name: &str, el: Option<&Element>) -> Result<Option<PolicyTime>, RestError> {
-    let Some(text) = el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) else {
-        return Ok(None);
-    };
-    let bad = || {
-        RestError::invalid_xml_because(format!(
-            "Element {name} has the value '{text}', which is not an ISO 8601 UTC time \
-             (for example 2026-01-31T12:00:00.0000000Z; at most 9 fractional digits)."
-        ))
-    };
-    // ASCII first: dates::parse_iso8601 slices by byte offsets.
-    if !text.is_ascii() {
-        return Err(bad());
+    match el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(text) => policy_time(name, text).map(Some),
     }
-    parse_iso8601(text).map(Some).ok_or_else(bad)
 }
 
-/// Letters from `raup` in any order; a repeat is tolerated (the service reads permissions as a
-/// set). An absent or empty `Permission` leaves it unset.
-fn permission(el: Option<&Element>) -> Result<Option<QueuePermissions>, RestError> {
-    let Some(text) = el.map(|e| e.text.trim()).filter(|t| !t.is_empty()) else {
-        return Ok(None);
-    };
-    let mut p = QueuePermissions::default();
-    for c in text.chars() {
-        match c {
-            'r' => p.read = true,
-            'a' => p.add = true,
-            'u' => p.update = true,
-            'p' => p.process = true,
-            _ => {
-                return Err(RestError::invalid_xml_because(format!(
-                    "Element Permission has the value '{text}'; a queue policy's permissions \
-                     are letters from r, a, u and p."
-                )));
-            }
-        }
-    }
-    Ok(Some(p))
+/// A policy time (`Start` or `Expiry`) in ISO 8601, read alike from either face.
+///
+/// # Errors
+/// `InvalidXmlDocument` at line and position 0, as the service answers a bad ACL body.
+pub fn policy_time(name: &str, text: &str) -> Result<PolicyTime, RestError> {
+    // ASCII first: dates::parse_iso8601 slices by byte offsets.
+    text.is_ascii()
+        .then(|| parse_iso8601(text))
+        .flatten()
+        .ok_or_else(|| {
+            RestError::invalid_xml_because(format!(
+                "Element {name} has the value '{text}', which is not an ISO 8601 UTC time \
+                 (for example 2026-01-31T12:00:00.0000000Z; at most 9 fractional digits)."
+            ))
+        })
 }
 
 /// The [Get Queue ACL](https://learn.microsoft.com/rest/api/storageservices/get-queue-acl)

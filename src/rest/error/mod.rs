@@ -1,6 +1,8 @@
-//! Azure's error codes, one table, and the error value the REST layer renders.
+//! Azure's error codes, one table, and the error value the REST layer renders. Engine errors
+//! become these in one place ([`from_engine`]), for both faces: the REST layer renders them as
+//! error responses, the JS layer throws them.
 
-use crate::engine::QueueError;
+mod from_engine;
 
 macro_rules! error_codes {
     ($($code:ident => $status:literal, $message:literal;)*) => {
@@ -169,16 +171,5 @@ impl RestError {
     /// `413 RequestBodyTooLarge` with the limit that was exceeded.
     pub fn too_large(limit: usize) -> Self {
         RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
-    }
-}
-
-impl From<QueueError> for RestError {
-    fn from(e: QueueError) -> Self {
-        RestError::new(match e {
-            QueueError::QueueNotFound(_) => ErrorCode::QueueNotFound,
-            QueueError::QueueAlreadyExists(_) => ErrorCode::QueueAlreadyExists,
-            QueueError::MessageNotFound(_) => ErrorCode::MessageNotFound,
-            QueueError::ServerBusy => ErrorCode::ServerBusy,
-        })
     }
 }
