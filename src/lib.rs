@@ -3,7 +3,8 @@
 //! Layers (data flows down, never up):
 //! - [`engine`]: queue semantics, pure and deterministic (time and randomness are injected);
 //! - [`rest`]: the Azure Queue REST protocol over `http` types, no I/O;
-//! - [`store`]: the persistence contract and the memory store;
+//! - [`store`]: persistence, pure: the store seam and its contract suite, the record layout,
+//!   group commit, the IndexedDB write-ahead log and message blocks, the snapshot document;
 //! - [`http1`]: HTTP/1.1 framing for one server connection (bytes ⇄ `http` types), no I/O;
 //! - `wasm` (wasm32 only): the JavaScript faces — `QueueService`, `Queue`, `fetchHandler`.
 //!

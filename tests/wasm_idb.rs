@@ -9,6 +9,7 @@ mod wasm_scenarios;
 use azqueue::engine::{
     Emulator, Metadata, QueueName, SeededEntropy, TimeToLive, Timestamp, VisibilityTimeout,
 };
+use azqueue::store::layout::ops_of_changes;
 use azqueue::store::{Store, contract};
 use azqueue::wasm::{IdbStore, QueueService, delete_database};
 use js_sys::{Array, Function, Promise, Reflect};
@@ -333,7 +334,10 @@ async fn reopens_100k_messages() {
     {
         let t_write = js_sys::Date::now();
         let store = IdbStore::new(&name);
-        store.commit(emu.take_changes()).await.unwrap();
+        store
+            .write(ops_of_changes(emu.take_changes()).unwrap())
+            .await
+            .unwrap();
         store.close_and_wait().await;
         log(format!(
             "wrote {N} in {:.0} ms",
@@ -659,7 +663,7 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
     let expected = want(emu.snapshot());
     for round in 0..2 {
         let store = IdbStore::new(&name);
-        let loaded = store.load().await.unwrap();
+        let loaded = store.load().await.unwrap().snapshot;
         assert_eq!(want(loaded), expected, "load {round}");
         store.close_and_wait().await;
     }
@@ -691,7 +695,10 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     let store = IdbStore::new(&name);
     emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
         .unwrap();
-    store.commit(emu.take_changes()).await.unwrap();
+    store
+        .write(ops_of_changes(emu.take_changes()).unwrap())
+        .await
+        .unwrap();
     let mut commits = 1;
     // About 28 operations a round: three folds, so deletes of messages folded by an earlier fold
     // are folded too.
@@ -716,7 +723,10 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
             emu.delete_message(t, "devstoreaccount1", &queue, &m.id, &m.pop_receipt)
                 .unwrap();
         }
-        store.commit(emu.take_changes()).await.unwrap();
+        store
+            .write(ops_of_changes(emu.take_changes()).unwrap())
+            .await
+            .unwrap();
         commits += 1;
     }
     let counts = read_database(
@@ -748,7 +758,7 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
 /// `store` loads exactly `want`, an engine's snapshot: messages compared in sequence order,
 /// service properties left out (the engine reports defaults nobody stored).
 async fn assert_loads_as(store: &IdbStore, mut want: azqueue::engine::Snapshot, what: &str) {
-    let mut loaded = store.load().await.unwrap();
+    let mut loaded = store.load().await.unwrap().snapshot;
     for s in [&mut loaded, &mut want] {
         for a in &mut s.accounts {
             a.properties = None;
@@ -798,7 +808,10 @@ async fn folded_queue_deletes_and_clears_remove_exactly_their_blocks() {
         }
     };
     let store = IdbStore::new(&name);
-    store.commit(emu.take_changes()).await.unwrap();
+    store
+        .write(ops_of_changes(emu.take_changes()).unwrap())
+        .await
+        .unwrap();
     store.close_and_wait().await; // folds
     assert_eq!(blocks().await, 9.0, "three queues of three blocks");
     reopen_and_compare(&emu, "after the first fold").await;
@@ -811,7 +824,10 @@ async fn folded_queue_deletes_and_clears_remove_exactly_their_blocks() {
     put_many(&mut emu, &queues[0], 1);
     let store = IdbStore::new(&name);
     store.load().await.unwrap();
-    store.commit(emu.take_changes()).await.unwrap();
+    store
+        .write(ops_of_changes(emu.take_changes()).unwrap())
+        .await
+        .unwrap();
     store.close_and_wait().await;
     assert_eq!(
         blocks().await,

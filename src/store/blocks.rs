@@ -7,7 +7,7 @@
 //! JavaScript on this project's machine, 100k message values of about 180 bytes: writing them
 //! as 100k records took 0.09–0.13 ms each (13 s in all), as 1,563 blocks of 64 about 0.34 s;
 //! reading them back with `getAll` took 0.65–0.77 s as records and 0.22 s as blocks. Every
-//! message the write-ahead log (`src/wasm/idb/log.rs`) folds was one record write, and that
+//! message the write-ahead log (`wal.rs`) folds was one record write, and that
 //! was most of the time a strict commit waited for under load.
 //!
 //! Blocks follow the insertion sequence, so the places a queue changes (new messages at its
@@ -27,15 +27,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Insertion sequence numbers per block. A block of 100-byte messages is about 12 KB; bigger
 /// blocks were no faster to read back, and each one a fold touches is rewritten whole.
-pub(crate) const SLOTS: u64 = 64;
+pub const SLOTS: u64 = 64;
 
 /// One block: a queue's messages with sequence numbers in `number * SLOTS ..` `(number + 1) *
 /// SLOTS`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Block {
-    pub(crate) account: String,
-    pub(crate) queue: String,
-    pub(crate) number: u64,
+pub struct Block {
+    pub account: String,
+    pub queue: String,
+    pub number: u64,
 }
 
 impl Block {
@@ -48,7 +48,7 @@ impl Block {
     }
 
     /// The block a stored block value is the record of (any of its lines names it).
-    pub(crate) fn of_value(value: &str) -> Result<Block, StoreError> {
+    pub fn of_value(value: &str) -> Result<Block, StoreError> {
         let first = value.split('\n').next().unwrap_or_default();
         let place = layout::message_place(first)?;
         Ok(Block::of(&place.account, &place.queue, place.seq))
@@ -56,31 +56,31 @@ impl Block {
 }
 
 /// A message's new value, or `None`: delete it.
-pub(crate) type MessageChange = (MessageId, Option<String>);
+pub type MessageChange = (MessageId, Option<String>);
 
 /// A fold's writes: the record operations that are not about single messages, in order, to
 /// apply first; then each touched block's message changes, in order.
 #[derive(Debug, Default)]
-pub(crate) struct FoldPlan {
-    pub(crate) records: Vec<RecordOp>,
-    pub(crate) blocks: BTreeMap<Block, BlockPlan>,
+pub struct FoldPlan {
+    pub records: Vec<RecordOp>,
+    pub blocks: BTreeMap<Block, BlockPlan>,
     /// What [`Placement`] learns once the fold is durable.
-    pub(crate) placed: Vec<Placed>,
+    pub placed: Vec<Placed>,
 }
 
 /// One touched block.
 #[derive(Debug, Default)]
-pub(crate) struct BlockPlan {
+pub struct BlockPlan {
     /// The block is known to hold nothing before `changes` (an earlier operation of the fold
     /// emptied its queue, or everything), so it need not be read.
-    pub(crate) empty: bool,
-    pub(crate) changes: Vec<MessageChange>,
+    pub empty: bool,
+    pub changes: Vec<MessageChange>,
 }
 
 /// Splits `ops` (in order) into a [`FoldPlan`]. Applying `records` first and the blocks after
 /// gives what applying `ops` in order gives: a queue-wide delete or a `Clear` drops the block
 /// changes planned before it, which it would have erased anyway.
-pub(crate) fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, StoreError> {
+pub fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, StoreError> {
     let mut plan = FoldPlan::default();
     let mut emptied = Emptied::default();
     for op in ops {
@@ -163,10 +163,7 @@ impl FoldPlan {
 
 /// A block's new value: its stored value `old` (if any) with `changes` applied in order, or
 /// `None` once it holds no message.
-pub(crate) fn merge(
-    old: Option<&str>,
-    changes: Vec<MessageChange>,
-) -> Result<Option<String>, StoreError> {
+pub fn merge(old: Option<&str>, changes: Vec<MessageChange>) -> Result<Option<String>, StoreError> {
     let mut lines: Vec<(MessageId, String)> = Vec::new();
     for line in old.unwrap_or_default().split('\n') {
         if !line.is_empty() {
@@ -199,7 +196,7 @@ pub(crate) fn merge(
 
 /// One thing [`Placement`] learns from a durable write.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Placed {
+pub enum Placed {
     Put {
         account: String,
         queue: String,
@@ -223,13 +220,13 @@ pub(crate) enum Placed {
 /// one put and deleted between two folds never joins, and its delete needs no block (the fold's
 /// operations are coalesced: only the delete is left).
 #[derive(Debug, Default)]
-pub(crate) struct Placement {
+pub struct Placement {
     /// account → queue → message id → sequence.
     accounts: HashMap<String, HashMap<String, HashMap<MessageId, u64>>>,
 }
 
 impl Placement {
-    pub(crate) fn insert(&mut self, account: &str, queue: &str, id: MessageId, seq: u64) {
+    pub fn insert(&mut self, account: &str, queue: &str, id: MessageId, seq: u64) {
         let queues = match self.accounts.get_mut(account) {
             Some(q) => q,
             None => self.accounts.entry(account.to_owned()).or_default(),
@@ -241,12 +238,12 @@ impl Placement {
         ids.insert(id, seq);
     }
 
-    pub(crate) fn seq(&self, account: &str, queue: &str, id: &MessageId) -> Option<u64> {
+    pub fn seq(&self, account: &str, queue: &str, id: &MessageId) -> Option<u64> {
         self.accounts.get(account)?.get(queue)?.get(id).copied()
     }
 
     /// Applies what a durable write did, in order.
-    pub(crate) fn apply(&mut self, placed: Vec<Placed>) {
+    pub fn apply(&mut self, placed: Vec<Placed>) {
         for p in placed {
             match p {
                 Placed::Put {
@@ -282,63 +279,22 @@ mod tests {
         Emulator, MessageCount, MessageText, Metadata, QueueName, SeededEntropy, TimeToLive,
         Timestamp, VisibilityTimeout,
     };
+    use crate::store::Store;
     use crate::store::layout::{Decoder, MESSAGES, ops_of_changes};
+    use crate::store::simulated_idb::{Database, SimulatedIdb};
 
-    /// An in-memory stand-in for the `segments` and record stores: what a fold writes, applied
-    /// exactly as `idb.rs` applies it (records first, then each block read, merged, written).
-    #[derive(Default)]
-    struct Stored {
-        blocks: BTreeMap<Block, String>,
-        records: BTreeMap<String, String>,
-    }
-
-    impl Stored {
-        fn fold(&mut self, ops: Vec<RecordOp>, placement: &mut Placement) {
-            let plan = plan(layout::coalesce(ops), placement).unwrap();
-            for op in plan.records {
-                match op {
-                    RecordOp::Put { key, value } => {
-                        self.records.insert(key.path(), value);
-                    }
-                    RecordOp::Delete { key } => {
-                        self.records.remove(&key.path());
-                    }
-                    RecordOp::DeleteMessagesOf { account, queue } => self
-                        .blocks
-                        .retain(|b, _| b.account != account || b.queue != queue.as_str()),
-                    RecordOp::Clear => {
-                        self.blocks.clear();
-                        self.records.clear();
-                    }
-                }
-            }
-            for (block, p) in plan.blocks {
-                let old = if p.empty {
-                    assert!(!self.blocks.contains_key(&block), "{block:?} said empty");
-                    None
-                } else {
-                    self.blocks.get(&block).cloned()
-                };
-                match merge(old.as_deref(), p.changes).unwrap() {
-                    Some(v) => self.blocks.insert(block, v),
-                    None => self.blocks.remove(&block),
-                };
-            }
-            placement.apply(plan.placed);
+    /// The messages the blocks of `db` hold, as (queue, sequence, text), sorted.
+    fn block_messages(db: &Database) -> Vec<(String, u64, String)> {
+        let mut d = Decoder::default();
+        for v in db.blocks.values() {
+            d.add_lines(MESSAGES, v).unwrap();
         }
-
-        fn messages(&self) -> Vec<(String, u64, String)> {
-            let mut d = Decoder::default();
-            for v in self.blocks.values() {
-                d.add_lines(MESSAGES, v).unwrap();
-            }
-            let mut out: Vec<_> = d
-                .stored_messages()
-                .map(|(_, q, m)| (q.to_owned(), m.seq, m.text.to_string()))
-                .collect();
-            out.sort();
-            out
-        }
+        let mut out: Vec<_> = d
+            .stored_messages()
+            .map(|(_, q, m)| (q.to_owned(), m.seq, m.text.to_string()))
+            .collect();
+        out.sort();
+        out
     }
 
     fn engine_messages(emu: &Emulator) -> Vec<(String, u64, String)> {
@@ -366,8 +322,7 @@ mod tests {
             QueueName::parse("two").unwrap(),
         );
         let mut emu = Emulator::new(Box::new(SeededEntropy::new(11)));
-        let mut stored = Stored::default();
-        let mut placement = Placement::default();
+        let idb = SimulatedIdb::open(Database::default(), true);
         let vis = |s| VisibilityTimeout::new(s).unwrap();
         let put = |emu: &mut Emulator, q: &QueueName, text: String| {
             emu.put_message(
@@ -415,8 +370,13 @@ mod tests {
                 put(&mut emu, &q2, "reborn".into());
                 pending.extend(ops_of_changes(emu.take_changes()).unwrap());
             }
-            stored.fold(pending, &mut placement);
-            assert_eq!(stored.messages(), engine_messages(&emu), "round {round}");
+            idb.write_batch(pending, true).unwrap();
+            let stored = idb.database();
+            assert_eq!(
+                block_messages(&stored),
+                engine_messages(&emu),
+                "round {round}"
+            );
             for (block, value) in &stored.blocks {
                 assert_eq!(&Block::of_value(value).unwrap(), block);
                 for line in value.split('\n') {
@@ -427,24 +387,20 @@ mod tests {
                 }
             }
         }
-        assert!(stored.blocks.len() > 3, "{} blocks", stored.blocks.len());
+        let blocks = idb.database().blocks.len();
+        assert!(blocks > 3, "{blocks} blocks");
     }
 
-    /// What a load after a crash sees: the stored records and blocks, then the log not yet
-    /// folded, replayed in order; as the engine's messages.
-    fn crash_load(stored: &Stored, log: &[RecordOp]) -> Vec<(String, u64, String)> {
-        let mut d = Decoder::default();
-        for (path, value) in &stored.records {
-            d.add_path(path, value).unwrap();
-        }
-        for v in stored.blocks.values() {
-            d.add_lines(MESSAGES, v).unwrap();
-        }
-        for op in log {
-            d.apply(op.clone()).unwrap();
-        }
+    /// What a load after a crash sees (the database as it is, its log re-read): the records,
+    /// the blocks, then the log not yet folded, replayed in order; as the engine's messages.
+    fn crash_load(db: &Database) -> Vec<(String, u64, String)> {
+        let reopened = SimulatedIdb::open(db.clone(), false);
         let mut out = Vec::new();
-        for a in d.finish().snapshot.accounts {
+        for a in pollster::block_on(reopened.load())
+            .unwrap()
+            .snapshot
+            .accounts
+        {
             for q in a.queues {
                 for m in q.messages {
                     out.push((q.queue.name.as_str().to_owned(), m.seq, m.text.to_string()));
@@ -495,9 +451,9 @@ mod tests {
             for q in &names {
                 emu.create_queue(t, a, q, Metadata::default()).unwrap();
             }
-            let mut stored = Stored::default();
-            let mut placement = Placement::default();
-            let mut log: Vec<RecordOp> = Vec::new();
+            let idb = SimulatedIdb::open(Database::default(), false);
+            // Create the queues in the blocks' store (the records) first.
+            idb.write_batch(ops_of_changes(emu.take_changes()).unwrap(), true).unwrap();
             let mut received: [Vec<(MessageId, crate::engine::PopReceipt)>; 2] = Default::default();
             let mut n = 0;
             for step in steps {
@@ -532,14 +488,15 @@ mod tests {
                         received[q].clear();
                     }
                     Step::Commit => {
-                        log.extend(ops_of_changes(emu.take_changes()).unwrap());
-                        proptest::prop_assert_eq!(crash_load(&stored, &log), engine_messages(&emu));
+                        idb.write_batch(ops_of_changes(emu.take_changes()).unwrap(), false).unwrap();
+                        proptest::prop_assert_eq!(crash_load(&idb.database()), engine_messages(&emu));
                     }
                     Step::Fold => {
-                        log.extend(ops_of_changes(emu.take_changes()).unwrap());
-                        stored.fold(std::mem::take(&mut log), &mut placement);
-                        proptest::prop_assert_eq!(stored.messages(), engine_messages(&emu));
-                        proptest::prop_assert_eq!(crash_load(&stored, &[]), engine_messages(&emu));
+                        idb.write_batch(ops_of_changes(emu.take_changes()).unwrap(), true).unwrap();
+                        let db = idb.database();
+                        proptest::prop_assert!(db.log.is_empty(), "a fold empties the log");
+                        proptest::prop_assert_eq!(block_messages(&db), engine_messages(&emu));
+                        proptest::prop_assert_eq!(crash_load(&db), engine_messages(&emu));
                     }
                 }
             }

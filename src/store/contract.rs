@@ -1,11 +1,13 @@
-//! The store contract, as one suite every backend runs (memory natively, IndexedDB in
-//! Chromium, the Node journal): what is committed comes back from `load`, exactly.
+//! The store contract, as one suite every backend of the [`Store`] seam runs (natively on
+//! [`KeyValueStore`](super::KeyValueStore), in Chromium on IndexedDB, in Node on the journal
+//! through `checkStorageAdapter`): what is written comes back from `load`, exactly.
 //!
 //! Each check builds state through a real [`Emulator`], commits its outbox, reloads, and
 //! compares the rebuilt engine with the original — so the suite tests what users rely on,
 //! not a backend's internals.
 
 use super::Store;
+use super::layout::{self, Pending};
 use crate::engine::{
     CorsRule, Emulator, MessageCount, MessageText, Metadata, QueueName, SeededEntropy,
     ServicePropertiesUpdate, Snapshot, TimeToLive, Timestamp, VisibilityTimeout,
@@ -37,15 +39,23 @@ fn normalized(mut s: Snapshot) -> Snapshot {
     s
 }
 
+/// Writes `items` as one batch, as the group commit does.
+async fn write<S: Store>(store: &S, items: Vec<Pending>) -> Result<(), String> {
+    let ops = layout::ops(items).map_err(|e| e.to_string())?;
+    store.write(ops).await.map_err(|e| e.to_string())
+}
+
 async fn commit_all<S: Store>(store: &S, emu: &mut Emulator) -> Result<(), String> {
-    store
-        .commit(emu.take_changes())
-        .await
-        .map_err(|e| e.to_string())
+    let changes = emu.take_changes().into_iter().map(Pending::Change);
+    write(store, changes.collect()).await
+}
+
+async fn load<S: Store>(store: &S) -> Result<Snapshot, String> {
+    Ok(store.load().await.map_err(|e| e.to_string())?.snapshot)
 }
 
 async fn expect_same<S: Store>(store: &S, emu: &Emulator, what: &str) -> Result<(), String> {
-    let loaded = normalized(store.load().await.map_err(|e| e.to_string())?);
+    let loaded = normalized(load(store).await?);
     let rebuilt = Emulator::from_snapshot(loaded.clone(), Box::new(SeededEntropy::new(0)));
     if normalized(rebuilt.snapshot()) != normalized(emu.snapshot()) {
         return Err(format!(
@@ -63,11 +73,12 @@ pub async fn run<S: Store>(make: impl Fn() -> S) -> Result<(), String> {
     deleting_a_queue_removes_only_its_messages(&make()).await?;
     clear_and_properties_survive_reload(&make()).await?;
     order_and_sequence_continue_after_reload(&make()).await?;
+    a_replacement_leaves_only_the_new_state(&make()).await?;
     Ok(())
 }
 
 async fn empty_store_loads_empty<S: Store>(store: &S) -> Result<(), String> {
-    let s = store.load().await.map_err(|e| e.to_string())?;
+    let s = load(store).await?;
     if s.accounts.iter().any(|a| !a.queues.is_empty()) {
         return Err("a new store is not empty".into());
     }
@@ -196,8 +207,7 @@ async fn clear_and_properties_survive_reload<S: Store>(store: &S) -> Result<(), 
     );
     commit_all(store, &mut emu).await?;
     expect_same(store, &emu, "clear + properties").await?;
-    let loaded = store.load().await.map_err(|e| e.to_string())?;
-    let rebuilt = Emulator::from_snapshot(loaded, Box::new(SeededEntropy::new(0)));
+    let rebuilt = Emulator::from_snapshot(load(store).await?, Box::new(SeededEntropy::new(0)));
     if rebuilt.service_properties(ACCOUNT).cors.len() != 1 {
         return Err("CORS rules were not restored".into());
     }
@@ -222,10 +232,7 @@ async fn order_and_sequence_continue_after_reload<S: Store>(store: &S) -> Result
         .map_err(|e| e.to_string())?;
     }
     commit_all(store, &mut emu).await?;
-    let mut rebuilt = Emulator::from_snapshot(
-        store.load().await.map_err(|e| e.to_string())?,
-        Box::new(SeededEntropy::new(6)),
-    );
+    let mut rebuilt = Emulator::from_snapshot(load(store).await?, Box::new(SeededEntropy::new(6)));
     rebuilt
         .put_message(t, ACCOUNT, &q, text("10"), vis(0), TimeToLive::default())
         .map_err(|e| e.to_string())?;
@@ -245,10 +252,44 @@ async fn order_and_sequence_continue_after_reload<S: Store>(store: &S) -> Result
     Ok(())
 }
 
+/// Import and reset: a replacement removes every queue, message and property that was stored
+/// and leaves exactly the new state, in one batch.
+async fn a_replacement_leaves_only_the_new_state<S: Store>(store: &S) -> Result<(), String> {
+    let t = Timestamp::from_secs(1_700_000_000);
+    let mut old = Emulator::new(Box::new(SeededEntropy::new(7)));
+    let mut new = Emulator::new(Box::new(SeededEntropy::new(8)));
+    for (emu, queue) in [(&mut old, "before"), (&mut new, "after")] {
+        emu.create_queue(t, ACCOUNT, &name(queue), Metadata::default())
+            .map_err(|e| e.to_string())?;
+        emu.put_message(
+            t,
+            ACCOUNT,
+            &name(queue),
+            text(queue),
+            vis(0),
+            TimeToLive::Never,
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    commit_all(store, &mut old).await?;
+    write(store, vec![Pending::Replace(new.snapshot())]).await?;
+    expect_same(store, &new, "replace").await?;
+    write(store, vec![Pending::Replace(Snapshot::default())]).await?;
+    if !load(store)
+        .await?
+        .accounts
+        .iter()
+        .all(|a| a.queues.is_empty())
+    {
+        return Err("a reset left queues behind".into());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
-    fn memory_store_meets_the_contract() {
-        pollster::block_on(super::run(super::super::MemoryStore::new)).unwrap();
+    fn the_key_value_store_meets_the_contract() {
+        pollster::block_on(super::run(crate::store::KeyValueStore::new)).unwrap();
     }
 }

@@ -8,11 +8,11 @@
 //! | message            | `segments`*     | `[account, queue, seq / 64]` | `message/<account>/<queue>/<id>` |
 //! | service properties | `properties`    | `account`                  | `properties/<account>`         |
 //! | schema, clock      | `meta`          | `"schema"`, `"clock"`      | `meta/schema`, `meta/clock`    |
-//! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `src/wasm/idb/log.rs`) |
+//! | commit (log)       | `log`           | a number counting up       | — (IndexedDB only, `wal.rs`) |
 //!
 //! \* IndexedDB (version 3) keeps messages in blocks of 64 consecutive insertion sequence
 //! numbers, one record per block whose value is its messages' values, one per line
-//! (`src/store/blocks.rs`); versions 1 and 2 kept one record per message in `messages`, keyed
+//! (`blocks.rs`; the object store's name, `segments`, predates the code's word); versions 1 and 2 kept one record per message in `messages`, keyed
 //! `[account, queue, id]`. Adapters get one record per message.
 //!
 //! Values are JSON strings that name their own account and queue, so a backend can load with
@@ -31,7 +31,7 @@
 
 mod decode;
 
-pub(crate) use decode::{Decoder, Loaded};
+pub use decode::{Decoder, Loaded};
 
 use crate::engine::{
     Change, MessageId, MessageRecord, PopReceipt, QueueName, QueueRecord, ServiceProperties,
@@ -45,18 +45,20 @@ use std::sync::Arc;
 
 /// The record format this build writes and the newest it reads. Bump it (and teach
 /// [`Decoder`] the old form) when a value's shape changes.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 2;
 
-/// One item of a pending batch: an engine change, or "forget everything" (reset and import).
+/// One item of a pending batch: an engine change, or a replacement of the whole state (import,
+/// reset, and a rewrite of an older layout) with a snapshot.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Pending {
+pub enum Pending {
     Change(Change),
-    Clear,
+    /// Everything stored goes, and the snapshot's queues, messages and properties take its place.
+    Replace(Snapshot),
 }
 
 /// Names one record.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Key {
+pub enum Key {
     Queue {
         account: String,
         queue: QueueName,
@@ -76,7 +78,7 @@ pub(crate) enum Key {
 
 /// One write of a batch. A batch is applied atomically, in order.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum RecordOp {
+pub enum RecordOp {
     Put {
         key: Key,
         value: String,
@@ -194,16 +196,16 @@ struct StoredSchema {
 /// The service clock at the last commit, and the wall clock at that moment: what a page with
 /// a virtual clock needs to resume its timeline after reopening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct SavedClock {
+pub struct SavedClock {
     /// The service clock (milliseconds since the epoch, possibly virtual).
-    pub(crate) now: u64,
+    pub now: u64,
     /// `Date.now()` when it was saved.
-    pub(crate) wall: u64,
+    pub wall: u64,
 }
 
 impl Key {
     /// The IndexedDB object store that holds this record.
-    pub(crate) fn store(&self) -> &'static str {
+    pub fn store(&self) -> &'static str {
         match self {
             Key::Queue { .. } => QUEUES,
             Key::Message { .. } => MESSAGES,
@@ -214,7 +216,7 @@ impl Key {
 
     /// The key as one string, for key-value storage adapters. A queue's message keys share
     /// the prefix [`messages_prefix`].
-    pub(crate) fn path(&self) -> String {
+    pub fn path(&self) -> String {
         match self {
             Key::Queue { account, queue } => {
                 format!("queue/{}/{}", escape(account), queue.as_str())
@@ -228,7 +230,7 @@ impl Key {
     }
 
     /// The key [`Key::path`] gave, read back.
-    pub(crate) fn from_path(path: &str) -> Result<Key, StoreError> {
+    pub fn from_path(path: &str) -> Result<Key, StoreError> {
         let bad = || StoreError::Failed(format!("the stored record key `{path}` is unreadable"));
         let queue = |q: &str| QueueName::parse(q).map_err(|_| bad());
         let parts: Vec<&str> = path.split('/').collect();
@@ -259,15 +261,15 @@ impl Key {
     }
 }
 
-pub(crate) const QUEUES: &str = "queues";
-pub(crate) const MESSAGES: &str = "messages";
-pub(crate) const PROPERTIES: &str = "properties";
-pub(crate) const META: &str = "meta";
-pub(crate) const STORES: [&str; 4] = [QUEUES, MESSAGES, PROPERTIES, META];
+pub const QUEUES: &str = "queues";
+pub const MESSAGES: &str = "messages";
+pub const PROPERTIES: &str = "properties";
+pub const META: &str = "meta";
+pub const STORES: [&str; 4] = [QUEUES, MESSAGES, PROPERTIES, META];
 
 /// The adapter-key prefix of every message of one queue (ends in `/`, so `aaa` never matches
 /// `aaab`'s messages).
-pub(crate) fn messages_prefix(account: &str, queue: &QueueName) -> String {
+pub fn messages_prefix(account: &str, queue: &QueueName) -> String {
     format!("message/{}/{}/", escape(account), queue.as_str())
 }
 
@@ -309,7 +311,7 @@ fn json<T: Serialize>(value: &T) -> Result<String, StoreError> {
 }
 
 /// The `meta/schema` record this build writes.
-pub(crate) fn schema_op() -> Result<RecordOp, StoreError> {
+pub fn schema_op() -> Result<RecordOp, StoreError> {
     Ok(RecordOp::Put {
         key: Key::Meta { name: "schema" },
         value: json(&StoredSchema {
@@ -319,7 +321,7 @@ pub(crate) fn schema_op() -> Result<RecordOp, StoreError> {
 }
 
 /// The `meta/clock` record.
-pub(crate) fn clock_op(clock: SavedClock) -> Result<RecordOp, StoreError> {
+pub fn clock_op(clock: SavedClock) -> Result<RecordOp, StoreError> {
     Ok(RecordOp::Put {
         key: Key::Meta { name: "clock" },
         value: json(&clock)?,
@@ -328,19 +330,24 @@ pub(crate) fn clock_op(clock: SavedClock) -> Result<RecordOp, StoreError> {
 
 /// A batch as record operations, without the writes a later item of the same batch
 /// overwrites (a message put, received and deleted within one group commit costs one delete).
-pub(crate) fn ops(batch: Vec<Pending>) -> Result<Vec<RecordOp>, StoreError> {
+pub fn ops(batch: Vec<Pending>) -> Result<Vec<RecordOp>, StoreError> {
     let mut all = Vec::with_capacity(batch.len());
     for item in batch {
         match item {
-            Pending::Clear => all.push(RecordOp::Clear),
             Pending::Change(change) => change_ops(change, &mut all)?,
+            Pending::Replace(snapshot) => {
+                all.push(RecordOp::Clear);
+                for change in snapshot_changes(snapshot) {
+                    change_ops(change, &mut all)?;
+                }
+            }
         }
     }
     Ok(coalesce(all))
 }
 
 /// [`ops`] of engine changes alone: what a record store's `Store::commit` writes.
-pub(crate) fn ops_of_changes(batch: Vec<Change>) -> Result<Vec<RecordOp>, StoreError> {
+pub fn ops_of_changes(batch: Vec<Change>) -> Result<Vec<RecordOp>, StoreError> {
     ops(batch.into_iter().map(Pending::Change).collect())
 }
 
@@ -402,7 +409,7 @@ fn change_ops(change: Change, out: &mut Vec<RecordOp>) -> Result<(), StoreError>
 /// Drops every operation whose effect a later operation of the batch replaces. Walks the batch
 /// backwards: a key written later, a queue whose messages are deleted later, or a later
 /// `Clear` makes an earlier write pointless. The final state is the same either way.
-pub(crate) fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
+pub fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
     let mut written: HashSet<Key> = HashSet::new();
     let mut emptied: HashSet<(String, QueueName)> = HashSet::new();
     let mut kept = Vec::with_capacity(ops.len());
@@ -433,15 +440,15 @@ pub(crate) fn coalesce(ops: Vec<RecordOp>) -> Vec<RecordOp> {
 /// Where a stored message value belongs: the account, queue and id that name its record, and
 /// its insertion sequence (which places it in an IndexedDB block, `blocks.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct MessagePlace {
-    pub(crate) account: String,
-    pub(crate) queue: String,
-    pub(crate) id: MessageId,
-    pub(crate) seq: u64,
+pub struct MessagePlace {
+    pub account: String,
+    pub queue: String,
+    pub id: MessageId,
+    pub seq: u64,
 }
 
 /// The [`MessagePlace`] of a stored message value (either schema).
-pub(crate) fn message_place(value: &str) -> Result<MessagePlace, StoreError> {
+pub fn message_place(value: &str) -> Result<MessagePlace, StoreError> {
     let (account, queue, message) = parse_message(value)?;
     Ok(MessagePlace {
         account: account.into_owned(),
@@ -456,28 +463,29 @@ fn parse<'a, T: Deserialize<'a>>(what: &str, value: &'a str) -> Result<T, StoreE
         .map_err(|e| StoreError::Failed(format!("a stored {what} record is unreadable: {e}")))
 }
 
-/// The changes that write `snapshot` into an empty store (import): every queue, message and
-/// account's properties.
-pub(crate) fn snapshot_changes(snapshot: &Snapshot) -> Vec<Pending> {
+/// The changes that write `snapshot` into an empty store: every queue, message and account's
+/// properties.
+fn snapshot_changes(snapshot: Snapshot) -> Vec<Change> {
     let mut out = Vec::new();
-    for a in &snapshot.accounts {
-        if let Some(p) = &a.properties {
-            out.push(Pending::Change(Change::ServicePropertiesSet {
+    for a in snapshot.accounts {
+        if let Some(properties) = a.properties {
+            out.push(Change::ServicePropertiesSet {
                 account: a.name.clone(),
-                properties: p.clone(),
-            }));
+                properties,
+            });
         }
-        for q in &a.queues {
-            out.push(Pending::Change(Change::QueuePut {
+        for q in a.queues {
+            let name = q.queue.name.clone();
+            out.push(Change::QueuePut {
                 account: a.name.clone(),
-                queue: q.queue.clone(),
-            }));
-            for m in &q.messages {
-                out.push(Pending::Change(Change::MessagePut {
+                queue: q.queue,
+            });
+            for message in q.messages {
+                out.push(Change::MessagePut {
                     account: a.name.clone(),
-                    queue: q.queue.name.clone(),
-                    message: m.clone(),
-                }));
+                    queue: name.clone(),
+                    message,
+                });
             }
         }
     }
@@ -491,46 +499,22 @@ mod tests {
         Emulator, MessageCount, MessageText, Metadata, SeededEntropy, TimeToLive, Timestamp,
         VisibilityTimeout,
     };
+    use crate::store::key_value::apply;
     use std::collections::BTreeMap;
-
-    /// What a key-value adapter holds after applying `ops` in order.
-    fn apply(kv: &mut BTreeMap<String, String>, ops: &[RecordOp]) {
-        for op in ops {
-            match op {
-                RecordOp::Put { key, value } => {
-                    kv.insert(key.path(), value.clone());
-                }
-                RecordOp::Delete { key } => {
-                    kv.remove(&key.path());
-                }
-                RecordOp::DeleteMessagesOf { account, queue } => {
-                    let prefix = messages_prefix(account, queue);
-                    kv.retain(|k, _| !k.starts_with(&prefix));
-                }
-                RecordOp::Clear => kv.clear(),
-            }
-        }
-    }
 
     fn uncoalesced(batch: &[Pending]) -> Vec<RecordOp> {
         let mut all = Vec::new();
         for p in batch {
             match p {
-                Pending::Clear => all.push(RecordOp::Clear),
                 Pending::Change(c) => change_ops(c.clone(), &mut all).unwrap(),
+                Pending::Replace(_) => unreachable!("the workload replaces nothing"),
             }
         }
         all
     }
 
     fn decode(store: &BTreeMap<String, String>) -> Decoder {
-        let lines: Vec<String> = store
-            .iter()
-            .flat_map(|(k, v)| [k.clone(), v.clone()])
-            .collect();
-        let mut decoder = Decoder::default();
-        decoder.add_path_lines(&lines.join("\n")).unwrap();
-        decoder
+        super::super::key_value::decode(store).unwrap()
     }
 
     /// Random engine work cut into random batches: coalescing never changes what is stored,
@@ -584,9 +568,9 @@ mod tests {
                 batch.extend(emu.take_changes().into_iter().map(Pending::Change));
                 if next(5) == 0 || step == 299 {
                     let mut expected = store.clone();
-                    apply(&mut expected, &uncoalesced(&batch));
+                    apply(&mut expected, uncoalesced(&batch));
                     let coalesced = ops(std::mem::take(&mut batch)).unwrap();
-                    apply(&mut store, &coalesced);
+                    apply(&mut store, coalesced.clone());
                     match &mut base {
                         Some((_, log)) => log.extend(coalesced),
                         None if next(4) == 0 => base = Some((store.clone(), Vec::new())),

@@ -1,22 +1,33 @@
-//! Persistence: the contract every backend meets, and the memory backend.
+//! Persistence, pure Rust: the seam every durable backend implements, and everything about
+//! saving that does not need a host.
 //!
-//! A store makes batches of [`Change`]s durable and gives everything back as a [`Snapshot`] at
-//! start-up. It persists; it never decides (no pop-receipt checks here). Depends only on
-//! `crate::engine`.
+//! The engine's outbox of [`Change`](crate::engine::Change)s becomes a batch of record
+//! operations ([`layout`]); a [`Store`] applies one batch atomically and gives every record back,
+//! decoded, at start-up. A store persists; it never decides (no pop-receipt checks here).
+//!
+//! - [`layout`]: the records, keys and values every durable backend shares;
+//! - [`group`]: the group commit in front of a store (one transaction for many operations);
+//! - [`wal`] and [`blocks`]: the IndexedDB store's write-ahead log and message blocks;
+//! - [`document`]: the snapshot document of export and import;
+//! - [`key_value`]: the seam over an in-memory map, as a JS storage adapter holds it;
+//! - [`contract`]: the suite every backend runs (natively on [`key_value`], in Chromium on
+//!   IndexedDB, in Node on the journal).
+//!
+//! Depends only on `crate::engine` (never `crate::rest`, `crate::wasm`, `crate::http1`,
+//! `web_sys`, `js_sys` or `wasm_bindgen`); the hosts in `src/wasm` do the I/O.
 
-// The persisted layout and the IndexedDB message blocks are used by the stores in `src/wasm`;
-// native builds compile them for their unit tests (`cargo test`), hence no unused-code warnings.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) mod blocks;
+pub mod blocks;
 pub mod contract;
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
-pub(crate) mod layout;
-pub mod memory;
-pub mod records;
+pub mod document;
+pub mod group;
+pub mod key_value;
+pub mod layout;
+#[cfg(test)]
+mod simulated_idb;
+pub mod wal;
 
-pub use memory::MemoryStore;
-
-use crate::engine::{Change, Snapshot};
+pub use key_value::KeyValueStore;
+pub use layout::{Loaded, RecordOp};
 
 /// Why a store could not do what was asked. Once a commit fails the store should be treated
 /// as failed: the engine is ahead of what is durable.
@@ -32,11 +43,25 @@ pub enum StoreError {
     UnsupportedVersion { found: u32, supported: u32 },
 }
 
-/// Persists what the engine decided. Single-threaded (wasm), so no `Send` bounds.
-#[allow(async_fn_in_trait)] // the store is used through concrete types, never `dyn`
+/// The persistence seam: what production uses, and what the contract suite checks. Single-
+/// threaded (wasm), so no `Send` bounds.
+#[allow(async_fn_in_trait)] // used through concrete types and generics, never `dyn`
 pub trait Store {
-    /// Everything saved so far, to rebuild the engine when it opens.
-    async fn load(&self) -> Result<Snapshot, StoreError>;
-    /// Makes one batch durable, atomically: all of it or none of it.
-    async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError>;
+    /// Every record saved so far, decoded: the snapshot to rebuild the engine from, and the meta
+    /// records (schema, clock).
+    async fn load(&self) -> Result<Loaded, StoreError>;
+    /// Applies one batch of record operations atomically and in order, resolving once it is
+    /// durable: all of it or none of it.
+    async fn write(&self, ops: Vec<RecordOp>) -> Result<(), StoreError>;
+}
+
+/// A shared store is a store (the group commit and a test can both hold one).
+impl<S: Store> Store for std::rc::Rc<S> {
+    async fn load(&self) -> Result<Loaded, StoreError> {
+        (**self).load().await
+    }
+
+    async fn write(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+        (**self).write(ops).await
+    }
 }

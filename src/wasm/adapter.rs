@@ -8,7 +8,6 @@
 //! `checkStorageAdapter(make)` runs the store contract suite against an adapter, so a host can
 //! test its own.
 
-use crate::engine::{Change, Snapshot};
 use crate::store::layout::{self, Decoder, Loaded, RecordOp};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -107,7 +106,7 @@ impl AdapterStore {
             .map_err(|e| failure(&what, &e))
     }
 
-    pub(crate) async fn load_all(&self) -> Result<Loaded, StoreError> {
+    async fn load_records(&self) -> Result<Loaded, StoreError> {
         let records = self.call("load", None).await?;
         let mut decoder = Decoder::default();
         if records.is_undefined() || records.is_null() {
@@ -154,7 +153,7 @@ impl AdapterStore {
         Ok(decoder.finish())
     }
 
-    pub(crate) async fn commit_ops(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+    async fn commit(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
         if ops.is_empty() {
             return Ok(());
         }
@@ -207,16 +206,16 @@ fn failure(what: &str, e: &JsValue) -> StoreError {
 }
 
 impl Store for AdapterStore {
-    async fn load(&self) -> Result<Snapshot, StoreError> {
-        Ok(self.load_all().await?.snapshot)
+    async fn load(&self) -> Result<Loaded, StoreError> {
+        self.load_records().await
     }
 
-    async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
-        self.commit_ops(layout::ops_of_changes(batch)?).await
+    async fn write(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+        self.commit(ops).await
     }
 }
 
-/// Runs the store contract suite (the same checks the memory and IndexedDB stores pass)
+/// Runs the store contract suite (the same checks the key-value and IndexedDB stores pass)
 /// against storage adapters from `make`, which is called once per check and must return a
 /// fresh, empty adapter (or a Promise of one). Rejects with the first failure.
 ///

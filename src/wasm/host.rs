@@ -5,7 +5,7 @@ use super::clock::AnyClock;
 use super::error::coded;
 use super::events;
 use super::fetch;
-use super::store::HostStore;
+use super::store::ServiceStore;
 use crate::engine::{Clock, Emulator, Event, Timestamp};
 use crate::rest::{ErrorCode, Service};
 use crate::store::StoreError;
@@ -17,7 +17,7 @@ use wasm_bindgen::JsValue;
 pub(crate) struct Host {
     service: RefCell<Service>,
     clock: AnyClock,
-    store: HostStore,
+    store: ServiceStore,
     /// The account the `Queue`/`QueueService` methods act on (the REST surface serves all).
     account: String,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
@@ -28,7 +28,7 @@ impl Host {
     pub(crate) fn new(
         service: Service,
         clock: AnyClock,
-        store: HostStore,
+        store: ServiceStore,
         account: String,
     ) -> Self {
         Host {
@@ -51,7 +51,7 @@ impl Host {
         &self.account
     }
 
-    pub(crate) fn store(&self) -> &HostStore {
+    pub(crate) fn store(&self) -> &ServiceStore {
         &self.store
     }
 

@@ -1,37 +1,29 @@
-//! The IndexedDB store: one database per service name; object stores `queues`, `properties`
-//! and `meta` (see `src/store/layout.rs`) with one record per queue, per account and per meta
-//! value, `segments` with a queue's messages in blocks of consecutive insertion sequence
-//! numbers (`src/store/blocks.rs`), and `log`, the write-ahead log (`idb/log.rs`).
+//! The IndexedDB store: I/O only. One database per service name; object stores `queues`,
+//! `properties` and `meta` with one record per queue, per account and per meta value
+//! (`src/store/layout.rs`), `segments` with a queue's messages in blocks of consecutive
+//! insertion sequence numbers (`src/store/blocks.rs`; the object store keeps the name it was
+//! created with in version 3, see [`BLOCKS`]), and `log`, the write-ahead log
+//! (`src/store/wal.rs`, which decides what each commit writes).
 //!
 //! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
 //!   adds, so a database written by an older build is upgraded in place. A database from a
 //!   newer build is refused (`UnsupportedVersion`) rather than misread. Versions 1 and 2 kept
 //!   one record per message in `messages`: the first load after the upgrade rewrites them as
-//!   blocks (`IdbStore::load_all`), in one transaction, and `messages` stays empty after.
+//!   blocks (`IdbStore::load`), in one transaction, and `messages` stays empty after.
 //! - **Writes** are one readwrite transaction per batch. A batch is durable when the
 //!   transaction's `complete` event fires; a request error, a transaction error or an abort
 //!   (quota included) rejects, as automerge-repo's `rejectOnFailure` does. The transaction asks
-//!   for `durability: "strict"` (flushed to disk) unless the service was opened relaxed.
-//! - **Write-ahead log** (`log` store, `idb/log.rs`): a batch is written as one log record
-//!   rather than one write per record. Once [`FOLD_AT`] operations are logged (or the store
-//!   closes), one transaction writes them, coalesced, into the records and message blocks and
-//!   deletes their log records: the two agree at every commit, so a crash at any point loses
-//!   nothing. Loading reads the records and blocks, then replays the log over them in order.
-//!   A batch that is large by itself (an import) skips the log and folds at once.
-//! - **One writer per database.** Two tabs writing one database would each hold their own
-//!   in-memory engine and overwrite each other's records. So `open` takes an exclusive Web Lock
-//!   named `azqueue:<database>`; a second tab gets `StoreLocked` (or, with `waitForLock`, waits
-//!   until the first closes). The lock dies with its tab, so a crashed tab never blocks the
-//!   next. Where Web Locks do not exist (Node with fake-indexeddb) there is no check.
+//!   for `durability: "strict"` (flushed to disk) unless the service was opened relaxed. A
+//!   batch is one log record, or a fold of the log into the records and blocks.
+//! - **One writer per database**: `open` takes the database's Web Lock (`web_lock.rs`) first.
 //! - If the browser closes the database (site data cleared) or another connection upgrades or
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
 
-mod log;
-
 use super::store::OpenError;
-use crate::engine::{Change, Snapshot};
-use crate::store::blocks::{self, Block, Placement};
-use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, RecordOp, STORES};
+use super::web_lock::{LockError, acquire_lock};
+use crate::store::blocks::{self, Block};
+use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
+use crate::store::wal::{Wal, WalWrite};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use std::cell::RefCell;
@@ -51,28 +43,15 @@ type EventHandler = Closure<dyn FnMut(JsValue)>;
 pub(crate) const DB_VERSION: u32 = 3;
 
 /// The object store of message blocks (database version 3, `src/store/blocks.rs`): key
-/// `[account, queue, block number]`, value the block's message values, one per line.
-const SEGMENTS: &str = "segments";
+/// `[account, queue, block number]`, value the block's message values, one per line. It was
+/// created as `segments`, and IndexedDB names are part of the stored database: renaming it
+/// would take a version 4 whose only change is the name, and would lock version-3 builds out
+/// of databases they read today, so the code calls them blocks and the database keeps its name.
+const BLOCKS: &str = "segments";
 
 /// The write-ahead log's object store (database version 2): key a number counting up from 1,
-/// value one batch ([`log::encode`]).
+/// value one batch (`src/store/wal.rs`).
 const LOG: &str = "log";
-
-/// Logged operations that trigger a fold into the records. A fold reads and rewrites each
-/// block the operations touch (about 33 for 2,048 puts), so this bounds both the log a load
-/// replays and the pause of the commit that folds.
-const FOLD_AT: usize = 2048;
-
-/// What the log holds that the records do not yet; always what the database holds.
-#[derive(Debug, Default)]
-struct Wal {
-    /// The logged operations, oldest first.
-    unapplied: Vec<RecordOp>,
-    /// The key of the oldest log record, if there is one.
-    first: Option<u64>,
-    /// The key the next log record gets.
-    next: u64,
-}
 
 /// An IndexedDB-backed store. Opens its database (and takes the writer lock) on first use, or
 /// explicitly with [`IdbStore::open`].
@@ -88,9 +67,8 @@ pub struct IdbStore {
     lost: Rc<RefCell<Option<String>>>,
     /// Keeps the database's event handlers alive as long as the store.
     handlers: RefCell<Vec<EventHandler>>,
+    /// The log's bookkeeping and where stored messages are; follows what is durable.
     wal: RefCell<Wal>,
-    /// Where each message's block is, for deletes (which name only the message).
-    placement: RefCell<Placement>,
 }
 
 impl IdbStore {
@@ -110,7 +88,6 @@ impl IdbStore {
             lost: Rc::new(RefCell::new(None)),
             handlers: RefCell::new(Vec::new()),
             wal: RefCell::new(Wal::default()),
-            placement: RefCell::new(Placement::default()),
         }
     }
 
@@ -169,8 +146,8 @@ impl IdbStore {
     pub async fn close_and_wait(&self) {
         // Fold what is logged, so the next open reads records only. If this fails, the log
         // stays and the next open replays it.
-        if !self.wal.borrow().unapplied.is_empty() && self.lost.borrow().is_none() {
-            let _ = self.write(Vec::new(), true).await;
+        if !self.wal.borrow().is_folded() && self.lost.borrow().is_none() {
+            let _ = self.write_batch(Vec::new(), true).await;
         }
         let released = self.release_lock.borrow().as_ref().map(|(_, p)| p.clone());
         self.close();
@@ -237,10 +214,10 @@ impl IdbStore {
     /// message blocks (and any per-message records an older version left) in chunks (see
     /// [`load_chunked`]); then replays the log over them. Per-message records are then
     /// rewritten as blocks ([`IdbStore::rewrite`]).
-    pub(crate) async fn load_all(&self) -> Result<Loaded, StoreError> {
+    async fn load_all(&self) -> Result<Loaded, StoreError> {
         let db = self.db().await?;
         let names = Array::new();
-        for s in STORES.into_iter().chain([SEGMENTS]) {
+        for s in STORES.into_iter().chain([BLOCKS]) {
             names.push(&s.into());
         }
         let tx = db
@@ -274,15 +251,9 @@ impl IdbStore {
             }
         }
         let legacy = load_chunked(&store(MESSAGES)?, LOAD_CHUNK, message_key, &mut decoder).await?;
-        load_chunked(&store(SEGMENTS)?, BLOCK_CHUNK, block_key, &mut decoder).await?;
-        // Placed from the blocks as stored, before the log is replayed: a logged delete of a
-        // message in a block must still find that block when it is folded.
-        let mut placement = Placement::default();
-        for (account, queue, m) in decoder.stored_messages() {
-            placement.insert(account, queue, m.id, m.seq);
-        }
-        *self.placement.borrow_mut() = placement;
-        let unapplied = self.wal.borrow().unapplied.clone();
+        load_chunked(&store(BLOCKS)?, BLOCK_CHUNK, block_key, &mut decoder).await?;
+        self.wal.borrow_mut().place(decoder.stored_messages());
+        let unapplied = self.wal.borrow().unapplied().to_vec();
         for op in unapplied {
             decoder.apply(op)?;
         }
@@ -297,63 +268,36 @@ impl IdbStore {
     /// `messages` store) as this version's records and blocks, in one transaction: a crash
     /// before it completes leaves the old records whole, and the next load tries again.
     async fn rewrite(&self, loaded: &mut Loaded) -> Result<(), StoreError> {
-        let mut items = vec![layout::Pending::Clear];
-        items.extend(layout::snapshot_changes(&loaded.snapshot));
-        let mut ops = layout::ops(items)?;
+        let mut ops = layout::ops(vec![Pending::Replace(loaded.snapshot.clone())])?;
         ops.push(layout::schema_op()?);
         if let Some(clock) = loaded.clock {
             ops.push(layout::clock_op(clock)?);
         }
-        self.write(ops, true).await?;
+        self.write_batch(ops, true).await?;
         loaded.schema = Some(layout::SCHEMA_VERSION);
         Ok(())
     }
 
-    /// Applies one batch in one readwrite transaction; resolves when it is complete.
-    pub(crate) async fn commit_ops(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
-        if ops.is_empty() {
-            return Ok(());
-        }
-        self.write(ops, false).await
-    }
-
-    /// Logs `ops` as one log record, or (when the log would reach [`FOLD_AT`], or `fold`)
-    /// writes everything logged plus `ops` into the records and blocks and empties the log;
-    /// either way in one transaction. The in-memory [`Wal`] and [`Placement`] change only once
-    /// that transaction is complete, so they always describe the database. One write at a time
-    /// (the group commit in `store.rs` runs one commit at a time; `close_and_wait` runs after
-    /// its flush).
-    async fn write(&self, ops: Vec<RecordOp>, fold: bool) -> Result<(), StoreError> {
+    /// Writes one batch as the write-ahead log plans it ([`Wal::plan`]: one log record, or a
+    /// fold when `fold` or when the log is long enough), in one transaction. The [`Wal`] follows
+    /// only once that transaction is complete, so it always describes the database. One write
+    /// at a time (the group commit runs one commit at a time; `close_and_wait` runs after its
+    /// flush).
+    async fn write_batch(&self, ops: Vec<RecordOp>, fold: bool) -> Result<(), StoreError> {
         let db = self.db().await?;
+        let (write, written) = self.wal.borrow().plan(ops, fold)?;
         let tx = readwrite(&db, self.durability).map_err(|e| thrown("starting a write", e))?;
         // Handlers go on before any request, so no failure can slip past them.
         let done = JsFuture::from(transaction_done(&tx));
-        let (first, next, logged) = {
-            let wal = self.wal.borrow();
-            (wal.first, wal.next, wal.unapplied.len())
+        let issued = match write {
+            WalWrite::Log { key, value } => put_log(&tx, key, &value),
+            WalWrite::Fold { plan, drop } => write_fold(&tx, plan, drop).await,
         };
-        let fold = fold || logged + ops.len() >= FOLD_AT;
-        let outcome = if fold {
-            let mut all = self.wal.borrow().unapplied.clone();
-            all.extend(ops);
-            let plan = blocks::plan(layout::coalesce(all), &self.placement.borrow());
-            match plan {
-                Ok(plan) => write_fold(&tx, plan, first, next)
-                    .await
-                    .map(Written::Folded),
-                Err(e) => Err(e),
-            }
-        } else {
-            put_log(&tx, next, &log::encode(&ops)).map(|()| Written::Logged(ops))
-        };
-        let written = match outcome {
-            Ok(written) => written,
-            Err(e) => {
-                let _ = tx.abort();
-                let _ = done.await;
-                return Err(e);
-            }
-        };
+        if let Err(e) = issued {
+            let _ = tx.abort();
+            let _ = done.await;
+            return Err(e);
+        }
         // Ask for the commit now rather than when the event loop notices the transaction is
         // idle (IDBTransaction.commit(); absent in older engines, where waiting is the same).
         if let Ok(commit) = Reflect::get(&tx, &"commit".into()) {
@@ -363,20 +307,7 @@ impl IdbStore {
         }
         match done.await {
             Ok(_) => {
-                let mut wal = self.wal.borrow_mut();
-                match written {
-                    Written::Logged(ops) => {
-                        wal.unapplied.extend(ops);
-                        let key = wal.next;
-                        wal.first.get_or_insert(key);
-                        wal.next += 1;
-                    }
-                    Written::Folded(placed) => {
-                        wal.unapplied.clear();
-                        wal.first = None;
-                        self.placement.borrow_mut().apply(placed);
-                    }
-                }
+                self.wal.borrow_mut().written(written);
                 Ok(())
             }
             Err(_) => Err(match tx.error() {
@@ -387,27 +318,15 @@ impl IdbStore {
     }
 }
 
-/// What a write did, for the in-memory [`Wal`] and [`Placement`] to follow once it is durable.
-enum Written {
-    /// These operations were logged as one record.
-    Logged(Vec<RecordOp>),
-    /// The log was folded; the blocks changed as these say.
-    Folded(Vec<blocks::Placed>),
-}
-
 /// A fold's requests in `tx`: the records, then each touched block read (unless known empty),
-/// merged and written back or deleted, then the log records `first..next` deleted. Resolves
-/// to what [`Placement`] learns once `tx` completes.
+/// merged and written back or deleted, then the folded log records deleted.
 async fn write_fold(
     tx: &IdbTransaction,
     plan: blocks::FoldPlan,
-    first: Option<u64>,
-    next: u64,
-) -> Result<Vec<blocks::Placed>, StoreError> {
+    drop: Option<(u64, u64)>,
+) -> Result<(), StoreError> {
     write_records(tx, plan.records)?;
-    let blocks = tx
-        .object_store(SEGMENTS)
-        .map_err(|e| thrown("writing", e))?;
+    let blocks = tx.object_store(BLOCKS).map_err(|e| thrown("writing", e))?;
     // Every read goes out before the first is awaited; they are awaited in the order issued
     // (see `load_all`), and each write follows its read.
     let mut reads = Vec::with_capacity(plan.blocks.len());
@@ -431,8 +350,10 @@ async fn write_fold(
         };
         written.map_err(|e| thrown("writing a block", e))?;
     }
-    drop_log(tx, first, next)?;
-    Ok(plan.placed)
+    if let Some((first, last)) = drop {
+        drop_log(tx, first, last)?;
+    }
+    Ok(())
 }
 
 impl Drop for IdbStore {
@@ -442,12 +363,16 @@ impl Drop for IdbStore {
 }
 
 impl Store for IdbStore {
-    async fn load(&self) -> Result<Snapshot, StoreError> {
-        Ok(self.load_all().await?.snapshot)
+    async fn load(&self) -> Result<Loaded, StoreError> {
+        self.load_all().await
     }
 
-    async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
-        self.commit_ops(layout::ops_of_changes(batch)?).await
+    /// Applies one batch in one readwrite transaction; resolves when it is complete.
+    async fn write(&self, ops: Vec<RecordOp>) -> Result<(), StoreError> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        self.write_batch(ops, false).await
     }
 }
 
@@ -542,13 +467,12 @@ async fn read_log(db: &IdbDatabase) -> Result<Wal, StoreError> {
     let keys: Array = request_result(&keys).await?.unchecked_into();
     let values: Array = request_result(&values).await?.unchecked_into();
     let number = |v: JsValue| v.as_f64().map(|n| n as u64);
-    let mut wal = Wal {
-        first: number(keys.get(0)),
-        next: number(keys.get(keys.length().max(1) - 1)).map_or(1, |n| n + 1),
-        ..Wal::default()
-    };
-    log::decode(&joined(&values), &mut wal.unapplied)?;
-    Ok(wal)
+    let last = keys.length().max(1) - 1;
+    Wal::read(
+        number(keys.get(0)),
+        number(keys.get(last)),
+        &joined(&values),
+    )
 }
 
 /// Puts one log record.
@@ -559,12 +483,8 @@ fn put_log(tx: &IdbTransaction, key: u64, value: &str) -> Result<(), StoreError>
         .map_err(|e| thrown("writing", e))
 }
 
-/// Deletes the log records `first..next` (none if `first` is `None`).
-fn drop_log(tx: &IdbTransaction, first: Option<u64>, next: u64) -> Result<(), StoreError> {
-    let Some(first) = first else {
-        return Ok(());
-    };
-    let last = next.saturating_sub(1).max(first);
+/// Deletes the log records `first..=last`.
+fn drop_log(tx: &IdbTransaction, first: u64, last: u64) -> Result<(), StoreError> {
     IdbKeyRange::bound(&(first as f64).into(), &(last as f64).into())
         .and_then(|range| tx.object_store(LOG)?.delete(&range))
         .map(drop)
@@ -583,14 +503,14 @@ fn write_records(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreErr
             RecordOp::Delete { key } => store(key.store())?.delete(&record_key(&key)?).map(drop),
             RecordOp::DeleteMessagesOf { account, queue } => {
                 let (a, q): (JsValue, JsValue) = (account.into(), queue.as_str().into());
-                let blocks = store(SEGMENTS)?;
+                let blocks = store(BLOCKS)?;
                 // Arrays sort after numbers in IndexedDB, so [a, q, []] bounds every [a, q, n].
                 IdbKeyRange::bound(&Array::of2(&a, &q), &Array::of3(&a, &q, &Array::new()))
                     .and_then(|range| blocks.delete(&range))
                     .map(drop)
             }
             RecordOp::Clear => {
-                for name in STORES.into_iter().chain([SEGMENTS]) {
+                for name in STORES.into_iter().chain([BLOCKS]) {
                     store(name)?.clear().map_err(|e| thrown("writing", e))?;
                 }
                 Ok(())
@@ -667,10 +587,10 @@ fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue>
     if old < 2 {
         db.create_object_store(LOG)?;
     }
-    // Version 2 also changed the message value (`src/store/layout.rs`); `HostStore::load`
+    // Version 2 also changed the message value (`src/store/layout.rs`); `GroupCommit::load`
     // records schema 2 in `meta` on first open.
     if old < 3 {
-        db.create_object_store(SEGMENTS)?;
+        db.create_object_store(BLOCKS)?;
     }
     // Version 3 moves messages into blocks. The move needs every record read, which this
     // transaction's event handler cannot wait for, so the first load does it
@@ -691,7 +611,7 @@ async fn stored_version(factory: &IdbFactory, name: &str) -> Option<u32> {
 /// so called through Reflect; engines without it ignore the option).
 fn readwrite(db: &IdbDatabase, durability: &str) -> Result<IdbTransaction, JsValue> {
     let names = Array::new();
-    for s in STORES.into_iter().chain([SEGMENTS, LOG]) {
+    for s in STORES.into_iter().chain([BLOCKS, LOG]) {
         names.push(&s.into());
     }
     let options = Object::new();
@@ -750,66 +670,6 @@ fn thrown(what: &str, e: JsValue) -> StoreError {
                 .unwrap_or_else(|| "unknown error".into())
         )),
     }
-}
-
-enum LockError {
-    Held,
-    Failed(String),
-}
-
-/// Takes the exclusive Web Lock `name`, held until the returned function is called (or the
-/// realm dies); the returned Promise settles once it is released. `None` where Web Locks do
-/// not exist.
-async fn acquire_lock(name: &str, wait: bool) -> Result<Option<(Function, Promise)>, LockError> {
-    let locks = Reflect::get(&js_sys::global(), &"navigator".into())
-        .ok()
-        .filter(|n| n.is_object())
-        .and_then(|n| Reflect::get(&n, &"locks".into()).ok())
-        .filter(|l| l.is_object());
-    let Some(locks) = locks else {
-        return Ok(None);
-    };
-    let request: Function = Reflect::get(&locks, &"request".into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| LockError::Failed("navigator.locks.request is missing".into()))?;
-
-    // The lock is held while the callback's promise is pending: `release` settles it.
-    let mut release: Option<Function> = None;
-    let held = Promise::new(&mut |resolve, _| release = Some(resolve));
-    let mut settle: Option<(Function, Function)> = None;
-    let granted = Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
-    let (Some(release), Some((grant, refuse))) = (release, settle) else {
-        return Err(LockError::Failed("Promise executors did not run".into()));
-    };
-    let callback = Closure::once_into_js(move |lock: JsValue| -> JsValue {
-        let got = !lock.is_null();
-        let _ = grant.call1(&JsValue::UNDEFINED, &got.into());
-        if got { held.into() } else { JsValue::UNDEFINED }
-    });
-    let options = Object::new();
-    let _ = Reflect::set(&options, &"mode".into(), &"exclusive".into());
-    let _ = Reflect::set(&options, &"ifAvailable".into(), &(!wait).into());
-    let pending = request
-        .call3(&locks, &name.into(), &options, &callback)
-        .map_err(|e| LockError::Failed(describe(&e)))?;
-    // If the request itself fails (e.g. a sandboxed frame), reject `granted` rather than hang.
-    let released = Promise::resolve(&pending);
-    let _ = Reflect::get(&released, &"then".into())
-        .and_then(|f| f.dyn_into::<Function>())
-        .and_then(|then| then.call2(&released, &JsValue::UNDEFINED, &refuse));
-    match JsFuture::from(granted).await {
-        Ok(v) if v.as_bool() == Some(true) => Ok(Some((release, released))),
-        Ok(_) => Err(LockError::Held),
-        Err(e) => Err(LockError::Failed(describe(&e))),
-    }
-}
-
-fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into())
 }
 
 /// Deletes a database (tests and `reset` tooling). Resolves when it is gone.

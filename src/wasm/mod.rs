@@ -33,6 +33,7 @@ mod service;
 mod snapshot;
 mod store;
 mod types;
+mod web_lock;
 
 pub(crate) mod host;
 

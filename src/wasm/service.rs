@@ -10,7 +10,6 @@ use super::js_object::date;
 use super::options::{self, ListQueuesOptions, ServicePropertiesInput};
 use super::queue::{Queue, queue_name};
 use super::results;
-use super::store::HostStore;
 use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
@@ -56,7 +55,7 @@ impl QueueService {
             }
         };
 
-        let store = HostStore::open(&options).await.map_err(|e| e.to_js())?;
+        let store = super::store::open(&options).await.map_err(|e| e.to_js())?;
 
         let mut config = accounts(&get("accounts"))?;
         if let Some(anonymous) = get("anonymous").as_bool() {
@@ -96,7 +95,7 @@ impl QueueService {
             None => Box::new(OsEntropy),
         };
         let cors = options::cors_option(&get("cors"))?;
-        store.set_clock(clock.clone());
+        store.set_clock(Rc::new(clock.clone()));
 
         let snapshot = store.load().await.map_err(|e| {
             js_error(
@@ -280,7 +279,7 @@ impl QueueService {
                 None => s.emulator().snapshot(),
                 Some(name) => one_queue(s, name),
             };
-            inspect::to_js(&snapshot, now, store.kind(), store.committed())
+            inspect::to_js(&snapshot, now, super::store::kind(store), store.committed())
         })
     }
 
@@ -325,9 +324,7 @@ impl QueueService {
     /// lock are released, so another tab or a new `open()` can take them). Later operations
     /// fail with InternalError. Await it before `free()`.
     pub async fn close(&self) -> Result<(), JsValue> {
-        self.host
-            .store()
-            .close()
+        super::store::close(self.host.store())
             .await
             .map_err(|e| super::store::store_error_to_js(&e))
     }

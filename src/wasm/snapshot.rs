@@ -1,11 +1,7 @@
 //! The whole state as one document: export, import and reset, as `QueueService` methods and
 //! under the reserved development path (`/_azqueue/`, outside the Azure URL space).
 //!
-//! The document is versioned JSON:
-//! `{ "format": "azqueue-snapshot", "version": 1, "exportedAt": <ms>, "accounts": [...] }`,
-//! where `accounts` is the engine's own snapshot (queues with metadata and ACLs, every message
-//! with its id, insertion sequence, times, dequeue count and pop receipt, service properties).
-//! Import and reset replace the whole state in one store transaction, so a crash leaves either
+//! The document's format and checks are `src/store/document.rs`. Import and reset replace the whole state in one store transaction, so a crash leaves either
 //! the old state or the new one. They resolve once the new state is durable, in either
 //! durability mode.
 //!
@@ -22,81 +18,11 @@
 use super::host::Host;
 use super::js_object::{JsObject, date};
 use super::service::QueueService;
-use super::store::{Durability, store_error_to_js};
-use crate::engine::{AccountSnapshot, Snapshot, Timestamp};
-use crate::store::layout::{self, Pending};
-use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use super::store::store_error_to_js;
+use crate::engine::{Snapshot, Timestamp};
+use crate::store::document::{from_document, to_document};
+use crate::store::layout::Pending;
 use wasm_bindgen::prelude::*;
-
-/// The `format` field of every snapshot document.
-pub(crate) const FORMAT: &str = "azqueue-snapshot";
-/// The document version this build writes and the newest it reads.
-pub(crate) const VERSION: u32 = 1;
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Document {
-    format: String,
-    version: u32,
-    #[serde(default)]
-    exported_at: u64,
-    accounts: Vec<AccountSnapshot>,
-}
-
-/// The document for `snapshot`, taken at `now`.
-fn to_document(snapshot: Snapshot, now: Timestamp) -> Result<String, String> {
-    serde_json::to_string(&Document {
-        format: FORMAT.into(),
-        version: VERSION,
-        exported_at: now.as_millis(),
-        accounts: snapshot.accounts,
-    })
-    .map_err(|e| format!("the snapshot could not be encoded: {e}"))
-}
-
-/// Parses and checks a document. Refuses anything the engine could not rebuild exactly:
-/// another format, a newer version, or duplicate accounts, queues, message ids or sequence
-/// numbers (two messages with one sequence number would corrupt the delivery index).
-fn from_document(text: &str) -> Result<Snapshot, String> {
-    let doc: Document =
-        serde_json::from_str(text).map_err(|e| format!("not an azqueue snapshot: {e}"))?;
-    if doc.format != FORMAT {
-        return Err(format!("format is {:?}, expected {FORMAT:?}", doc.format));
-    }
-    if doc.version > VERSION {
-        return Err(format!(
-            "snapshot version {} is newer than {VERSION}, which this build reads",
-            doc.version
-        ));
-    }
-    let mut accounts = HashSet::new();
-    for a in &doc.accounts {
-        if !accounts.insert(a.name.as_str()) {
-            return Err(format!("account `{}` appears twice", a.name));
-        }
-        let mut queues = HashSet::new();
-        for q in &a.queues {
-            let name = q.queue.name.as_str();
-            if !queues.insert(name) {
-                return Err(format!("queue `{}/{name}` appears twice", a.name));
-            }
-            let mut ids = HashSet::new();
-            let mut seqs = HashSet::new();
-            for m in &q.messages {
-                if !ids.insert(m.id) || !seqs.insert(m.seq) {
-                    return Err(format!(
-                        "queue `{}/{name}` has two messages with id {} or sequence {}",
-                        a.name, m.id, m.seq
-                    ));
-                }
-            }
-        }
-    }
-    Ok(Snapshot {
-        accounts: doc.accounts,
-    })
-}
 
 /// The current state, once everything it shows is durable.
 async fn export(host: &Host) -> Result<String, JsValue> {
@@ -113,12 +39,13 @@ async fn export(host: &Host) -> Result<String, JsValue> {
 /// first clears it. Resolves when the new state is durable.
 async fn replace(host: &Host, snapshot: Snapshot) -> Result<(), JsValue> {
     let store = host.store();
-    let mut items = vec![Pending::Clear];
-    items.extend(layout::snapshot_changes(&snapshot));
+    let replacement = vec![Pending::Replace(snapshot.clone())];
     host.run(|emu, _, _| {
         // Enqueued while the engine is held, so no other operation can slip in between the
         // new state and its commit.
-        store.enqueue(items).map_err(|e| store_error_to_js(&e))?;
+        store
+            .enqueue(replacement)
+            .map_err(|e| store_error_to_js(&e))?;
         emu.replace_state(snapshot);
         Ok(())
     })
@@ -181,10 +108,7 @@ impl QueueService {
     /// `"strict"` or `"relaxed"`, as opened.
     #[wasm_bindgen(getter)]
     pub fn durability(&self) -> String {
-        match self.host.store().durability() {
-            Durability::Strict => "strict".into(),
-            Durability::Relaxed => "relaxed".into(),
-        }
+        self.host.store().durability().as_str().to_owned()
     }
 
     /// The service clock's reading at the last commit before this `open()`, and how far it was
@@ -257,11 +181,8 @@ pub(crate) async fn answer(
         (Route::Store, "GET") => {
             let store = host.store();
             let body = serde_json::json!({
-                "kind": store.kind(),
-                "durability": match store.durability() {
-                    Durability::Strict => "strict",
-                    Durability::Relaxed => "relaxed",
-                },
+                "kind": super::store::kind(store),
+                "durability": store.durability().as_str(),
                 "committedChanges": store.committed(),
                 "transactions": store.transactions(),
                 "failed": store.failure().map(|e| e.to_string()),

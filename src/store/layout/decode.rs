@@ -14,17 +14,17 @@ use std::collections::{BTreeMap, HashMap};
 
 /// What a backend loaded: the engine's snapshot plus the meta records.
 #[derive(Debug, Default)]
-pub(crate) struct Loaded {
-    pub(crate) snapshot: Snapshot,
-    pub(crate) clock: Option<SavedClock>,
+pub struct Loaded {
+    pub snapshot: Snapshot,
+    pub clock: Option<SavedClock>,
     /// `None` for a store nobody has written to yet.
-    pub(crate) schema: Option<u32>,
+    pub schema: Option<u32>,
 }
 
 /// Rebuilds a [`Snapshot`] from record values, in any order. A value that does not parse is
 /// an error: a store that cannot be read exactly is not opened, never half-read.
 #[derive(Debug, Default)]
-pub(crate) struct Decoder {
+pub struct Decoder {
     queues: BTreeMap<(String, QueueName), QueueRecord>,
     /// account → queue name → messages.
     messages: HashMap<String, HashMap<String, Vec<MessageRecord>>>,
@@ -38,7 +38,7 @@ pub(crate) struct Decoder {
 
 impl Decoder {
     /// A value from the object store (or adapter-key kind) `store`.
-    pub(crate) fn add(&mut self, store: &str, value: &str) -> Result<(), StoreError> {
+    pub fn add(&mut self, store: &str, value: &str) -> Result<(), StoreError> {
         match store {
             QUEUES => {
                 let q: StoredQueue = parse("queue", value)?;
@@ -71,7 +71,7 @@ impl Decoder {
 
     /// Every message record added so far, as account, queue and record: what the records hold
     /// before a log is replayed over them ([`Decoder::apply`] keeps its changes apart).
-    pub(crate) fn stored_messages(&self) -> impl Iterator<Item = (&str, &str, &MessageRecord)> {
+    pub fn stored_messages(&self) -> impl Iterator<Item = (&str, &str, &MessageRecord)> {
         self.messages.iter().flat_map(|(account, queues)| {
             queues.iter().flat_map(move |(queue, list)| {
                 list.iter()
@@ -82,7 +82,7 @@ impl Decoder {
 
     /// Applies one record operation on top of every record added so far: replaying a log of
     /// operations written after those records (`idb.rs`'s write-ahead log), in order.
-    pub(crate) fn apply(&mut self, op: RecordOp) -> Result<(), StoreError> {
+    pub fn apply(&mut self, op: RecordOp) -> Result<(), StoreError> {
         match op {
             RecordOp::Put { key, value } => match key {
                 Key::Queue { .. } => self.add(QUEUES, &value)?,
@@ -129,7 +129,7 @@ impl Decoder {
     }
 
     /// A `meta` record by name; unknown names are ignored (a newer build's extras).
-    pub(crate) fn add_meta(&mut self, name: &str, value: &str) -> Result<(), StoreError> {
+    pub fn add_meta(&mut self, name: &str, value: &str) -> Result<(), StoreError> {
         match name {
             "schema" => {
                 let s: StoredSchema = parse("schema", value)?;
@@ -149,7 +149,7 @@ impl Decoder {
 
     /// Values of one store, one per line (what `getAll(...).join("\n")` gives: JSON values
     /// never contain a raw line feed). One string crosses from JS instead of one per record.
-    pub(crate) fn add_lines(&mut self, store: &str, lines: &str) -> Result<(), StoreError> {
+    pub fn add_lines(&mut self, store: &str, lines: &str) -> Result<(), StoreError> {
         for value in lines.split('\n').filter(|l| !l.is_empty()) {
             self.add(store, value)?;
         }
@@ -157,7 +157,7 @@ impl Decoder {
     }
 
     /// Alternating key and value lines (adapter records flattened and joined by `"\n"`).
-    pub(crate) fn add_path_lines(&mut self, lines: &str) -> Result<(), StoreError> {
+    pub fn add_path_lines(&mut self, lines: &str) -> Result<(), StoreError> {
         let mut parts = lines.split('\n');
         while let Some(key) = parts.next() {
             if key.is_empty() {
@@ -172,7 +172,7 @@ impl Decoder {
     }
 
     /// A record by adapter key (`queue/…`, `message/…`, `properties/…`, `meta/<name>`).
-    pub(crate) fn add_path(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+    pub fn add_path(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         let (kind, rest) = key.split_once('/').unwrap_or((key, ""));
         match kind {
             "queue" => self.add(QUEUES, value),
@@ -187,7 +187,7 @@ impl Decoder {
 
     /// The snapshot. Messages whose queue record is missing cannot come from an atomic
     /// backend (a queue's deletion removes both in one batch) and are left out.
-    pub(crate) fn finish(self) -> Loaded {
+    pub fn finish(self) -> Loaded {
         let Decoder {
             queues,
             mut messages,
