@@ -19,7 +19,8 @@ const USAGE = `usage: node www/edge/dev.mjs [--port P] [--host H] [--persist DIR
   --port P       listen on port P (0 picks a free one; default 8787)
   --host H       listen on H (default 127.0.0.1)
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
-Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.`;
+Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
+AZQUEUE_ENGINE_BUDGET (bytes) sets the queue objects' memory bound (www/edge/memory.mjs).`;
 
 const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
@@ -77,8 +78,10 @@ async function main() {
   const temporary = opts.persist === null;
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
+  // AZQUEUE_ENGINE_BUDGET (bytes) overrides the queue objects' memory bound (memory.mjs).
+  const budget = process.env.AZQUEUE_ENGINE_BUDGET;
   const mf = new Miniflare({
-    ...workerOptions({ accounts, persist: dir }),
+    ...workerOptions({ accounts, persist: dir, bindings: budget ? { AZQUEUE_ENGINE_BUDGET: budget } : {} }),
     host: opts.host,
     port: opts.port,
   });

@@ -13,7 +13,8 @@
 
 import { DurableObject } from 'cloudflare:workers';
 import { azureError, CORS, openService, ROUTE, serveRest, STATE, withHeaders } from './serve.mjs';
-import { admits, ENGINE_BUDGET, release } from './memory.mjs';
+import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
+import { wasmMemoryBytes } from './wasm.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 
 /** The earliest an alarm is set after now: housekeeping, not delivery. */
@@ -46,7 +47,9 @@ export class QueueObject extends DurableObject {
   async fetch(request) {
     const { account, queue, listing } = JSON.parse(request.headers.get(ROUTE));
     const opened = await this.open(account, queue);
+    if (new URL(request.url).pathname.startsWith('/_azqueue/memory/')) return this.memory(opened, request);
     if (isPutMessage(request) && !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))) {
+      await request.arrayBuffer(); // read it all: an unread body would break the connection
       return azureError(request, 503, 'ServerBusy', 'The server is busy.');
     }
     const cors = request.headers.get(CORS);
@@ -60,6 +63,27 @@ export class QueueObject extends DurableObject {
       opened.store.set(GENERATION, String(gen));
     }
     return withHeaders(response, { [STATE]: JSON.stringify(await this.describe(opened, account, queue)) });
+  }
+
+  /**
+   * GET /_azqueue/memory/<account>/<queue> (development only, like the inspection path): the
+   * isolate's wasm memory and this queue's share of the bound, for measuring it.
+   */
+  async memory({ service, store }, request) {
+    // The account's inspection view (queue names and counts: cheap) answers only where
+    // inspection is on, so this path follows the same switch.
+    const url = new URL(request.url);
+    url.pathname = url.pathname.replace('/_azqueue/memory/', '/_azqueue/inspect/').replace(/\/[^/]*$/, '');
+    const allowed = await serveRest(service, new Request(url, { headers: request.headers }));
+    if (allowed.status !== 200) return allowed;
+    return Response.json({
+      wasmMemoryBytes: wasmMemoryBytes(),
+      messageCount: store.messageCount,
+      messageBytes: store.messageBytes,
+      transactions: store.transactions,
+      isolateEstimateBytes: heldBytes(),
+      budgetBytes: Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET),
+    });
   }
 
   /** RPC for the directory: does the queue exist, with which metadata, at which generation. */

@@ -35,9 +35,12 @@ export function route(method, url) {
   return { kind: 'queue', account, queue, listing };
 }
 
-/** `/_azqueue/inspect/<account>/<queue>` is the queue object's; the rest spans objects. */
+/**
+ * `/_azqueue/inspect/<account>/<queue>` and `/_azqueue/memory/<account>/<queue>` (the isolate's
+ * memory as that queue's object sees it) are the queue object's; the rest spans objects.
+ */
 function inspectRoute(parts) {
-  if (parts[1] === 'inspect' && parts.length >= 4 && parts[3] !== '') {
+  if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {
     const account = decode(parts[2]);
     const queue = decode(parts[3]);
     if (account && couldBeQueueName(queue)) return { kind: 'queue', account, queue, listing: false };

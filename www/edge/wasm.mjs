@@ -4,6 +4,11 @@
 import wasmModule from '../pkg/azqueue_bg.wasm';
 import { initSync } from '../pkg/azqueue.js';
 
-initSync({ module: wasmModule });
+const exports = initSync({ module: wasmModule });
+
+/** Bytes of the isolate's wasm memory: shared by every object in it, and it only grows. */
+export function wasmMemoryBytes() {
+  return exports.memory.buffer.byteLength;
+}
 
 export { QueueService, checkStorageAdapter } from '../pkg/azqueue.js';
