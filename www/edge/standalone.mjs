@@ -1,0 +1,41 @@
+// The REST fetch handler for runtimes with `fetch`-style servers of their own (Deno.serve,
+// Bun.serve): the web package's wasm, initialised from its bytes, one QueueService in memory.
+// Shared by deno.mjs and bun.mjs, which differ only in how they read a file and listen.
+
+import { initSync, QueueService } from '../pkg/azqueue.js';
+
+/** The wasm file, relative to this module. */
+export const WASM_URL = new URL('../pkg/azqueue_bg.wasm', import.meta.url);
+
+/**
+ * Opens a service and returns `{ handler, connectionString(origin), account }`.
+ * `wasmBytes`: the contents of WASM_URL; `accounts`: an AZURITE_ACCOUNTS string or undefined.
+ */
+export async function openHandler(wasmBytes, accounts) {
+  initSync({ module: new WebAssembly.Module(wasmBytes) });
+  const service = await QueueService.open({ store: 'memory', accounts: accounts || undefined });
+  const handle = service.fetchHandler();
+  return {
+    // One argument only: the servers pass more (Deno its connection info), which the wasm
+    // closure must not see.
+    handler: (request) => handle(request),
+    account: service.account,
+    connectionString: (origin) => service.connectionString(origin),
+  };
+}
+
+/** The flags both scripts take: `--port P` (0 picks a free one) and `--host H`. */
+export function listenOptions(args) {
+  const opts = { port: 8787, host: '127.0.0.1' };
+  for (let i = 0; i < args.length; i += 2) {
+    if (args[i] === '--port') opts.port = Number(args[i + 1]);
+    else if (args[i] === '--host') opts.host = args[i + 1];
+    else throw new Error(`unknown flag ${args[i]} (use --port P, --host H)`);
+  }
+  return opts;
+}
+
+/** The ready line dev.mjs prints too, so one harness reads all of them. */
+export function readyLine(origin, service) {
+  return `azqueue ready: queue ${origin}/${service.account} connection "${service.connectionString(origin)}"`;
+}
