@@ -221,6 +221,22 @@ function urlHost(host) {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** One request in the --debug log: the access line, the request, then the answer. */
+function debugEntry(line, { headers = [], body = '', status, responseHeaders = [], responseBody = '' }) {
+  const block = (pairs, text) => [
+    ...pairs.map(([k, v]) => `  ${k}: ${v}`),
+    ...(text ? ['', ...text.split('\n').map((l) => `  ${l}`)] : []),
+  ];
+  return [
+    line,
+    '> request',
+    ...block(headers, body),
+    `< response ${status}`,
+    ...block(responseHeaders, responseBody),
+    '',
+  ].join('\n') + '\n';
+}
+
 /**
  * Starts both servers; resolves to { queueUrl, webUrl, connectionString, close() }.
  * `log(line)` receives access-log lines unless `silent`.
@@ -237,16 +253,12 @@ export async function startServer(opts, { log = console.log } = {}) {
   const service = await QueueService.open({ store: journal ?? 'memory', accounts, oauth: opts.oauth });
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
-  const onDone = ({ method, url, status, errorCode, ms, headers }) => {
+  // Entries come from the wasm connection with the URL's sig, Authorization's credential
+  // and any account key already <redacted>, so nothing here sees a secret.
+  const onDone = ({ method, url, status, errorCode, ms, headers, body, responseHeaders, responseBody }) => {
     const line = `${new Date().toISOString()} ${method} ${url} ${status}${errorCode ? ` ${errorCode}` : ''} ${ms.toFixed(1)}ms`;
     if (!opts.silent) log(line);
-    if (debug) {
-      const lines = (headers ?? [])
-        // The signature is not the key, but it has no place in a log either.
-        .map(([k, v]) => `  ${k}: ${k === 'authorization' ? v.replace(/:[^:]*$/, ':<redacted>') : v}`)
-        .join('\n');
-      debug.write(`${line}\n${lines}\n`);
-    }
+    if (debug) debug.write(debugEntry(line, { headers, body, status, responseHeaders, responseBody }));
   };
 
   const connections = queueConnectionListener(service, {

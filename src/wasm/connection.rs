@@ -11,6 +11,7 @@ use super::fetch::plain_error;
 use super::host::Host;
 use super::service::QueueService;
 use crate::http1::{self, Config, Decoder, Framing, Item};
+use crate::rest::auth::redact::Redactor;
 use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -82,7 +83,8 @@ enum LogLevel {
     Headers,
 }
 
-/// One answered request, for an access log.
+/// One answered request, for an access log. Nothing in it shows a key, a signature or a
+/// token: the URL, headers and bodies pass through a [`Redactor`] first.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct LogEntry {
@@ -94,6 +96,29 @@ struct LogEntry {
     /// Request headers as `[name, value]` pairs (at the `Headers` level only).
     #[serde(skip_serializing_if = "Option::is_none")]
     headers: Option<Vec<(String, String)>>,
+    /// The request body as text (at the `Headers` level only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<String>,
+    /// The answer's headers and body (at the `Headers` level only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_headers: Option<Vec<(String, String)>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_body: Option<String>,
+}
+
+impl LogEntry {
+    fn new(method: String, url: String) -> Self {
+        LogEntry {
+            method,
+            url,
+            status: 0,
+            error_code: None,
+            headers: None,
+            body: None,
+            response_headers: None,
+            response_body: None,
+        }
+    }
 }
 
 /// A request's answer-side facts, taken before the request moves into its future.
@@ -102,6 +127,8 @@ struct Reply {
     framing: Framing,
     /// Method, URL and headers for the log (when logging).
     log: Option<LogEntry>,
+    /// The request's secrets, to keep them out of the logged answer (`Headers` level).
+    redactor: Option<Redactor>,
 }
 
 #[wasm_bindgen]
@@ -219,8 +246,10 @@ impl Connection {
     }
 
     /// The requests answered since the last call, oldest first, as `{ method, url, status,
-    /// errorCode?, headers? }` (empty unless the connection was made with logging on).
-    #[wasm_bindgen(js_name = takeLog, unchecked_return_type = "Array<{ method: string, url: string, status: number, errorCode?: string, headers?: [string, string][] }>")]
+    /// errorCode?, headers?, body?, responseHeaders?, responseBody? }` (empty unless the
+    /// connection was made with logging on; headers and bodies at level 2). `sig`, the
+    /// credential in `Authorization` and account keys are `<redacted>` throughout.
+    #[wasm_bindgen(js_name = takeLog, unchecked_return_type = "Array<{ method: string, url: string, status: number, errorCode?: string, headers?: [string, string][], body?: string, responseHeaders?: [string, string][], responseBody?: string }>")]
     pub fn take_log(&self) -> JsValue {
         let entries = std::mem::take(&mut *self.inner.entries.borrow_mut());
         serde_wasm_bindgen::to_value(&entries).unwrap_or(JsValue::UNDEFINED)
@@ -281,14 +310,14 @@ impl Inner {
                 let reason = status.canonical_reason().unwrap_or("Bad Request");
                 let response = plain_error(status.as_u16(), code, reason);
                 // The request could not be read, so there is no method or URL to name.
-                let log = (self.log > LogLevel::Off).then(|| LogEntry {
-                    method: "-".to_owned(),
-                    url: "-".to_owned(),
-                    status: 0,
-                    error_code: None,
-                    headers: None,
-                });
-                self.write(Ok(response), Reply { framing, log });
+                let log = (self.log > LogLevel::Off)
+                    .then(|| LogEntry::new("-".to_owned(), "-".to_owned()));
+                let reply = Reply {
+                    framing,
+                    log,
+                    redactor: None,
+                };
+                self.write(Ok(response), reply);
                 return None;
             }
             Item::Request(incoming) => incoming,
@@ -314,22 +343,35 @@ impl Inner {
         if self.secure {
             request.extensions_mut().insert(SecureTransport);
         }
-        let log = (self.log > LogLevel::Off).then(|| LogEntry {
-            method: request.method().to_string(),
-            url: request.uri().to_string(),
-            status: 0,
-            error_code: None,
-            headers: (self.log >= LogLevel::Headers).then(|| {
-                request
-                    .headers()
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), String::from_utf8_lossy(v.as_bytes()).into()))
-                    .collect()
-            }),
+        // The access log needs only the URL's `sig` blanked; the debug level also logs
+        // headers and bodies, so it learns every secret the request and the service hold.
+        let redactor = (self.log >= LogLevel::Headers).then(|| {
+            self.host
+                .read(|s| Redactor::for_request(&request, s.config()))
+                .unwrap_or_default()
+        });
+        let log = (self.log > LogLevel::Off).then(|| {
+            let blank = redactor.clone().unwrap_or_default();
+            let mut entry = LogEntry::new(
+                request.method().to_string(),
+                blank.url(&request.uri().to_string()),
+            );
+            if self.log >= LogLevel::Headers {
+                entry.headers = Some(logged_headers(&blank, request.headers()));
+                entry.body = Some(blank.text(&String::from_utf8_lossy(request.body())));
+            }
+            entry
         });
         let host = Rc::clone(&self.host);
         let serving: Serving = Box::pin(async move { host.serve(&request).await });
-        Some((serving, Reply { framing, log }))
+        Some((
+            serving,
+            Reply {
+                framing,
+                log,
+                redactor,
+            },
+        ))
     }
 
     /// Appends one answer to the output (and the log). A failure of the service itself (not
@@ -348,6 +390,12 @@ impl Inner {
             self.waiting.borrow_mut().clear();
         }
         if let Some(mut entry) = reply.log {
+            if let Some(blank) = &reply.redactor {
+                entry.response_headers = Some(logged_headers(blank, response.headers()));
+                // Without the byte-order mark XML answers start with, which a log only hides.
+                let body = String::from_utf8_lossy(response.body());
+                entry.response_body = Some(blank.text(body.trim_start_matches('\u{feff}')));
+            }
             entry.status = response.status().as_u16();
             entry.error_code = response
                 .headers()
@@ -373,4 +421,15 @@ fn wall_clock() -> SystemTime {
         } else {
             0
         })
+}
+
+/// Headers as `[name, value]` pairs for the debug log, secrets blanked.
+fn logged_headers(blank: &Redactor, headers: &http::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            let value = String::from_utf8_lossy(v.as_bytes());
+            (k.to_string(), blank.header(k.as_str(), &value))
+        })
+        .collect()
 }

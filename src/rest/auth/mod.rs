@@ -21,6 +21,7 @@ mod bearer;
 pub mod header_order;
 mod key;
 mod permissions;
+pub mod redact;
 mod request_date;
 mod sas;
 mod service_sas;
