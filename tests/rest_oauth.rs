@@ -45,13 +45,22 @@ fn with(mut claims: serde_json::Value, name: &str, value: serde_json::Value) -> 
 
 /// List Queues with `Authorization: Bearer <token>`, over TLS unless `https` is false.
 fn list_queues(h: &mut Harness, token: &str, https: bool) -> Reply {
+    with_token(h, "GET", "/devstoreaccount1?comp=list", token, &[], https)
+}
+
+/// Any request with `Authorization: Bearer <token>` (and `headers`), marked as TLS if `https`.
+fn with_token(
+    h: &mut Harness,
+    method: &str,
+    path: &str,
+    token: &str,
+    headers: &[(&str, &str)],
+    https: bool,
+) -> Reply {
     let auth = format!("Bearer {token}");
-    let mut req = request(
-        "GET",
-        "/devstoreaccount1?comp=list",
-        "",
-        &[("authorization", &auth)],
-    );
+    let mut all = vec![("authorization", auth.as_str())];
+    all.extend_from_slice(headers);
+    let mut req = request(method, path, "", &all);
     if https {
         req.extensions_mut().insert(SecureTransport);
     }
@@ -107,15 +116,15 @@ fn a_good_token_over_tls_is_served_as_the_account() {
         assert_eq!(r.status(), 200, "{name} {value}: {}", r.text());
     }
     // A write, to show the token is not read-only.
-    let auth = format!("Bearer {}", token(claims()));
-    let mut req = request(
+    let put = with_token(
+        &mut h,
         "PUT",
         "/devstoreaccount1/by-token",
-        "",
-        &[("authorization", &auth)],
+        &token(claims()),
+        &[],
+        true,
     );
-    req.extensions_mut().insert(SecureTransport);
-    assert_eq!(h.send(req).status(), 201);
+    assert_eq!(put.status(), 201);
 }
 
 #[test]
@@ -165,15 +174,15 @@ fn bearer_over_plain_http_is_refused_before_the_token_is_read() {
 #[test]
 fn bearer_needs_version_2017_11_09() {
     let mut h = harness(OAuth::Basic);
-    let auth = format!("Bearer {}", token(claims()));
-    let mut req = request(
+    let old = [("x-ms-version", "2017-07-29")];
+    let r = with_token(
+        &mut h,
         "GET",
         "/devstoreaccount1?comp=list",
-        "",
-        &[("authorization", &auth), ("x-ms-version", "2017-07-29")],
+        &token(claims()),
+        &old,
+        true,
     );
-    req.extensions_mut().insert(SecureTransport);
-    let r = h.send(req);
     r.assert_error(403, "AuthenticationFailed");
     r.assert_has("Authentication scheme Bearer is not supported in this version.");
 }
