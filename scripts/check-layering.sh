@@ -18,8 +18,9 @@ forbid() {
   fi
 }
 forbid engine 'crate::(rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'rest, store, wasm or JS bindings'
-forbid rest 'crate::(store|wasm)|web_sys|js_sys' 'store, wasm or JS bindings'
+forbid rest 'crate::(store|wasm|http1)|web_sys|js_sys' 'store, wasm, http1 or JS bindings'
 forbid store 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'rest, wasm, http1 or JS bindings'
 forbid http1 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'engine, rest, store, wasm or JS bindings'
-[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store and http1 import nothing from the layers above)"
+forbid extensions 'crate::|web_sys|js_sys|wasm_bindgen' 'anything of this crate or JS bindings (it is the leaf all layers share)'
+[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above)"
 exit "$status"

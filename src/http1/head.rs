@@ -2,8 +2,8 @@
 //! is framed, and what the connection does afterwards. RFC 9112 §§ 3, 6, 9.3.
 
 use super::Config;
-use super::Spelling;
 use super::target;
+use crate::extensions::Spelling;
 use http::header::{self, Entry, HeaderName, HeaderValue};
 use http::{Method, Request, StatusCode, Version};
 use std::mem::MaybeUninit;

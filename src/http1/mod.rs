@@ -5,7 +5,9 @@
 //! plain `cargo test` covers every framing rule.
 //!
 //! Must not import `crate::engine`, `crate::rest`, `crate::store` or `crate::wasm`: it knows
-//! HTTP, not queues (the host decides how a rejected request's body reads).
+//! HTTP, not queues (the host decides how a rejected request's body reads). The header-name
+//! [`Spelling`](crate::extensions::Spelling) and [`ReasonPhrase`](crate::extensions::ReasonPhrase)
+//! it honours come from `crate::extensions`.
 //!
 //! # Invariants
 //! - Never panics, whatever the bytes: malformed input becomes [`Item::Reject`] (a status to
@@ -19,15 +21,11 @@
 mod chunked;
 mod decoder;
 mod head;
-mod reason;
 mod response;
-mod spelling;
 mod target;
 
 pub use decoder::{Decoder, Incoming, Item};
-pub use reason::{ReasonPhrase, reason_of};
 pub use response::{CONTINUE, Framing, encode};
-pub use spelling::Spelling;
 pub use target::lenient_uri;
 
 /// Limits and addressing for one connection's decoder.
@@ -42,7 +40,7 @@ pub struct Config {
     pub max_head: usize,
 }
 
-/// Azurite's and the old Node adapter's limit: far above Azure's 64 KiB message, small enough
+/// Azurite's limit: far above Azure's 64 KiB message, small enough
 /// that a stray upload cannot exhaust the process.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 

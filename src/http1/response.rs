@@ -1,6 +1,6 @@
 //! `http::Response<Vec<u8>>` → the bytes of an HTTP/1.1 response (RFC 9112 §§ 4, 6, 9.6).
 
-use super::{Spelling, reason_of};
+use crate::extensions::{Spelling, reason_of};
 use http::header::{self, HeaderName};
 use http::{Response, StatusCode};
 use std::time::SystemTime;
@@ -134,9 +134,11 @@ mod tests {
     fn a_reason_phrase_extension_is_the_status_lines_text() {
         let mut response = Response::new(Vec::new());
         *response.status_mut() = StatusCode::NOT_FOUND;
-        response.extensions_mut().insert(super::super::ReasonPhrase(
-            "The specified queue does not exist.",
-        ));
+        response
+            .extensions_mut()
+            .insert(crate::extensions::ReasonPhrase(
+                "The specified queue does not exist.",
+            ));
         let mut out = Vec::new();
         encode(&mut out, &response, KEEP, || UNIX_EPOCH);
         let text = String::from_utf8(out).unwrap();

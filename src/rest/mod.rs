@@ -1,8 +1,9 @@
 //! The Azure Queue REST protocol over `http` types: request in, response out, no I/O.
 //!
-//! May import `crate::engine`, and from `crate::http1` only the two extensions hosts and this
-//! layer exchange: the [`Spelling`] of header names and the [`ReasonPhrase`] of an error's
-//! status line (never `crate::store`, `crate::wasm`, `web_sys`, `js_sys`).
+//! May import `crate::engine` and `crate::extensions` (what hosts attach to requests and read
+//! from responses: the [`Spelling`] of header names, an error's [`ReasonPhrase`], the
+//! [`ClientAddress`], [`SecureTransport`]); never `crate::http1`, `crate::store`, `crate::wasm`,
+//! `web_sys` or `js_sys`.
 //! [`Service::handle`] reads the clock value it is given once and uses it for everything in
 //! the response; it never panics on any input. The caller drains the engine's outbox into a
 //! store before sending the response.
@@ -20,9 +21,9 @@ pub mod route;
 pub mod service;
 pub mod xml;
 
-pub use crate::http1::{ReasonPhrase, Spelling};
+pub use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
 pub use config::{AccountConfig, OAuth, ServiceConfig};
 pub use dev_guard::Listening;
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
-pub use service::{ClientAddress, SecureTransport, Service};
+pub use service::Service;

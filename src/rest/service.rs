@@ -13,7 +13,7 @@ use super::query::Query;
 use super::route::{self, Operation, Target};
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
-use crate::http1::{ReasonPhrase, Spelling};
+use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
 
 /// The version answered when the request names none (the newest the SDKs send).
@@ -50,19 +50,6 @@ struct Incoming<'a> {
     /// Where the request came from, when the host knows ([`ClientAddress`]).
     client_ip: Option<std::net::IpAddr>,
 }
-
-/// A request extension: the address of the client that sent the request, attached by a host
-/// that owns the socket (the Node server's queue port). A SAS restricted to addresses (`sip`)
-/// is checked against it; without it, `sip` is checked for form only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClientAddress(pub std::net::IpAddr);
-
-/// A request extension: the request came over TLS. A socket host (the Node server's queue
-/// port with `--cert`) attaches it, since a request line's origin-form target names no
-/// scheme. Bearer tokens are read only over TLS, and `spr=https` SAS checks and the endpoint
-/// in listings follow it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SecureTransport;
 
 impl Service {
     pub fn new(config: ServiceConfig, emulator: Emulator) -> Self {

@@ -5,7 +5,7 @@
 //! `<Color>` and returned as `x-ms-meta-Color`). A host that sees the raw bytes (this codec,
 //! Node's `rawHeaders`) attaches the names as sent to the request's extensions; the REST layer
 //! spells metadata names from them, and attaches the spelling of its own response headers, so
-//! [`encode`](super::encode) writes them back as Azure would. Hosts that cannot know (Fetch
+//! the HTTP/1.1 codec (`crate::http1::encode`) writes them back as Azure would. Hosts that cannot know (Fetch
 //! lowercases every name) attach nothing, and names stay lowercase.
 
 /// Header names that contain upper-case letters, as sent. (Names that are all lowercase
