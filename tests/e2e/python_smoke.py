@@ -8,8 +8,12 @@ first failure. Run in the project's .venv:
     .venv/bin/python tests/e2e/python_smoke.py
 """
 
+import base64
 import datetime
+import hashlib
+import hmac
 import json
+import os
 import pathlib
 import queue
 import re
@@ -17,8 +21,10 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse
 
+from azure.core.credentials import AccessToken
 from azure.core.exceptions import (
     HttpResponseError,
     ResourceExistsError,
@@ -246,8 +252,37 @@ def make_certificate():
     return json.loads(out.stdout)
 
 
+class SignedToken:
+    """A TokenCredential handing out one JWT signed with a throwaway key: `--oauth basic`
+    checks the claims, not the signature."""
+
+    def __init__(self, **overrides):
+        now = int(time.time())
+        claims = {
+            "aud": "https://storage.azure.com",
+            "iss": "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
+            "iat": now - 60,
+            "nbf": now - 60,
+            "exp": now + 3600,
+            "tid": "72f988bf-86f1-41af-91ab-2d7cd011db47",
+            **overrides,
+        }
+
+        def part(value):
+            return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+        body = f'{part({"alg": "HS256", "typ": "JWT"})}.{part(claims)}'
+        sig = hmac.new(os.urandom(32), body.encode(), hashlib.sha256).digest()
+        self.token = f"{body}.{base64.urlsafe_b64encode(sig).rstrip(b'=').decode()}"
+
+    def get_token(self, *scopes, **kwargs):
+        return AccessToken(self.token, int(time.time()) + 3600)
+
+
 def run_https(cert):
-    proc, queue_url, connection_string = start_server("--cert", cert["cert"], "--key", cert["key"])
+    proc, queue_url, connection_string = start_server(
+        "--cert", cert["cert"], "--key", cert["key"], "--oauth", "basic"
+    )
     try:
         check(queue_url.startswith("https://"), f"queue URL over TLS: {queue_url}")
         check(
@@ -261,6 +296,18 @@ def run_https(cert):
         check(m.content == "over tls", f"received over TLS: {m.content!r}")
         q.delete_message(m)
         service.delete_queue("python-tls")
+        # --oauth basic: a bearer token with the right claims works; the wrong audience is
+        # refused as Azure refuses it.
+        with_token = QueueServiceClient(queue_url, credential=SignedToken(), connection_verify=cert["ca"])
+        with_token.create_queue("python-oauth")
+        with_token.get_queue_client("python-oauth").send_message("with a token")
+        with_token.delete_queue("python-oauth")
+        wrong = QueueServiceClient(
+            queue_url,
+            credential=SignedToken(aud="https://management.azure.com/"),
+            connection_verify=cert["ca"],
+        )
+        expect_error(wrong.get_service_properties, 401, "InvalidAuthenticationInfo", "token for another audience")
         # Without the test CA the handshake must fail: the certificate really is checked.
         untrusted = QueueServiceClient.from_connection_string(connection_string, retry_total=0)
         try:
