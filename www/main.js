@@ -205,7 +205,8 @@ function draw(page, meter) {
   const label = short ? `${wanted}× (running at ${formatRate(meter.rate)}×)` : `${wanted}×`;
   setText($("speed-out"), label);
   setAttr($("speed-out"), "data-rate", meter.rate === null ? undefined : meter.rate.toFixed(2));
-  setAttr($("speed-out"), "data-frame-ms", meter.frameMs.toFixed(1));
+  setAttr($("speed-out"), "data-draw-ms", meter.drawMs.toFixed(1));
+  setAttr($("speed-out"), "data-advance-ms", meter.advanceMs.toFixed(1));
 }
 
 function formatRate(rate) {
@@ -213,7 +214,7 @@ function formatRate(rate) {
 }
 
 function showStore(demo, restored) {
-  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store`;
+  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === "indexeddb" ? " (relaxed)" : ""}`;
   const tail = restored ?? (demo.store === "memory" ? "a reload replays your session" : undefined);
   setText($("store"), tail ? `${engine} · ${tail}` : engine);
   setAttr($("store"), "data-store", demo.store);

@@ -9,6 +9,8 @@ import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, afterEach, before } from "node:test";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -126,8 +128,8 @@ export async function launchBrowser() {
   };
 }
 
-/** A page that records every console error and page error. */
-export async function openPage(context, url, { viewport = { width: 1280, height: 720 }, reducedMotion } = {}) {
+/** A page that records every console error and page error; `query` is added to its address. */
+export async function openPage(context, url, { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {}) {
   const page = await context.newPage();
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
@@ -136,9 +138,37 @@ export async function openPage(context, url, { viewport = { width: 1280, height:
     if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
   });
   page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
-  await page.goto(`${url}/index.html`);
+  await page.goto(`${url}/index.html${query ? `?${query}` : ""}`);
   await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
   return { page, errors };
+}
+
+/**
+ * The life of a test file: one server and one browser for the file, pages opened with
+ * `suite.open(options)`, each checked for console and page errors and closed after its test.
+ */
+export function pageSuite() {
+  const suite = { server: null, browser: null, pages: [] };
+  before(async () => {
+    suite.server = await startServer();
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.server?.close();
+  });
+  afterEach(async () => {
+    for (const p of suite.pages.splice(0)) {
+      assert.deepEqual(p.errors, [], "no console errors or page errors");
+      await p.page.close();
+    }
+  });
+  suite.open = async (options) => {
+    const p = await openPage(suite.browser.context, suite.server.url, options);
+    suite.pages.push(p);
+    return p.page;
+  };
+  return suite;
 }
 
 export async function screenshot(page, name) {

@@ -5,36 +5,12 @@
 // limits never stated, refused sends without a reason, narration lost on reload, and a lane that
 // claimed "oldest first".
 
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cards, chooseScenario, launchBrowser, openPage, screenshot, setStep, startServer, stepTo, stepUntil } from "./harness.mjs";
+import { cards, chooseScenario, screenshot, setStep, stepTo, stepUntil, pageSuite } from "./harness.mjs";
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-async function open(options) {
-  const p = await openPage(browser.context, server.url, options);
-  pages.push(p);
-  return p.page;
-}
-
-afterEach(async () => {
-  for (const p of pages.splice(0)) {
-    assert.deepEqual(p.errors, [], "no console errors or page errors");
-    await p.page.close();
-  }
-});
+const suite = pageSuite();
+const open = (options) => suite.open(options);
 
 const narration = (page) => page.$$eval("[data-testid=narration] li", (rows) => rows.map((r) => r.textContent));
 const momentDone = (page, on) => page.getAttribute(`[data-testid=moment][data-on="${on}"]`, "data-done");

@@ -103,6 +103,27 @@ describe("the teaching page", () => {
     assert.equal(await page.textContent("#speed-out"), "1×");
   });
 
+  test("the speed label tells the rate really achieved when the page cannot keep up", async () => {
+    const { page } = await open();
+    await chooseScenario(page, "autoscale");
+    await page.fill("[data-testid=speed]", "9");
+    await page.click("[data-testid=play-pause]");
+    // Hog the main thread 200 ms out of every 250: no page could run 100× like that.
+    await page.evaluate(() => {
+      window.__hog = setInterval(() => {
+        const end = performance.now() + 200;
+        while (performance.now() < end);
+      }, 250);
+    });
+    await page.waitForFunction(() => /^100× \(running at [\d.]+×\)$/.test(document.querySelector("#speed-out").textContent), null, { timeout: 20_000 });
+    const rate = Number(await page.getAttribute("#speed-out", "data-rate"));
+    assert.ok(rate > 0 && rate < 90, `measured ${rate}×`);
+    await page.evaluate(() => clearInterval(window.__hog));
+    await page.click("[data-testid=play-pause]");
+    await page.waitForFunction(() => document.querySelector("#speed-out").textContent === "100×", null, { timeout: 5000 });
+    await page.fill("[data-testid=speed]", "3");
+  });
+
   test("actors you control: send (with a delay), add a consumer, crash it", async () => {
     const { page } = await open();
     await chooseScenario(page, "slow-consumer");

@@ -2,30 +2,12 @@
 // "What just happened" comes right after the queue, so a refused delete and the Step button are
 // on screen together. Screenshots go to test-artifacts/.
 
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chooseScenario, launchBrowser, openPage, screenshot, setStep, startServer, stepTo } from "./harness.mjs";
+import { chooseScenario, screenshot, setStep, stepTo, pageSuite } from "./harness.mjs";
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(async () => {
-  for (const p of pages.splice(0)) {
-    assert.deepEqual(p.errors, [], "no console errors or page errors");
-    await p.page.close();
-  }
-});
+const suite = pageSuite();
+const open = (options) => suite.open(options);
 
 /** The element's box, and whether it lies wholly inside the viewport. */
 const box = (page, selector) =>
@@ -36,9 +18,7 @@ const box = (page, selector) =>
 
 describe("the page on a phone", () => {
   test("at 390 px the controls stay on screen and the narration follows the queue", async () => {
-    const p = await openPage(browser.context, server.url, { viewport: { width: 390, height: 844 } });
-    pages.push(p);
-    const { page } = p;
+    const page = await open({ viewport: { width: 390, height: 844 } });
     await chooseScenario(page, "slow-consumer");
     await setStep(page, 1);
     await stepTo(page, 43);

@@ -4,49 +4,14 @@
 // actions to an earlier time, and acting there forks the timeline. Also the card history panel
 // and the consumer controls.
 
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cards, chooseScenario, elapsed, launchBrowser, openPage, screenshot, setStep, startServer, stepTo } from "./harness.mjs";
+import { cards, chooseScenario, elapsed, screenshot, setStep, stepTo, pageSuite } from "./harness.mjs";
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-async function open(options) {
-  const p = await openPage(browser.context, server.url, options);
-  pages.push(p);
-  return p.page;
-}
-
-afterEach(async () => {
-  for (const p of pages.splice(0)) {
-    assert.deepEqual(p.errors, [], "no console errors or page errors");
-    await p.page.close();
-  }
-});
-
-/** Opens `index.html?<query>` and waits for the page to be ready. */
-async function openAt(query, viewport = { width: 1280, height: 720 }) {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(e.message));
-  pages.push({ page, errors });
-  await page.setViewportSize(viewport);
-  await page.goto(`${server.url}/index.html?${query}`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
-  return page;
-}
+const suite = pageSuite();
+const open = (options) => suite.open(options);
+/** Opens `index.html?<query>` (a link to a moment). */
+const openAt = (query, viewport) => suite.open({ query, viewport });
 
 const momentDone = (page, on) => page.getAttribute(`[data-testid=moment][data-on="${on}"]`, "data-done");
 const byLabel = async (page, label) => (await cards(page)).find((c) => c.label === label);
@@ -164,7 +129,8 @@ describe("time travel", () => {
     assert.equal(await page.$("[data-testid=consumer][data-name=Dee]"), null, "…and not yet at 3 s");
     await setStep(page, 1);
     await stepTo(page, 5);
-    assert.ok(await page.$("[data-testid=consumer][data-name=Dee]"), "stepping on re-applies the recorded action at 5 s");
+    // Stepping on re-applies the recorded action at 5 s (drawn a frame after the clock reads 5 s).
+    await page.waitForSelector("[data-testid=consumer][data-name=Dee]", { timeout: 5000 });
     await setStep(page, 5);
     await stepTo(page, 45);
     assert.deepEqual(await page.$$eval("[data-testid=http-log] li", (rows) => rows.map((r) => r.textContent)), at45, "the same future");

@@ -48,7 +48,7 @@ export class MessageHistory {
 export function describeEvent(e) {
   switch (e.kind) {
     case "sent":
-      return `sent by ${e.actor} to ${e.queue}${e.receipt ? ` (Put Message's receipt: ${e.receipt})` : ""}`;
+      return `sent by ${e.actor} to ${e.queue}`;
     case "copied":
       return `copied here from ${e.from} by ${e.actor}, where it had DequeueCount ${e.dequeueCount}`;
     case "received":

@@ -9,29 +9,43 @@ export function startLoop({ demo, timeline, session, draw }) {
   let advancing = false;
   let owed = 0;
   const samples = []; // [wall ms, virtual ms] while playing
-  const meter = { rate: null, frameMs: 0 };
+  // rate: virtual ms per wall ms achieved; drawMs: a frame's drawing; advanceMs: one advance of
+  // the clock (the engine's requests, the actors, the inspection), both smoothed.
+  const meter = { rate: null, drawMs: 0, advanceMs: 0 };
 
+  // The loop never asks for a frame while its own advance runs, nor while a replay runs: every
+  // request the engine answers lets the browser render a frame in between if one is wanted, and
+  // a rendered frame (style, layout, paint) costs far more than the request. Measured on scenario
+  // 5's burst (20 virtual seconds, 88 requests): 216 ms with no frames wanted, 0.9–1.7 s with a
+  // frame wanted all along. So it alternates: draw, advance by the time owed, draw again.
   function frame(ts) {
     const dt = Math.min(250, Math.max(0, ts - last));
     last = ts;
-    const playing = !demo.clock.paused && !timeline.replaying;
-    if (playing) {
-      owed += dt * demo.clock.speed;
-      if (!advancing) {
-        const ms = owed;
-        owed = 0;
-        advancing = true;
-        timeline.advanceTo(demo.clock.now() + ms).finally(() => (advancing = false));
-      }
-    } else {
-      owed = 0;
+    if (timeline.replaying) {
+      setTimeout(() => requestAnimationFrame(frame), 50);
+      return;
     }
+    const playing = !demo.clock.paused;
+    if (playing) owed += dt * demo.clock.speed;
+    else owed = 0;
     measure(ts, playing);
-    if (!advancing && !timeline.replaying) session.progress(demo.clock.now());
+    if (!advancing) session.progress(demo.clock.now());
     const t0 = performance.now();
     draw(meter);
-    meter.frameMs = meter.frameMs * 0.9 + (performance.now() - t0) * 0.1;
-    requestAnimationFrame(frame);
+    meter.drawMs = meter.drawMs * 0.9 + (performance.now() - t0) * 0.1;
+    if (!playing || advancing) {
+      requestAnimationFrame(frame);
+      return;
+    }
+    const ms = owed;
+    owed = 0;
+    advancing = true;
+    const started = performance.now();
+    timeline.advanceTo(demo.clock.now() + ms).finally(() => {
+      advancing = false;
+      meter.advanceMs = meter.advanceMs * 0.8 + (performance.now() - started) * 0.2;
+      requestAnimationFrame(frame);
+    });
   }
 
   function measure(ts, playing) {

@@ -69,7 +69,7 @@ export function drawViews(views, demo, timeline) {
   views.story.render(demo);
   $("narration-empty").hidden = demo.narration.length > 0;
   views.log.render(demo.log);
-  views.chart.render(demo.samples);
+  views.chart.render(demo.samples, { playing: !demo.clock.paused });
   views.history.render(demo);
 }
 
