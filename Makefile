@@ -1,5 +1,5 @@
 # Entry points. Each recipe is a small script under scripts/ so it can be run on its own.
-.PHONY: tools build test demo bench
+.PHONY: tools build test demo bench fuzz
 
 tools:
 	scripts/ensure-tools.sh
@@ -18,3 +18,7 @@ demo: tools build
 
 bench:
 	scripts/bench.sh
+
+# Every fuzz target, round robin, for FUZZ_SECONDS (default 600); failures go to target/fuzz-failures/.
+fuzz:
+	cargo run --release --example fuzz -- run --seconds $${FUZZ_SECONDS:-600}

@@ -10,3 +10,7 @@ node scripts/bench-node.mjs
 # HTTP) at 1/8/32 producers, reopen at 10k/100k; then longer SIGKILL crash runs.
 node scripts/bench-persistence.mjs
 CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test tests/persistence/crash_node.test.mjs tests/persistence/crash_chromium.test.mjs
+# Ten million fuzzed inputs over every entry point (zero panics, zero oracle failures), then the
+# soak: 5 minutes per store (memory, --location) with the ledger and RSS over time.
+cargo run --release --example fuzz -- run --requests ${FUZZ_REQUESTS:-10000000}
+node scripts/soak.mjs --seconds ${SOAK_SECONDS:-300}

@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=14
+total=16
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -28,6 +28,7 @@ count_tests() {
     /^# pass [0-9]+$/ { p += $3 }
     /^# fail [0-9]+$/ { f += $3 }
     /^python smoke: .*: [0-9]+ checks passed$/ { p += $(NF-2) }
+    /^(fuzz|soak): [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 }
     END { printf "%d %d\n", p, f }
   ' "$1"
 }
@@ -65,12 +66,16 @@ layer clippy       cargo clippy --all-targets -- -D warnings
 layer clippy-wasm  cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 layer layering     scripts/check-layering.sh
 layer cargo-test   cargo test
+# Every fuzz target for a few seconds (the debug build cargo test just made; make fuzz runs long).
+layer fuzz         cargo run --example fuzz -- run --seconds 15
 layer wasm-node    wasm-pack test --node
 # The IndexedDB reopen test writes and reloads 100k messages: more than the runner's 20 s default.
 layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --chrome
 layer build        scripts/build.sh
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
+# Producers and consumers through the SDK, 15 s in memory and 15 s with --location, then the ledger.
+layer soak         node scripts/soak.mjs --seconds 15
 # The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/

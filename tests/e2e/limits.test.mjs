@@ -83,6 +83,7 @@ test('a head sent a byte at a time is answered 408 and closed; another client is
   const trickle = setInterval(() => {
     if (!slow.closed && sent < head.length - 2) slow.socket.write(head[sent++]);
   }, 20);
+  trickle.unref();
   const other = await served();
   await slow.ended;
   clearInterval(trickle);
