@@ -65,6 +65,8 @@ const VALUES: &[&str] = &[
     "SharedKey :",
     "SharedKey",
     "Bearer x",
+    "Bearer eyJhbGciOiJub25lIn0.eyJhdWQiOiJodHRwczovL3N0b3JhZ2UuYXp1cmUuY29tIiwiZXhwIjo0MTAyNDQ0ODAwfQ.x",
+    "Bearer a.b.c",
     "Basic Og==",
     "*",
     "https://example.com",

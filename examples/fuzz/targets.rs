@@ -7,7 +7,7 @@ use crate::oracle;
 use azqueue::engine::{Emulator, SeededEntropy, Snapshot, Timestamp};
 use azqueue::http1::{self, Config, Decoder, Item};
 use azqueue::rest::auth::{self, AccountKey, AuthInput, Scheme, Variant};
-use azqueue::rest::config::DEV_KEY;
+use azqueue::rest::config::{DEV_KEY, OAuth};
 use azqueue::rest::{Service, ServiceConfig, xml};
 use proptest::prelude::Rng;
 use proptest::test_runner::TestRng;
@@ -202,6 +202,12 @@ impl Targets {
                 .random_bool(0.3)
                 .then(|| std::net::IpAddr::from([127, 0, 0, rng.random_range(0..3)])),
             now: NOW,
+            oauth: if rng.random_bool(0.5) {
+                OAuth::Basic
+            } else {
+                OAuth::Off
+            },
+            endpoint: "https://127.0.0.1:10001/devstoreaccount1",
         };
         let policy = |id: &str| {
             (id == "p1").then_some(azqueue::engine::AccessPolicy {
@@ -259,6 +265,8 @@ impl Targets {
             https: false,
             client_ip: None,
             now: NOW,
+            oauth: OAuth::Off,
+            endpoint: "",
         };
         let sts = auth::shared_key::string_to_sign(Scheme::SharedKey, &input, Variant::default());
         let sig = self.key.sign(&sts).to_base64();
