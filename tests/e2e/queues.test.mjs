@@ -39,6 +39,11 @@ describe('create and delete', () => {
     await rejectsWith(assert, service.getQueueClient('a--b').create(), 400, 'InvalidResourceName');
     await rejectsWith(assert, service.getQueueClient('ab').create(), 400, 'OutOfRangeInput');
     await rejectsWith(assert, service.getQueueClient('a'.repeat(64)).create(), 400, 'OutOfRangeInput');
+    // Azure storage's words for the length (issue 13), as the SDK shows them.
+    await assert.rejects(service.getQueueClient('ab').create(), (err) => {
+      assert.match(err.message, /^The specified resource name length is not within the permissible limits\.\n/);
+      return true;
+    });
   });
 });
 

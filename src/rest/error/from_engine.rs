@@ -22,10 +22,14 @@ impl From<QueueError> for RestError {
 
 impl From<NameError> for RestError {
     fn from(e: NameError) -> Self {
-        RestError::new(match e {
-            NameError::Length => ErrorCode::OutOfRangeInput,
-            NameError::Characters => ErrorCode::InvalidResourceName,
-        })
+        match e {
+            // Azure storage's own words for a name of the wrong length (a real Blob service
+            // answer for a container name; the services share these texts, as they share the
+            // misspelt InvalidResourceName one), not OutOfRangeInput's generic message.
+            NameError::Length => RestError::new(ErrorCode::OutOfRangeInput)
+                .worded("The specified resource name length is not within the permissible limits."),
+            NameError::Characters => RestError::new(ErrorCode::InvalidResourceName),
+        }
     }
 }
 
