@@ -46,7 +46,15 @@ export class QueueObject extends DurableObject {
 
   async fetch(request) {
     const { account, queue, listing } = JSON.parse(request.headers.get(ROUTE));
-    const opened = await this.open(account, queue);
+    let opened;
+    try {
+      opened = await this.open(account, queue);
+    } catch (err) {
+      // Storage this build cannot read (a newer layout) or could not load: refuse, touch nothing.
+      console.error(`azqueue: queue object ${account}/${queue} could not open: ${err.message}`);
+      await request.arrayBuffer();
+      return azureError(request, 500, 'InternalError', 'The server encountered an internal error. Please retry the request.');
+    }
     if (new URL(request.url).pathname.startsWith('/_azqueue/memory/')) return this.memory(opened, request);
     if (isPutMessage(request) && !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))) {
       await request.arrayBuffer(); // read it all: an unread body would break the connection

@@ -35,8 +35,10 @@ export class SqliteStore {
     this.identity = identity;
     // Nothing is created until something is written: an object addressed only for answers
     // such as 404 QueueNotFound keeps no storage at all.
-    this.ready = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_edge'").toArray().length > 0;
-    const found = this.get('layout');
+    const tables = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_edge'").toArray().length > 0;
+    const found = tables ? this.sql.exec("SELECT value FROM azqueue_edge WHERE name = 'layout'").toArray()[0]?.value ?? null : null;
+    // Stored without a layout row (before the row existed): read as is, marked on the next write.
+    this.ready = found !== null;
     if (found !== null && Number(found) > LAYOUT_VERSION) {
       throw new LayoutTooNew(`this object's storage layout is version ${found}; this build reads up to ${LAYOUT_VERSION}`);
     }
@@ -47,6 +49,10 @@ export class SqliteStore {
     this.heldSchema = null;
     /** SQLite transactions written since the object started (each one flush to disk). */
     this.transactions = 0;
+  }
+
+  hasTable(name) {
+    return this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
   }
 
   /** Creates the tables and writes the layout version and identity, once. */
@@ -65,7 +71,7 @@ export class SqliteStore {
 
   /** A value of the bookkeeping table, or null. */
   get(name) {
-    if (!this.ready) return null;
+    if (!this.ready && !this.hasTable('azqueue_edge')) return null;
     const row = this.sql.exec('SELECT value FROM azqueue_edge WHERE name = ?', name).toArray()[0];
     return row ? row.value : null;
   }
@@ -77,7 +83,7 @@ export class SqliteStore {
 
   /** True when no azqueue record has been written. */
   empty() {
-    return !this.ready || this.sql.exec('SELECT 1 FROM azqueue_records LIMIT 1').toArray().length === 0;
+    return !this.hasTable('azqueue_records') || this.sql.exec('SELECT 1 FROM azqueue_records LIMIT 1').toArray().length === 0;
   }
 
   /** The storage adapter handed to `QueueService.open({ store })`. */
@@ -93,7 +99,7 @@ export class SqliteStore {
   *rows() {
     let bytes = 0;
     let count = 0;
-    if (!this.ready) return;
+    if (!this.hasTable('azqueue_records')) return;
     for (const row of this.sql.exec('SELECT key, value FROM azqueue_records')) {
       if (row.key.startsWith(MESSAGE_PREFIX)) {
         bytes += row.value.length;

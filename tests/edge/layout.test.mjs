@@ -1,0 +1,72 @@
+// The queue objects' storage layout has a version (www/edge/sqlite-store.mjs, LAYOUT_VERSION).
+// An object stored the older way (no layout row; message values in azqueue's record schema 1,
+// as earlier builds wrote them through storage adapters) loads and is served unchanged, and is
+// marked with this build's versions by its next write; an object marked with a newer layout
+// is refused with 500 InternalError and left as it is, never misread.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { ROOT, rejectsWith } from '../e2e/azqueue_server.mjs';
+import { startEdge } from './edge_server.mjs';
+
+const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
+const bun = (script, ...args) => JSON.parse(execFileSync(BUN, [path.join(ROOT, 'tests', 'edge', script), ...args], { encoding: 'utf8' }));
+
+/** The SQLite file of the one queue object holding `queue`. */
+function objectFile(dir, queue) {
+  const objects = bun('read-objects.bun.mjs', path.join(dir, '-QueueObject'));
+  const [id] = Object.entries(objects).find(([, o]) => o.queues.includes(`queue/devstoreaccount1/${queue}`));
+  return { file: path.join(dir, '-QueueObject', `${id}.sqlite`), id, objects };
+}
+
+async function withEdge(dir, fn) {
+  const server = await startEdge({ args: ['--persist', dir] });
+  try {
+    const service = QueueServiceClient.fromConnectionString(server.connectionString, { retryOptions: { maxTries: 1 } });
+    return await fn(service.getQueueClient('layout'));
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+}
+
+test('an object stored the older way loads; one marked newer is refused, untouched', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-layout-'));
+  try {
+    const sent = await withEdge(dir, async (q) => {
+      await q.create();
+      const texts = ['first', 'second <&>', 'third'];
+      const ids = [];
+      for (const t of texts) ids.push((await q.sendMessage(t)).messageId);
+      await q.receiveMessages({ visibilityTimeout: 3600 }); // 'first' is leased: dequeue count 1
+      return { texts, ids };
+    });
+
+    const { file } = objectFile(dir, 'layout');
+    assert.deepEqual(bun('rewrite-layout.bun.mjs', file, 'older'), { rewritten: 3 });
+    assert.equal(objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')].layout, null);
+
+    await withEdge(dir, async (q) => {
+      const peeked = (await q.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+      assert.deepEqual(peeked.map((m) => [m.messageId, m.messageText, m.dequeueCount]),
+        [[sent.ids[1], sent.texts[1], 0], [sent.ids[2], sent.texts[2], 0]]);
+      assert.equal((await q.getProperties()).approximateMessagesCount, 3);
+      await q.sendMessage('fourth'); // a write marks the object with this build's layout
+    });
+    assert.equal(objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')].layout, '1');
+
+    bun('rewrite-layout.bun.mjs', file, 'newer');
+    await withEdge(dir, async (q) => {
+      await rejectsWith(assert, q.peekMessages(), 500, 'InternalError');
+      await rejectsWith(assert, q.sendMessage('refused'), 500, 'InternalError');
+    });
+    const after = objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')];
+    assert.deepEqual([after.layout, after.messages], ['2', 4]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
