@@ -2,6 +2,8 @@
 // 1 KiB messages through the official SDK, sampling the isolate's wasm memory, then restarts
 // workerd on the same storage and times the cold object's first request (the load of every
 // message). Usage: node scripts/edge-memory.mjs [messages=20000] [clients=32].
+// With `--cold N [bytes=1024]`: puts one message of that size, copies its record into N
+// (scripts/edge-clone-messages.bun.mjs), restarts and times the cold load of N messages.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,10 +12,12 @@ import { Miniflare } from 'miniflare';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { workerOptions } from '../www/edge/miniflare-options.mjs';
 
-const TOTAL = Number(process.argv[2] ?? 20_000);
-const CLIENTS = Number(process.argv[3] ?? 32);
+const COLD = process.argv[2] === '--cold';
+const TOTAL = Number(process.argv[COLD ? 3 : 2] ?? 20_000);
+const CLIENTS = COLD ? 1 : Number(process.argv[3] ?? 32);
+const SIZE = COLD ? Number(process.argv[4] ?? 1024) : 1024;
 const KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
-const TEXT = 'x'.repeat(1024);
+const TEXT = 'x'.repeat(SIZE);
 const QUEUE = 'memory';
 
 async function start(dir) {
@@ -25,6 +29,21 @@ async function start(dir) {
   return { mf, origin, queue: QueueServiceClient.fromConnectionString(cs).getQueueClient(QUEUE) };
 }
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+/** Times a restarted object's first request (its load) and the next, then stops workerd. */
+async function coldLoad(mf, origin, queue, what) {
+  const t0 = performance.now();
+  const props = await queue.getProperties();
+  const coldMs = performance.now() - t0;
+  const t1 = performance.now();
+  await queue.getProperties();
+  const warmMs = performance.now() - t1;
+  const after = await memory(origin);
+  console.log(`cold load of ${what}: first request ${coldMs.toFixed(0)} ms for ${props.approximateMessagesCount} messages (next request ${warmMs.toFixed(1)} ms); wasm memory then ${(after.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+  await mf.dispose();
+}
+
 const memory = async (origin) => (await fetch(`${origin}/_azqueue/memory/devstoreaccount1/${QUEUE}`)).json();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-memory-'));
@@ -33,6 +52,17 @@ try {
   await queue.create();
   const base = await memory(origin);
   console.log(`empty: wasm memory ${(base.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+  if (COLD) {
+    await queue.sendMessage(TEXT, { messageTimeToLive: -1 });
+    await mf.dispose();
+    const objects = path.join(dir, '-QueueObject');
+    const file = fs.readdirSync(objects).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'bun'), [path.join(ROOT, 'scripts', 'edge-clone-messages.bun.mjs'), path.join(objects, file), String(TOTAL)]);
+    ({ mf, origin, queue } = await start(dir));
+    await coldLoad(mf, origin, queue, `${TOTAL} messages of ${SIZE} B`);
+    process.exit(0);
+  }
   let sent = 0;
   const started = performance.now();
   const step = Math.max(1000, Math.floor(TOTAL / 5));
@@ -61,15 +91,7 @@ try {
   await mf.dispose();
 
   ({ mf, origin, queue } = await start(dir));
-  const t0 = performance.now();
-  const props = await queue.getProperties();
-  const coldMs = performance.now() - t0;
-  const t1 = performance.now();
-  await queue.getProperties();
-  const warmMs = performance.now() - t1;
-  const after = await memory(origin);
-  console.log(`cold load after restart: first request ${coldMs.toFixed(0)} ms for ${props.approximateMessagesCount} messages (next request ${warmMs.toFixed(1)} ms); wasm memory ${(after.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
-  await mf.dispose();
+  await coldLoad(mf, origin, queue, `${TOTAL} messages of 1 KiB`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -46,5 +46,7 @@ function internalRequest(request, target) {
   headers.set(ROUTE, JSON.stringify(target));
   const ip = request.headers.get('cf-connecting-ip');
   if (ip) headers.set(CLIENT_IP, ip);
-  return new Request(request.url, { method: request.method, headers, body: request.body });
+  // A GET or HEAD may arrive with an (empty) body, e.g. `Content-Length: 0`; Fetch refuses one.
+  const bodyless = request.method === 'GET' || request.method === 'HEAD';
+  return new Request(request.url, { method: request.method, headers, body: bodyless ? null : request.body });
 }

@@ -1,0 +1,172 @@
+// Edge benchmark: the edge Worker under workerd (www/edge/dev.mjs, one Durable Object per queue,
+// SQLite storage) and the Node server with its durable journal (www/server.mjs --location), side by
+// side in one run, driven by the same load generator as scripts/bench-node.mjs (keep-alive
+// HTTP/1.1 on raw sockets, every request SharedKey-signed). Both answer only after the change is
+// on disk.
+//
+// Measures put and receive+delete of 1 KiB messages with 8 and 64 clients, spread over 1 queue
+// and over 16 queues (clients take the queues in turn), and prints markdown tables with the
+// ratios: 16 queues against 1 (per server) and edge against Node (per row). Server CPU is read
+// from /proc (for the edge, workerd's).
+//
+// Usage: node scripts/bench-edge.mjs
+// Environment: BENCH_PHASE_MS (default 3000) per phase.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, phase } from './bench-node.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
+const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
+const QUEUES = [1, 16];
+const CLIENTS = [8, 64];
+
+/** Spawns a server; resolves { name, port, pid (the process doing the work), stop() }. */
+function start(name, args, childIsWorker) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line:\n${out}`)); }, 60_000);
+    const onData = (d) => {
+      out += d;
+      const m = /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      // dev.mjs only supervises: the work happens in its child, workerd.
+      const pid = childIsWorker
+        ? Number(fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0])
+        : child.pid;
+      resolve({
+        name,
+        port: Number(new URL(m[1]).port),
+        pid,
+        stop: () => new Promise((done) => {
+          child.once('exit', done);
+          child.kill('SIGTERM');
+        }),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => { out += d; });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited ${code}:\n${out}`)); });
+  });
+}
+
+let serial = 0;
+
+/** Runs `fn` with a client of each queue in turn. */
+async function each(server, names, fn) {
+  for (const name of names) {
+    const c = new Client(server.port, name);
+    try {
+      await fn(c);
+    } finally {
+      c.close();
+    }
+  }
+}
+
+/**
+ * One load-generating client that takes its queues in turn (with fewer clients than queues, a
+ * client serves several): one connection per queue, one request at a time.
+ */
+class Rotating {
+  constructor(port, names) {
+    this.clients = names.map((name) => new Client(port, name));
+    this.next = 0;
+  }
+
+  get errors() { return this.clients.reduce((n, c) => n + c.errors, 0); }
+
+  set errors(n) { for (const c of this.clients) c.errors = n; }
+
+  get lastError() { return this.clients.find((c) => c.lastError)?.lastError ?? ''; }
+
+  set lastError(e) { for (const c of this.clients) c.lastError = e; }
+
+  turn() {
+    const c = this.clients[this.next];
+    this.next = (this.next + 1) % this.clients.length;
+    return c;
+  }
+
+  close() { for (const c of this.clients) c.close(); }
+}
+
+/** put then receive+delete, with `nClients` clients over `nQueues` fresh queues. */
+async function run(server, nQueues, nClients) {
+  const names = Array.from({ length: nQueues }, () => `edge-bench-${process.pid}-${++serial}`);
+  const queuesOf = (i) => (nClients >= nQueues ? [names[i % nQueues]] : names.filter((_, q) => q % nClients === i));
+  const clients = Array.from({ length: nClients }, (_, i) => new Rotating(server.port, queuesOf(i)));
+  await each(server, names, (c) => c.createQueue());
+  const put = await phase(server, clients, PHASE_MS, (c) => c.turn().put(`<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`));
+  const receive = await phase(server, clients, PHASE_MS, async (c) => {
+    const one = c.turn();
+    const got = await one.receive(16, 30);
+    if (got.length === 0) return null;
+    let n = 0;
+    for (const [id, receipt] of got) n += await one.delete(id, receipt);
+    return n;
+  });
+  await each(server, names, (c) => c.deleteQueue());
+  for (const c of clients) c.close();
+  for (const [what, p] of [['put', put], ['receive+delete', receive]]) {
+    if (p.errors) throw new Error(`${server.name} ${what}: ${p.errors} errors, last ${p.lastError}`);
+  }
+  return { put, receive };
+}
+
+const rate = (p) => Math.round(p.rate).toLocaleString('en-US');
+const cpuPer = (p) => (p.count ? Math.round((p.serverCpu / p.count) * 1e6).toLocaleString('en-US') : '–');
+const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+
+async function main() {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-edge-'));
+  const servers = [];
+  try {
+    const load0 = os.loadavg();
+    servers.push(await start('node', [path.join(ROOT, 'www', 'server.mjs'), '--location', path.join(scratch, 'journal'),
+      '--silent', '--queuePort', '0', '--webPort', '0'], false));
+    servers.push(await start('edge', [path.join(ROOT, 'www', 'edge', 'dev.mjs'), '--port', '0', '--persist', path.join(scratch, 'objects')], true));
+    const results = {};
+    for (const nQueues of QUEUES) {
+      for (const nClients of CLIENTS) {
+        for (const server of servers) {
+          process.stderr.write(`${server.name}: ${nQueues} queue(s), ${nClients} clients\n`);
+          results[`${server.name}/${nQueues}/${nClients}`] = await run(server, nQueues, nClients);
+        }
+      }
+    }
+    const load1 = os.loadavg();
+    console.log('# Edge Worker under workerd vs the Node server, both durable\n');
+    console.log(`${os.cpus().length} CPUs, Node ${process.version}, load average ${load0[0].toFixed(1)} at start and ` +
+      `${load1[0].toFixed(1)} at end; ${PHASE_MS} ms per phase; 1 KiB messages; receive+delete = Get Messages(16), ` +
+      'then Delete each. Edge: www/edge/dev.mjs (workerd, SQLite Durable Objects); Node: www/server.mjs --location ' +
+      '(journal, fsync). µs CPU = server CPU per message.\n');
+    console.log('| op | clients | queues | Node/s | edge/s | edge ÷ Node | Node 16q ÷ 1q | edge 16q ÷ 1q | Node µs CPU | edge µs CPU |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const op of ['put', 'receive']) {
+      for (const nClients of CLIENTS) {
+        for (const nQueues of QUEUES) {
+          const n = results[`node/${nQueues}/${nClients}`][op];
+          const e = results[`edge/${nQueues}/${nClients}`][op];
+          const n1 = results[`node/1/${nClients}`][op];
+          const e1 = results[`edge/1/${nClients}`][op];
+          const scale = nQueues === 1 ? ['', ''] : [ratio(n.rate, n1.rate), ratio(e.rate, e1.rate)];
+          console.log(`| ${op === 'put' ? 'put' : 'receive+delete'} | ${nClients} | ${nQueues} | ${rate(n)} | ${rate(e)} | ` +
+            `${ratio(e.rate, n.rate)} | ${scale[0]} | ${scale[1]} | ${cpuPer(n)} | ${cpuPer(e)} |`);
+        }
+      }
+    }
+  } finally {
+    for (const s of servers) await s.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
