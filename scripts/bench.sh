@@ -14,3 +14,9 @@ CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test
 # soak: 5 minutes per store (memory, --location) with the ledger and RSS over time.
 cargo run --release --example fuzz -- run --requests ${FUZZ_REQUESTS:-10000000}
 node scripts/soak.mjs --seconds ${SOAK_SECONDS:-300}
+# The edge Worker under workerd against the Node server (1 vs 16 queues, 8 and 64 clients), its
+# memory per 1 KiB message and a cold load of 100k messages, then longer SIGKILL crash runs.
+node scripts/bench-edge.mjs
+node scripts/edge-memory.mjs 20000
+node scripts/edge-memory.mjs --cold 100000 1024
+EDGE_CRASH_ROUNDS=${EDGE_CRASH_ROUNDS:-10} node --test tests/edge/crash.test.mjs
