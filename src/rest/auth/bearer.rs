@@ -24,11 +24,11 @@ use serde_json::Value;
 /// The first version that accepts bearer tokens.
 const BEARER_SINCE: &str = "2017-11-09";
 
-/// Audiences the service accepts besides its own endpoint: the storage resource and its app id.
-const STORAGE_AUDIENCES: [&str; 2] = [
-    "https://storage.azure.com",
-    "e406a681-f3d4-42a8-90b6-c2b029497af1",
-];
+/// The storage resource, an audience for every account (with or without a trailing `/`).
+const STORAGE_RESOURCE: &str = "https://storage.azure.com";
+
+/// The storage resource's application id, which tokens may carry as their audience instead.
+const STORAGE_APP_ID: &str = "e406a681-f3d4-42a8-90b6-c2b029497af1";
 
 /// Per-account audiences in the public and sovereign clouds: `https://<account><suffix>`.
 const ACCOUNT_AUDIENCE_SUFFIXES: [&str; 4] = [
@@ -55,8 +55,9 @@ const V2_ISSUER_HOSTS: [&str; 3] = [
     "https://login.chinacloudapi.cn/",
 ];
 
-/// Checks a bearer token (`token` is what follows `Bearer `). `endpoint` is the queue
-/// endpoint the request addressed (`https://host/account` path-style), an accepted audience.
+/// Checks a bearer token (`token` is what follows `Bearer `). Besides the storage resource,
+/// `input.endpoint` (the queue endpoint the request addressed, `https://host/account`
+/// path-style) is an accepted audience.
 pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, RestError> {
     if !input.https {
         return Err(RestError::auth_failed(
@@ -153,11 +154,11 @@ fn is_entra_issuer(iss: &str) -> bool {
 /// The storage resource, the account's own cloud endpoint, or the endpoint this emulator was
 /// addressed at; a trailing `/` is allowed on the URLs.
 fn is_audience(aud: &str, account: &str, endpoint: &str) -> bool {
-    if STORAGE_AUDIENCES[1] == aud {
+    if aud == STORAGE_APP_ID {
         return true;
     }
     let url = aud.strip_suffix('/').unwrap_or(aud);
-    if url == STORAGE_AUDIENCES[0] || (!endpoint.is_empty() && url == endpoint) {
+    if url == STORAGE_RESOURCE || (!endpoint.is_empty() && url == endpoint) {
         return true;
     }
     url.strip_prefix("https://").is_some_and(|host| {
@@ -178,7 +179,7 @@ fn refused(tenant: Option<&str>, detail: &str) -> RestError {
         .with_header(
             "www-authenticate",
             format!(
-                "Bearer authorization_uri=https://login.microsoftonline.com/{tenant}/oauth2/authorize resource_id=https://storage.azure.com"
+                "Bearer authorization_uri=https://login.microsoftonline.com/{tenant}/oauth2/authorize resource_id={STORAGE_RESOURCE}"
             ),
         )
         .with("AuthenticationErrorDetail", detail)
