@@ -121,7 +121,7 @@ async function start(page) {
   const moment = momentFromUrl(location.href);
   if (moment) {
     await page.load(scenarioById(moment.scenario));
-    await timeline.advanceTo(EPOCH + moment.t);
+    await timeline.seek(EPOCH + moment.t); // as a replay: guided mode does not stop on the way
     session.progress(demo.clock.now(), true);
     // The link has done its work: a reload from here restores the session like any other.
     history.replaceState(null, "", location.pathname);
@@ -187,6 +187,7 @@ function bindTimeTravel(page) {
     page.guide.hide();
     pending++;
     await timeline.seek(EPOCH + Math.round(Number(scrub.value) * 1000));
+    drawViews(page.views, demo, timeline); // now, not when the loop next looks (it waits out replays)
     if (--pending === 0) document.body.dataset.seeks = String(Number(document.body.dataset.seeks ?? 0) + 1);
   };
   scrub.addEventListener("input", seek);

@@ -144,19 +144,28 @@ export async function openPage(context, url, { viewport = { width: 1280, height:
 }
 
 /**
- * The life of a test file: one server and one browser for the file, pages opened with
- * `suite.open(options)`, each checked for console and page errors and closed after its test.
+ * One server and one browser for the test file; `suite.server`, `suite.browser` once started, then
+ * `ready()`. One hook: with two root `before` hooks, the second ran before the first had finished.
  */
-export function pageSuite() {
-  const suite = { server: null, browser: null, pages: [] };
+function serverAndBrowser(suite, ready = async () => {}) {
   before(async () => {
     suite.server = await startServer();
     suite.browser = await launchBrowser();
+    await ready();
   });
   after(async () => {
     await suite.browser?.close();
     suite.server?.close();
   });
+}
+
+/**
+ * The life of a test file: one server and one browser for the file, pages opened with
+ * `suite.open(options)`, each checked for console and page errors and closed after its test.
+ */
+export function pageSuite() {
+  const suite = { server: null, browser: null, pages: [] };
+  serverAndBrowser(suite);
   afterEach(async () => {
     for (const p of suite.pages.splice(0)) {
       assert.deepEqual(p.errors, [], "no console errors or page errors");
@@ -168,6 +177,18 @@ export function pageSuite() {
     suite.pages.push(p);
     return p.page;
   };
+  return suite;
+}
+
+/** Like pageSuite, with one page for the whole file, handed to `onOpen`, checked after each test. */
+export function onePageSuite(onOpen) {
+  const suite = { server: null, browser: null };
+  let opened;
+  serverAndBrowser(suite, async () => {
+    opened = await openPage(suite.browser.context, suite.server.url);
+    onOpen(opened.page);
+  });
+  afterEach(() => assert.deepEqual(opened.errors, [], "no console errors or page errors"));
   return suite;
 }
 

@@ -14,6 +14,17 @@ const open = (options) => suite.open(options);
 
 const narration = (page) => page.$$eval("[data-testid=narration] li", (rows) => rows.map((r) => r.textContent));
 const momentDone = (page, on) => page.getAttribute(`[data-testid=moment][data-on="${on}"]`, "data-done");
+/** Scenario 1 with a hand-added consumer, Dee, who crashes at 1 s holding a message; returns that card. */
+async function deeCrashesHoldingAnOrder(page) {
+  await chooseScenario(page, "slow-consumer");
+  await page.click("[data-testid=add-consumer]");
+  await page.waitForSelector("[data-testid=consumer][data-name=Dee]");
+  await setStep(page, 1);
+  await stepTo(page, 1);
+  const held = (await cards(page)).find((c) => c.holder === "Dee");
+  await page.click("[data-testid=consumer][data-name=Dee] button.danger");
+  return held;
+}
 const consumerText = (page, name, part) => page.textContent(`[data-testid=consumer][data-name="${name}"] ${part}`);
 
 describe("nothing on the page misleads", () => {
@@ -51,13 +62,7 @@ describe("nothing on the page misleads", () => {
 
   test("a crash and a deliberate failure are narrated as what they were, not as slowness", async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
-    await page.click("[data-testid=add-consumer]");
-    await page.waitForSelector("[data-testid=consumer][data-name=Dee]");
-    await setStep(page, 1);
-    await stepTo(page, 1);
-    const held = (await cards(page)).find((c) => c.holder === "Dee");
-    await page.click("[data-testid=consumer][data-name=Dee] button.danger");
+    const held = await deeCrashesHoldingAnOrder(page);
     await stepTo(page, 31);
     const lines = await narration(page);
     const back = lines.find((l) => l.includes(`${held.label} “${held.text}” is visible again`));
@@ -75,12 +80,7 @@ describe("nothing on the page misleads", () => {
 
   test("moments tick only for their own actor: a hand-added consumer's crash is not Bob's order coming back", async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
-    await page.click("[data-testid=add-consumer]");
-    await page.waitForSelector("[data-testid=consumer][data-name=Dee]");
-    await setStep(page, 1);
-    await stepTo(page, 1);
-    await page.click("[data-testid=consumer][data-name=Dee] button.danger");
+    await deeCrashesHoldingAnOrder(page);
     await stepTo(page, 31);
     assert.ok((await narration(page)).some((l) => /visible again: Dee crashed/.test(l)), "Dee's message came back");
     assert.equal(await momentDone(page, "reappeared"), "false", "…but that is not the moment to watch for");

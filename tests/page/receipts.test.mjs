@@ -3,29 +3,12 @@
 // presented it; a refused delete says which receipt was presented and which is current; a late
 // delete that still works is narrated too. The receipts themselves come from the wasm engine.
 
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chooseScenario, launchBrowser, openPage, screenshot, setStep, startServer, stepTo } from "./harness.mjs";
+import { chooseScenario, onePageSuite, screenshot, setStep, stepTo } from "./harness.mjs";
 
-let server;
-let browser;
 let page;
-let errors;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser.context, server.url));
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(() => {
-  assert.deepEqual(errors, [], "no console errors or page errors");
-});
+onePageSuite((p) => (page = p));
 
 const card = (label) => page.$(`[data-testid=queue-lane] [data-testid=message][data-label="${label}"]`);
 const rows = (filter) =>

@@ -2,41 +2,22 @@
 // no reliance on wall time) and checked in the DOM. The queue behaviour asserted here comes
 // from the real wasm engine behind the page's fetch handler.
 
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   cards,
   chooseScenario,
   elapsed,
-  launchBrowser,
-  openPage,
+  onePageSuite,
   restart,
   screenshot,
   setStep,
-  startServer,
   stepTo,
   stepUntil,
 } from "./harness.mjs";
 
-let server;
-let browser;
 let page;
-let errors;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser.context, server.url));
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(() => {
-  assert.deepEqual(errors, [], "no console errors or page errors");
-});
+onePageSuite((p) => (page = p));
 
 const byLabel = async (label, lane) => (await cards(page, lane)).find((c) => c.label === label);
 const logRows = (filter = () => true) =>

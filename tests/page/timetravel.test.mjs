@@ -87,6 +87,18 @@ describe("time travel", () => {
     }
   }
 
+  test("a link opens at its time even in guided mode (the way there is not stopped at each moment)", async () => {
+    const page = await open();
+    await page.check("[data-testid=guided]");
+    try {
+      const there = await openAt("scenario=slow-consumer&t=43");
+      assert.equal(await elapsed(there), 43_000);
+      assert.equal(await there.isHidden("[data-testid=guide]"), true);
+    } finally {
+      await page.uncheck("[data-testid=guided]");
+    }
+  });
+
   test("next moment runs to the next moment and stops there, guided or not", async () => {
     const page = await open();
     await chooseScenario(page, "scheduled");
