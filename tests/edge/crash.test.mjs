@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Ledger, present, randomBetween, workUntilKilled } from '../persistence/ledger.mjs';
+import { checkLastRestart, Ledger, present, randomBetween, workUntilKilled } from '../persistence/ledger.mjs';
 import { childrenOf, running, startEdge } from './edge_server.mjs';
 
 const ROUNDS = Number(process.env.EDGE_CRASH_ROUNDS ?? 3);
@@ -38,13 +38,7 @@ test(`the edge Worker survives ${ROUNDS} SIGKILLs of workerd: nothing acknowledg
       for (const pid of workerd) assert.equal(running(pid), false, `workerd ${pid} was killed`);
     }
     const server = await startEdge({ args: ['--persist', dir] });
-    try {
-      const held = await present(server.origin, QUEUE);
-      assert.deepEqual(ledger.check(held), [], 'after the last restart');
-      t.diagnostic(`${ROUNDS} kills; ${ledger.puts.size} acknowledged puts, ${ledger.deleted.size} acknowledged deletes, ${held.size} messages left; 0 lost, 0 resurrected`);
-    } finally {
-      assert.equal(await server.stop(), 0);
-    }
+    await checkLastRestart(t, { server, queue: QUEUE, ledger, rounds: ROUNDS });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

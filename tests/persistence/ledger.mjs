@@ -3,6 +3,7 @@
 // acknowledged delete has come back; and the SDK workload that the server crash tests (Node
 // server, edge Worker) run until they kill the server. Not a test file itself.
 
+import assert from 'node:assert/strict';
 import { QueueServiceClient } from '@azure/storage-queue';
 
 export class Ledger {
@@ -101,4 +102,18 @@ export async function workUntilKilled({ connectionString, queue: name, ledger, s
   ]);
   killOnce(); // in case every worker stopped on an error first
   return killed;
+}
+
+/**
+ * The end of a crash test: the server restarted after the last kill holds every acknowledged put
+ * and no acknowledged delete; reports the totals on `t` and stops the server (exit code 0).
+ */
+export async function checkLastRestart(t, { server, queue, ledger, rounds }) {
+  try {
+    const held = await present(server.origin, queue);
+    assert.deepEqual(ledger.check(held), [], 'after the last restart');
+    t.diagnostic(`${rounds} kills; ${ledger.puts.size} acknowledged puts, ${ledger.deleted.size} acknowledged deletes, ${held.size} messages left; 0 lost, 0 resurrected`);
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
 }
