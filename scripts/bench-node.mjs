@@ -6,9 +6,10 @@
 //
 // Measures: put, peek and receive+delete at 100 B and 48 KiB with 1, 8 and 32 clients (ratios
 // azqueue/Azurite, server CPU per message), with a bare Node `http` server as the floor; Get
-// Messages(32) latency against queue depth; the in-process `Queue` API's throughput and its
-// receive latency up to 1M messages. Prints markdown tables (progress on stderr); runs in about
-// 3–4 minutes on the project's 2-core machines.
+// Messages(32) latency against queue depth; the in-process `Queue` API's receive latency up to
+// 1M messages (its throughput, against the previous build, is scripts/bench-inprocess.mjs).
+// Prints markdown tables (progress on stderr); runs in about 3–4 minutes on the project's
+// 2-core machines.
 //
 // Usage: node scripts/bench-node.mjs
 // Environment: BENCH_PHASE_MS (default 1500) per phase; BENCH_MAX_DEPTH (default 100000) the
@@ -431,44 +432,6 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
   return rows;
 }
 
-/** The wasm `Queue` API in this process: sendMessage, then receiveMessages(32) + deleteMessage. */
-async function inProcess(QueueService) {
-  const service = await QueueService.open({ store: 'memory' });
-  const out = [];
-  for (const [label, size] of SIZES) {
-    const q = await service.createQueue(`inproc-${size}`);
-    const msg = text(size);
-    const count = size > 1024 ? 2_000 : 50_000;
-    // The first round grows the wasm memory (a 48 KiB message needs new pages on every send);
-    // the second, measured one reuses it, as a running service does.
-    let row;
-    for (let round = 0; round < 2; round++) {
-      const c0 = process.cpuUsage();
-      let t0 = performance.now();
-      for (let i = 0; i < count; i++) await q.sendMessage(msg);
-      const send = count / ((performance.now() - t0) / 1000);
-      const c0u = process.cpuUsage(c0);
-      const c1 = process.cpuUsage();
-      t0 = performance.now();
-      let done = 0;
-      for (;;) {
-        const r = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 300 });
-        if (r.receivedMessageItems.length === 0) break;
-        for (const m of r.receivedMessageItems) await q.deleteMessage(m.messageId, m.popReceipt);
-        done += r.receivedMessageItems.length;
-      }
-      const recv = done / ((performance.now() - t0) / 1000);
-      const c1u = process.cpuUsage(c1);
-      row = { label, count, send, sendCpu: (c0u.user + c0u.system) / count, recv, recvCpu: (c1u.user + c1u.system) / done };
-    }
-    out.push(row);
-    await q.delete();
-  }
-  await service.close();
-  service.free();
-  return out;
-}
-
 /** receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue). */
 async function inProcessDepth(QueueService, depths, fillSeconds) {
   const service = await QueueService.open({ store: 'memory' });
@@ -704,15 +667,9 @@ async function main() {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 
-  console.log('\n## In-process `Queue` API (the wasm package in this process, memory store, one caller awaiting each call)\n');
-  console.log('Second of two rounds (the first grows the wasm memory).\n');
-  console.log('| size | messages | sendMessage /s | µs CPU/send | receiveMessages(32)+deleteMessage msg/s | µs CPU/msg |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const inProcessRows = await inProcess(QueueService);
-  progress('in-process throughput');
-  for (const r of inProcessRows) {
-    console.log(`| ${r.label} | ${fmt(r.count)} | ${fmt(r.send)} | ${fmt(r.sendCpu, 1)} | ${fmt(r.recv)} | ${fmt(r.recvCpu, 1)} |`);
-  }
+  // The in-process throughput, against the previous build side by side, is
+  // scripts/bench-inprocess.mjs (make bench runs it after this).
+  console.log('\n## In-process `Queue` API (the wasm package in this process, memory store)\n');
   const depths = [1_000, 10_000, 100_000, 1_000_000];
   console.log('\nreceiveMessages(32) in process against depth (100 B, visibility 600 s; median and maximum of up to 20 calls):\n');
   console.log('| depth | p50 ms | max ms |');

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 cargo bench
 scripts/build.sh
 node scripts/bench-node.mjs
+# The in-process Queue API against the previous build (BENCH_BASE, default HEAD~1), side by side.
+node scripts/bench-inprocess.mjs
 # Persistence: acknowledged puts/s strict vs relaxed (Chromium IndexedDB, Node journal, server over
 # HTTP) at 1/8/32 producers, reopen at 10k/100k; then longer SIGKILL crash runs.
 node scripts/bench-persistence.mjs

@@ -523,3 +523,26 @@ fn an_engine_restored_from_the_replayed_outbox_behaves_like_the_original() {
     assert_eq!(from_original.len(), 5);
     assert_eq!(from_original, later(&mut restored));
 }
+
+/// A host with nowhere to commit (the memory store) turns recording off: operations behave
+/// the same and queue nothing, and turning it back on records from then on.
+#[test]
+fn a_host_that_keeps_nothing_records_nothing() {
+    let (mut emu, name) = setup();
+    emu.take_changes();
+    emu.record_changes(false);
+    let m = put(&mut emu, t0(), &name, "a");
+    let got = emu
+        .get_messages(t0(), ACCT, &name, n(1), get_vis(30))
+        .unwrap();
+    assert_eq!(got[0].id, m.id);
+    emu.delete_message(t0(), ACCT, &name, &m.id, &got[0].pop_receipt)
+        .unwrap();
+    emu.clear_messages(t0(), ACCT, &name).unwrap();
+    assert!(emu.take_changes().is_empty());
+    assert_eq!(count(&mut emu, t0(), &name), 0);
+
+    emu.record_changes(true);
+    let again = put(&mut emu, t0(), &name, "b");
+    assert_eq!(emu.take_changes(), [message_put(&name, again)]);
+}

@@ -210,3 +210,38 @@ fn without_a_store_every_commit_is_immediate_and_closing_fails_later_ones() {
     );
     assert!(pollster::block_on(group.commit(Vec::new())).is_err());
 }
+
+/// `settled_now` says without waiting what `settle` would: at once without a store or with
+/// relaxed durability, only after its commit with strict durability, and the failure once the
+/// store has failed (the JS `Queue` answers with an already settled Promise when it is `Some`).
+#[test]
+fn settled_now_tells_when_an_operation_need_not_wait() {
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(4)));
+    let none: GroupCommit<Rc<Gated>, Tasks> =
+        GroupCommit::new(None, Durability::Strict, Tasks::default());
+    let ticket = none.enqueue_changes(changes(&mut emu, "m")).unwrap();
+    assert!(matches!(none.settled_now(ticket), Some(Ok(()))));
+
+    let (relaxed, _, _) = setup(Durability::Relaxed);
+    let ticket = relaxed.enqueue_changes(changes(&mut emu, "r")).unwrap();
+    assert!(matches!(relaxed.settled_now(ticket), Some(Ok(()))));
+
+    let (strict, store, tasks) = setup(Durability::Strict);
+    let ticket = strict.enqueue_changes(changes(&mut emu, "s")).unwrap();
+    tasks.run();
+    assert!(
+        strict.settled_now(ticket).is_none(),
+        "its commit is at the gate"
+    );
+    store.open.set(true);
+    tasks.run();
+    assert!(matches!(strict.settled_now(ticket), Some(Ok(()))));
+
+    store.open.set(false);
+    store.fail.set(true);
+    let ticket = strict.enqueue_changes(changes(&mut emu, "f")).unwrap();
+    tasks.run();
+    store.open.set(true);
+    tasks.run();
+    assert!(matches!(strict.settled_now(ticket), Some(Err(_))));
+}

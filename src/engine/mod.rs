@@ -89,11 +89,20 @@ struct Account {
     properties: ServiceProperties,
 }
 
+/// Appends the change `make` builds to the outbox, when recording.
+fn record(outbox: &mut Option<Vec<Change>>, make: impl FnOnce() -> Change) {
+    if let Some(outbox) = outbox.as_mut() {
+        outbox.push(make());
+    }
+}
+
 /// The whole service: accounts → queues → messages, plus the outbox of changes.
 pub struct Emulator {
     accounts: BTreeMap<String, Account>,
     entropy: Box<dyn Entropy>,
-    outbox: Vec<Change>,
+    /// Changes since the last drain; `None` while not recording (a memory-only host, which
+    /// has nowhere to commit them, is spared building them).
+    outbox: Option<Vec<Change>>,
     events: Option<Vec<Event>>,
     /// Bounds on queues and stored bytes (`capacity.rs`).
     capacity: Capacity,
@@ -103,7 +112,7 @@ impl std::fmt::Debug for Emulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Emulator")
             .field("accounts", &self.accounts.keys().collect::<Vec<_>>())
-            .field("pending_changes", &self.outbox.len())
+            .field("pending_changes", &self.outbox.as_ref().map(Vec::len))
             .finish()
     }
 }
@@ -114,7 +123,7 @@ impl Emulator {
         Emulator {
             accounts: BTreeMap::new(),
             entropy,
-            outbox: Vec::new(),
+            outbox: Some(Vec::new()),
             events: None,
             capacity: Capacity::default(),
         }
@@ -132,7 +141,9 @@ impl Emulator {
     /// changes are dropped and none are queued: the caller stores the snapshot as a whole.
     pub fn replace_state(&mut self, snapshot: Snapshot) {
         self.accounts.clear();
-        self.outbox.clear();
+        if let Some(outbox) = self.outbox.as_mut() {
+            outbox.clear();
+        }
         for a in snapshot.accounts {
             let account = self.accounts.entry(a.name).or_default();
             if let Some(p) = a.properties {
@@ -170,7 +181,14 @@ impl Emulator {
     /// Changes since the last call, oldest first. Drain after every operation that must be
     /// durable before it is acknowledged.
     pub fn take_changes(&mut self) -> Vec<Change> {
-        std::mem::take(&mut self.outbox)
+        self.outbox.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Starts (the default) or stops recording [`Change`]s for [`Emulator::take_changes`].
+    /// Only a host that keeps nothing but the engine itself (the memory store) turns it off:
+    /// building each change (a copy of every message put) is then pure cost.
+    pub fn record_changes(&mut self, on: bool) {
+        self.outbox = on.then(Vec::new);
     }
 
     /// Starts (or stops) recording [`Event`]s for [`Emulator::take_events`].
@@ -226,7 +244,7 @@ impl Emulator {
     ) -> Result<&mut Queue, QueueError> {
         let gone = self.queue_mut(account, name)?.purge_expired(now);
         for id in gone {
-            self.outbox.push(Change::MessageDeleted {
+            record(&mut self.outbox, || Change::MessageDeleted {
                 account: account.to_owned(),
                 queue: name.clone(),
                 id,
@@ -237,11 +255,11 @@ impl Emulator {
     }
 
     /// Queues the durable rewrite of one message record.
-    fn queue_message_put(&mut self, account: &str, name: &QueueName, message: MessageRecord) {
-        self.outbox.push(Change::MessagePut {
+    fn queue_message_put(&mut self, account: &str, name: &QueueName, message: &MessageRecord) {
+        record(&mut self.outbox, || Change::MessagePut {
             account: account.to_owned(),
             queue: name.clone(),
-            message,
+            message: message.clone(),
         });
     }
 
@@ -285,7 +303,7 @@ impl Emulator {
             };
         }
         let q = Queue::new(name.clone(), metadata);
-        self.outbox.push(Change::QueuePut {
+        record(&mut self.outbox, || Change::QueuePut {
             account: account.to_owned(),
             queue: q.record.clone(),
         });
@@ -306,7 +324,7 @@ impl Emulator {
             .get_mut(account)
             .and_then(|a| a.queues.remove(name))
             .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
-        self.outbox.push(Change::QueueDeleted {
+        record(&mut self.outbox, || Change::QueueDeleted {
             account: account.to_owned(),
             queue: name.clone(),
         });
@@ -400,7 +418,7 @@ impl Emulator {
         let q = self.queue_mut(account, name)?;
         change(q);
         let queue = q.record.clone();
-        self.outbox.push(Change::QueuePut {
+        record(&mut self.outbox, || Change::QueuePut {
             account: account.to_owned(),
             queue,
         });
@@ -422,7 +440,7 @@ impl Emulator {
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
-        self.queue_message_put(account, name, m.clone());
+        self.queue_message_put(account, name, &m);
         self.emit(
             now,
             account,
@@ -449,7 +467,7 @@ impl Emulator {
         let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
         let got = q.get(now, count, visibility, entropy);
         for m in &got {
-            self.queue_message_put(account, name, m.clone());
+            self.queue_message_put(account, name, m);
             self.emit(
                 now,
                 account,
@@ -491,7 +509,7 @@ impl Emulator {
         if !self.live_queue(now, account, name)?.delete(id, receipt) {
             return Err(QueueError::MessageNotFound(*id));
         }
-        self.outbox.push(Change::MessageDeleted {
+        record(&mut self.outbox, || Change::MessageDeleted {
             account: account.to_owned(),
             queue: name.clone(),
             id: *id,
@@ -533,7 +551,7 @@ impl Emulator {
                 visible_at: m.time_next_visible,
             },
         );
-        self.queue_message_put(account, name, m);
+        self.queue_message_put(account, name, &m);
         Ok(updated)
     }
 
@@ -546,7 +564,7 @@ impl Emulator {
     ) -> Result<(), QueueError> {
         // Purge first so expired messages are reported as expired, not as cleared.
         let count = self.live_queue(now, account, name)?.clear();
-        self.outbox.push(Change::QueueCleared {
+        record(&mut self.outbox, || Change::QueueCleared {
             account: account.to_owned(),
             queue: name.clone(),
         });
@@ -577,7 +595,7 @@ impl Emulator {
         let acct = self.accounts.entry(account.to_owned()).or_default();
         acct.properties.apply(update);
         let properties = acct.properties.clone();
-        self.outbox.push(Change::ServicePropertiesSet {
+        record(&mut self.outbox, || Change::ServicePropertiesSet {
             account: account.to_owned(),
             properties,
         });

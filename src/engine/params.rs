@@ -125,8 +125,15 @@ impl MessageText {
         if text.len() > MAX_MESSAGE_BYTES {
             return Err(TextError::TooLarge { size: text.len() });
         }
-        if let Some(found) = text.chars().find(|&c| !is_xml_char(c)) {
-            return Err(TextError::NotXml { found });
+        // Most texts are printable ASCII (base64 included): one quick pass over the bytes
+        // settles them; only the rest are read character by character.
+        let plain_ascii = text
+            .bytes()
+            .all(|b| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+        if !plain_ascii {
+            if let Some(found) = text.chars().find(|&c| !is_xml_char(c)) {
+                return Err(TextError::NotXml { found });
+            }
         }
         Ok(MessageText(text))
     }

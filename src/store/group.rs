@@ -165,8 +165,13 @@ impl<S: Store + 'static, R: Runtime + 'static> GroupCommit<S, R> {
     /// else is pending. Awaited before the operation's Promise (or HTTP response) resolves: the
     /// flush barrier of design.md, invariant 3. An empty batch waits for the latest commit.
     pub async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
-        let ticket = self.enqueue(batch.into_iter().map(Pending::Change).collect())?;
+        let ticket = self.enqueue_changes(batch)?;
         self.settle(ticket).await
+    }
+
+    /// [`GroupCommit::enqueue`] for one operation's changes.
+    pub fn enqueue_changes(&self, batch: Vec<Change>) -> Result<u64, StoreError> {
+        self.enqueue(batch.into_iter().map(Pending::Change).collect())
     }
 
     /// Appends to the pending batch and starts a commit if none is in flight. Returns the
@@ -205,6 +210,19 @@ impl<S: Store + 'static, R: Runtime + 'static> GroupCommit<S, R> {
                 Some(e) => Err(e.clone()),
                 None => Ok(()),
             },
+        }
+    }
+
+    /// [`GroupCommit::settle`] without waiting, when it would not wait: `Some` once batch
+    /// `ticket` is as durable as this group promises (at once with no backend or with relaxed
+    /// durability), `None` while its commit is still to come. Lets a host answer at once
+    /// instead of through an async task.
+    pub fn settled_now(&self, ticket: u64) -> Option<Result<(), StoreError>> {
+        let g = self.inner.group.borrow();
+        match (&g.failed, self.inner.durability) {
+            (Some(e), _) => Some(Err(e.clone())),
+            (None, Durability::Relaxed) => Some(Ok(())),
+            (None, Durability::Strict) => (g.durable >= ticket).then_some(Ok(())),
         }
     }
 

@@ -10,6 +10,7 @@ use crate::engine::{Clock, Emulator, Event, Timestamp};
 use crate::rest::{ErrorCode, Service};
 use crate::store::StoreError;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// One service instance as JS sees it.
@@ -94,6 +95,52 @@ impl Host {
         self.deliver_events(events);
         super::headroom::keep_ahead();
         result
+    }
+
+    /// [`Host::run`] as a Promise, for the `Queue` methods called in tight loops. When the
+    /// changes are as durable as the store promises as soon as they are handed over (the
+    /// memory store; relaxed durability), the Promise is made already settled: no async task,
+    /// no waker, no extra microtask hops. Otherwise it settles after the commit, as `run` does.
+    pub(crate) fn run_promise(
+        self: &Rc<Self>,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<JsValue, JsValue>,
+    ) -> js_sys::Promise {
+        let now = self.now();
+        let (result, batch, events) = {
+            let Ok(mut service) = self.service.try_borrow_mut() else {
+                return js_sys::Promise::reject(&busy());
+            };
+            let emulator = service.emulator_mut();
+            let result = op(emulator, now, &self.account);
+            (result, emulator.take_changes(), emulator.take_events())
+        };
+        let ticket = match self.store.enqueue_changes(batch) {
+            Ok(ticket) => ticket,
+            Err(e) => return js_sys::Promise::reject(&store_failed(&e)),
+        };
+        match self.store.settled_now(ticket) {
+            Some(Ok(())) => {
+                self.deliver_events(events);
+                super::headroom::keep_ahead();
+                match result {
+                    Ok(value) => js_sys::Promise::resolve(&value),
+                    Err(e) => js_sys::Promise::reject(&e),
+                }
+            }
+            Some(Err(e)) => js_sys::Promise::reject(&store_failed(&e)),
+            None => {
+                let host = self.clone();
+                wasm_bindgen_futures::future_to_promise(async move {
+                    host.store
+                        .settle(ticket)
+                        .await
+                        .map_err(|e| store_failed(&e))?;
+                    host.deliver_events(events);
+                    super::headroom::keep_ahead();
+                    result
+                })
+            }
+        }
     }
 
     /// Serves one REST request: the fetch handler's body. Never rejects for an Azure error;

@@ -10,6 +10,7 @@
 //! are ignored, so SDK-shaped option objects can be passed unchanged.
 
 use super::error::{invalid_input, invalid_param, out_of_range};
+use super::js_object::field;
 use crate::engine::limits::DEFAULT_GET_VISIBILITY_SECS;
 use crate::engine::{
     AccessPolicy, AclError, CorsRule, Logging, MessageCount, Metadata, Metrics, PolicyTime,
@@ -57,14 +58,55 @@ pub(crate) fn metadata(pairs: Option<BTreeMap<String, String>>) -> Result<Metada
         .map_err(|e| RestError::from(e).into())
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The numeric options of the message calls, read property by property: these bags come with
+/// every `sendMessage`/`receiveMessages`, and a general deserializer cost more than the
+/// operation. `undefined` and `null` (the bag or a property) mean the default.
+fn numbers<const N: usize>(
+    bag: &JsValue,
+    what: &str,
+    keys: [&'static str; N],
+) -> Result<[Option<f64>; N], JsValue> {
+    let mut out = [None; N];
+    if bag.is_undefined() || bag.is_null() {
+        return Ok(out);
+    }
+    if !bag.is_object() {
+        return Err(invalid_input(format!(
+            "{what}: the options must be an object"
+        )));
+    }
+    for (slot, key) in out.iter_mut().zip(keys) {
+        let v = field(bag, key)?;
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        *slot = Some(
+            v.as_f64()
+                .ok_or_else(|| invalid_input(format!("{what}: {key} must be a number")))?,
+        );
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Default)]
 pub(crate) struct SendMessageOptions {
     visibility_timeout: Option<f64>,
     message_time_to_live: Option<f64>,
 }
 
 impl SendMessageOptions {
+    pub(crate) fn read(bag: &JsValue) -> Result<Self, JsValue> {
+        let [visibility_timeout, message_time_to_live] = numbers(
+            bag,
+            "sendMessage",
+            ["visibilityTimeout", "messageTimeToLive"],
+        )?;
+        Ok(SendMessageOptions {
+            visibility_timeout,
+            message_time_to_live,
+        })
+    }
+
     /// Visibility (default 0) and TTL (default 7 days, `-1` = never), with Put Message's rule
     /// that the message must become visible before it expires.
     pub(crate) fn parse(&self) -> Result<(VisibilityTimeout, TimeToLive), JsValue> {
@@ -95,14 +137,25 @@ impl SendMessageOptions {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Default)]
 pub(crate) struct ReceiveMessagesOptions {
     number_of_messages: Option<f64>,
     visibility_timeout: Option<f64>,
 }
 
 impl ReceiveMessagesOptions {
+    pub(crate) fn read(bag: &JsValue) -> Result<Self, JsValue> {
+        let [number_of_messages, visibility_timeout] = numbers(
+            bag,
+            "receiveMessages",
+            ["numberOfMessages", "visibilityTimeout"],
+        )?;
+        Ok(ReceiveMessagesOptions {
+            number_of_messages,
+            visibility_timeout,
+        })
+    }
+
     /// Count (default 1, at most 32) and visibility (default 30 s, at least 1 s).
     pub(crate) fn parse(&self) -> Result<(MessageCount, VisibilityTimeout), JsValue> {
         let count = message_count(self.number_of_messages)?;
@@ -117,13 +170,17 @@ impl ReceiveMessagesOptions {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Default)]
 pub(crate) struct PeekMessagesOptions {
     number_of_messages: Option<f64>,
 }
 
 impl PeekMessagesOptions {
+    pub(crate) fn read(bag: &JsValue) -> Result<Self, JsValue> {
+        let [number_of_messages] = numbers(bag, "peekMessages", ["numberOfMessages"])?;
+        Ok(PeekMessagesOptions { number_of_messages })
+    }
+
     pub(crate) fn parse(&self) -> Result<MessageCount, JsValue> {
         message_count(self.number_of_messages)
     }

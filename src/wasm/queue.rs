@@ -15,6 +15,7 @@ use super::types::{
 };
 use crate::engine::{MessageId, MessageText, PopReceipt, QueueName};
 use crate::rest::{ErrorCode, RestError};
+use js_sys::Promise;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -66,6 +67,11 @@ fn pop_receipt(receipt: &str) -> Result<PopReceipt, JsValue> {
 /// The text as a message, refused as the service would refuse the SDK's request for it.
 fn message_text(text: String) -> Result<MessageText, JsValue> {
     MessageText::new(text).map_err(|e| RestError::from(e).into())
+}
+
+/// An optional options bag as the value it is (`undefined` when absent).
+fn bag_of(options: Option<impl Into<JsValue>>) -> JsValue {
+    options.map(Into::into).unwrap_or(JsValue::UNDEFINED)
 }
 
 #[wasm_bindgen]
@@ -155,6 +161,10 @@ impl Queue {
             .await
     }
 
+    // The five message methods below return their Promise directly rather than being
+    // `async fn`s: on the memory store (and with relaxed durability) it is made already
+    // settled (`Host::run_promise`), which is most of what a call costs from JS otherwise.
+
     /// Adds a message. `visibilityTimeout` (default 0) hides it at first; `messageTimeToLive`
     /// (default 7 days, `-1` = forever) must outlast the visibility timeout.
     ///
@@ -165,25 +175,24 @@ impl Queue {
     /// # Errors
     /// `RequestBodyTooLarge` (413) over 64 KiB of UTF-8; `OutOfRangeQueryParameterValue` or
     /// `InvalidQueryParameterValue` (400) for bad timeouts; `QueueNotFound` (404).
-    #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "SentMessage")]
-    pub async fn send_message(
+    #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<SentMessage>")]
+    pub fn send_message(
         &self,
         #[wasm_bindgen(js_name = messageText)] message_text_arg: String,
         options: Option<JsSendMessageOptions>,
-    ) -> Result<JsValue, JsValue> {
-        let opts: SendMessageOptions = options::bag(
-            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "sendMessage",
-        )?;
-        let (visibility, ttl) = opts.parse()?;
-        let text = message_text(message_text_arg)?;
+    ) -> Promise {
+        let parsed = SendMessageOptions::read(&bag_of(options))
+            .and_then(|opts| opts.parse())
+            .and_then(|(visibility, ttl)| Ok((visibility, ttl, message_text(message_text_arg)?)));
+        let (visibility, ttl, text) = match parsed {
+            Ok(p) => p,
+            Err(e) => return Promise::reject(&e),
+        };
         let name = &self.name;
-        self.host
-            .run(|emu, now, account| {
-                let m = emu.put_message(now, account, name, text, visibility, ttl)?;
-                Ok(results::sent(&m))
-            })
-            .await
+        self.host.run_promise(|emu, now, account| {
+            let m = emu.put_message(now, account, name, text, visibility, ttl)?;
+            Ok(results::sent(&m))
+        })
     }
 
     /// Takes up to `numberOfMessages` (1–32, default 1) visible messages, hiding each for
@@ -192,45 +201,34 @@ impl Queue {
     /// ```js
     /// const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32 });
     /// ```
-    #[wasm_bindgen(js_name = receiveMessages, unchecked_return_type = "ReceivedMessages")]
-    pub async fn receive_messages(
-        &self,
-        options: Option<JsReceiveMessagesOptions>,
-    ) -> Result<JsValue, JsValue> {
-        let opts: ReceiveMessagesOptions = options::bag(
-            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "receiveMessages",
-        )?;
-        let (count, visibility) = opts.parse()?;
+    #[wasm_bindgen(js_name = receiveMessages, unchecked_return_type = "Promise<ReceivedMessages>")]
+    pub fn receive_messages(&self, options: Option<JsReceiveMessagesOptions>) -> Promise {
+        let (count, visibility) =
+            match ReceiveMessagesOptions::read(&bag_of(options)).and_then(|o| o.parse()) {
+                Ok(p) => p,
+                Err(e) => return Promise::reject(&e),
+            };
         let name = &self.name;
-        self.host
-            .run(|emu, now, account| {
-                Ok(results::received(
-                    &emu.get_messages(now, account, name, count, visibility)?,
-                ))
-            })
-            .await
+        self.host.run_promise(|emu, now, account| {
+            Ok(results::received(
+                &emu.get_messages(now, account, name, count, visibility)?,
+            ))
+        })
     }
 
     /// Up to `numberOfMessages` (1–32, default 1) visible messages, changing nothing.
-    #[wasm_bindgen(js_name = peekMessages, unchecked_return_type = "PeekedMessages")]
-    pub async fn peek_messages(
-        &self,
-        options: Option<JsPeekMessagesOptions>,
-    ) -> Result<JsValue, JsValue> {
-        let opts: PeekMessagesOptions = options::bag(
-            &options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "peekMessages",
-        )?;
-        let count = opts.parse()?;
+    #[wasm_bindgen(js_name = peekMessages, unchecked_return_type = "Promise<PeekedMessages>")]
+    pub fn peek_messages(&self, options: Option<JsPeekMessagesOptions>) -> Promise {
+        let count = match PeekMessagesOptions::read(&bag_of(options)).and_then(|o| o.parse()) {
+            Ok(c) => c,
+            Err(e) => return Promise::reject(&e),
+        };
         let name = &self.name;
-        self.host
-            .run(|emu, now, account| {
-                Ok(results::peeked(
-                    &emu.peek_messages(now, account, name, count)?,
-                ))
-            })
-            .await
+        self.host.run_promise(|emu, now, account| {
+            Ok(results::peeked(
+                &emu.peek_messages(now, account, name, count)?,
+            ))
+        })
     }
 
     /// Replaces the text (if `message` is given) and hides the message for `visibilityTimeout`
@@ -242,44 +240,54 @@ impl Queue {
     ///
     /// # Errors
     /// `MessageNotFound` (404) when the message is gone, expired, or the receipt is stale.
-    #[wasm_bindgen(js_name = updateMessage, unchecked_return_type = "UpdatedMessage")]
-    pub async fn update_message(
+    #[wasm_bindgen(js_name = updateMessage, unchecked_return_type = "Promise<UpdatedMessage>")]
+    pub fn update_message(
         &self,
         #[wasm_bindgen(js_name = messageId)] message_id_arg: String,
         #[wasm_bindgen(js_name = popReceipt)] pop_receipt_arg: String,
         message: Option<String>,
         #[wasm_bindgen(js_name = visibilityTimeout)] visibility_timeout: Option<f64>,
-    ) -> Result<JsValue, JsValue> {
-        let receipt = pop_receipt(&pop_receipt_arg)?;
-        let visibility = options::update_visibility(visibility_timeout)?;
-        let text = message.map(message_text).transpose()?;
-        let id = message_id(&message_id_arg)?;
+    ) -> Promise {
+        let parsed = (|| {
+            let receipt = pop_receipt(&pop_receipt_arg)?;
+            let visibility = options::update_visibility(visibility_timeout)?;
+            let text = message.map(message_text).transpose()?;
+            let id = message_id(&message_id_arg)?;
+            Ok::<_, JsValue>((receipt, visibility, text, id))
+        })();
+        let (receipt, visibility, text, id) = match parsed {
+            Ok(p) => p,
+            Err(e) => return Promise::reject(&e),
+        };
         let name = &self.name;
-        self.host
-            .run(|emu, now, account| {
-                Ok(results::updated(&emu.update_message(
-                    now, account, name, &id, &receipt, text, visibility,
-                )?))
-            })
-            .await
+        self.host.run_promise(|emu, now, account| {
+            Ok(results::updated(&emu.update_message(
+                now, account, name, &id, &receipt, text, visibility,
+            )?))
+        })
     }
 
     /// Deletes a message, given its current pop receipt.
     ///
     /// # Errors
     /// `MessageNotFound` (404) when the message is gone, expired, or the receipt is stale.
-    #[wasm_bindgen(js_name = deleteMessage)]
-    pub async fn delete_message(
+    #[wasm_bindgen(js_name = deleteMessage, unchecked_return_type = "Promise<void>")]
+    pub fn delete_message(
         &self,
         #[wasm_bindgen(js_name = messageId)] message_id_arg: String,
         #[wasm_bindgen(js_name = popReceipt)] pop_receipt_arg: String,
-    ) -> Result<(), JsValue> {
-        let receipt = pop_receipt(&pop_receipt_arg)?;
-        let id = message_id(&message_id_arg)?;
+    ) -> Promise {
+        let parsed = pop_receipt(&pop_receipt_arg)
+            .and_then(|receipt| Ok((receipt, message_id(&message_id_arg)?)));
+        let (receipt, id) = match parsed {
+            Ok(p) => p,
+            Err(e) => return Promise::reject(&e),
+        };
         let name = &self.name;
-        self.host
-            .run(|emu, now, account| Ok(emu.delete_message(now, account, name, &id, &receipt)?))
-            .await
+        self.host.run_promise(|emu, now, account| {
+            emu.delete_message(now, account, name, &id, &receipt)?;
+            Ok(JsValue::UNDEFINED)
+        })
     }
 
     /// Deletes every message, visible or not.

@@ -105,7 +105,9 @@ impl QueueService {
                 &[],
             )
         })?;
-        let emulator = Emulator::from_snapshot(snapshot, entropy);
+        let mut emulator = Emulator::from_snapshot(snapshot, entropy);
+        // The memory store keeps nothing but the engine itself: no change is ever committed.
+        emulator.record_changes(store.backend().is_some());
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
         let host = Rc::new(Host::new(
             Service::new(config, emulator),

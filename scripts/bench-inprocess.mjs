@@ -1,0 +1,128 @@
+// In-process `Queue` API benchmark, this build against the previous one, side by side in one
+// run: sendMessage, then receiveMessages(32) + deleteMessage of each, 100 B texts, memory
+// store, one caller awaiting each call (the loop a worker or a test writes).
+//
+// The previous build is the wasm package of BENCH_BASE (default HEAD~1), built by its own
+// scripts/build.sh in a temporary git worktree (its cargo output kept in
+// target/bench-previous, so later runs reuse it). The two packages take turns, each round in
+// a fresh Node process, so neither inherits the other's JIT state or heap; the table shows the
+// median of the rounds for each and their ratio. Wall-clock rates move with the machine's
+// load; CPU time per operation (process.cpuUsage) much less, so both are shown.
+//
+// Usage: node scripts/bench-inprocess.mjs            (make bench runs it)
+// Environment: BENCH_BASE (a commit), BENCH_ROUNDS (default 5 per build), BENCH_MESSAGES
+// (default 50000 per round).
+// Internal: node scripts/bench-inprocess.mjs --child <pkg-node dir> <messages> runs one round
+// and prints its figures as JSON.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** One round in this process: a warm-up pass that grows the wasm memory, then the measured one. */
+async function round(pkgDir, messages) {
+  const { QueueService } = createRequire(import.meta.url)(path.join(pkgDir, 'azqueue.js'));
+  const service = await QueueService.open({ store: 'memory' });
+  const q = await service.createQueue('bench');
+  const text = 'x'.repeat(100);
+  let result;
+  for (let pass = 0; pass < 2; pass++) {
+    let cpu = process.cpuUsage();
+    let t0 = performance.now();
+    for (let i = 0; i < messages; i++) await q.sendMessage(text);
+    const sendSeconds = (performance.now() - t0) / 1000;
+    let used = process.cpuUsage(cpu);
+    const sendCpu = (used.user + used.system) / messages;
+    cpu = process.cpuUsage();
+    t0 = performance.now();
+    let done = 0;
+    for (;;) {
+      const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 300 });
+      if (receivedMessageItems.length === 0) break;
+      for (const m of receivedMessageItems) await q.deleteMessage(m.messageId, m.popReceipt);
+      done += receivedMessageItems.length;
+    }
+    const receiveSeconds = (performance.now() - t0) / 1000;
+    used = process.cpuUsage(cpu);
+    if (done !== messages) throw new Error(`received ${done} of ${messages} messages`);
+    result = {
+      send: messages / sendSeconds,
+      sendCpu,
+      receive: done / receiveSeconds,
+      receiveCpu: (used.user + used.system) / done,
+    };
+  }
+  await service.close();
+  return result;
+}
+
+/** A temporary worktree of BENCH_BASE, with this checkout's node_modules (its build may use them). */
+function checkoutPrevious(base) {
+  const commit = execFileSync('git', ['rev-parse', '--short', base], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-previous-'));
+  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: ROOT, stdio: 'ignore' });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+  return { commit, tree, pkg: path.join(tree, 'www', 'pkg-node') };
+}
+
+/** Builds the previous commit's packages with its own scripts/build.sh. */
+function buildPrevious(previous) {
+  process.stderr.write(`bench-inprocess: building ${previous.commit} (the previous build) in ${previous.tree}\n`);
+  const env = { ...process.env, CARGO_TARGET_DIR: path.join(ROOT, 'target', 'bench-previous') };
+  execFileSync('scripts/build.sh', { cwd: previous.tree, env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function runChild(pkg, messages) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', pkg, String(messages)], {
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`round failed for ${pkg}:\n${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const messages = Number(process.env.BENCH_MESSAGES ?? 50_000);
+  const current = path.join(ROOT, 'www', 'pkg-node');
+  if (!fs.existsSync(path.join(current, 'azqueue.js'))) throw new Error('run scripts/build.sh first');
+  const previous = checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
+  try {
+    buildPrevious(previous);
+    const runs = { previous: [], current: [] };
+    for (let i = 0; i < rounds; i++) {
+      // Alternate which goes first, so a trend in the machine's load hits both alike.
+      const order = i % 2 === 0 ? ['previous', 'current'] : ['current', 'previous'];
+      for (const which of order) runs[which].push(runChild(which === 'current' ? current : previous.pkg, messages));
+      process.stderr.write(`bench-inprocess: round ${i + 1} of ${rounds}\n`);
+    }
+    const m = (which, key) => median(runs[which].map((r) => r[key]));
+    console.log(`\n## In-process \`Queue\` API: this build against ${previous.commit} (100 B, memory store)\n`);
+    console.log(`Median of ${rounds} alternating rounds of ${fmt(messages)} messages each, each round in a fresh process; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.\n`);
+    console.log('| measure | previous build | this build | ratio |');
+    console.log('|---|---:|---:|---:|');
+    const row = (label, key, digits, higherIsBetter) => {
+      const [p, c] = [m('previous', key), m('current', key)];
+      console.log(`| ${label} | ${fmt(p, digits)} | ${fmt(c, digits)} | ${fmt(higherIsBetter ? c / p : p / c, 2)}× |`);
+    };
+    row('sendMessage /s', 'send', 0, true);
+    row('µs CPU per sendMessage', 'sendCpu', 2, false);
+    row('received+deleted messages /s', 'receive', 0, true);
+    row('µs CPU per message received and deleted', 'receiveCpu', 2, false);
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', previous.tree], { cwd: ROOT, stdio: 'ignore' });
+  }
+}
+
+if (process.argv[2] === '--child') {
+  process.stdout.write(JSON.stringify(await round(path.resolve(process.argv[3]), Number(process.argv[4]))));
+} else {
+  await main();
+}
