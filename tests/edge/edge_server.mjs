@@ -42,10 +42,15 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
         connectionString: m[2],
         child,
         output: () => out,
-        /** Signals dev.mjs alone and resolves to its exit code. */
+        /**
+         * Signals dev.mjs alone and resolves to its exit code; one that has not exited within
+         * 20 s is killed with workerd, and resolves to 'hung', so a test fails rather than hangs.
+         */
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-          return exited;
+          let timer;
+          const hung = new Promise((resolve) => { timer = setTimeout(() => kill().then(() => resolve('hung')), 20_000); });
+          return Promise.race([exited, hung]).finally(() => clearTimeout(timer));
         },
         /** SIGKILLs dev.mjs and workerd together, as a crash would. */
         kill,

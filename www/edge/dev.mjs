@@ -20,7 +20,8 @@ const USAGE = `usage: node www/edge/dev.mjs [--port P] [--host H] [--persist DIR
   --host H       listen on H (default 127.0.0.1)
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
-AZQUEUE_ENGINE_BUDGET (bytes) sets the queue objects' memory bound (www/edge/memory.mjs).`;
+AZQUEUE_ENGINE_BUDGET (bytes) sets the queue objects' memory bound (www/edge/memory.mjs), and
+AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (default 60000).`;
 
 const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
@@ -54,6 +55,20 @@ async function firstAccount(accounts) {
   return { account, key };
 }
 
+/** SIGKILLs this process's children (workerd), read from /proc. */
+function killChildren() {
+  for (const task of fs.readdirSync(`/proc/${process.pid}/task`)) {
+    const pids = fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
+    for (const pid of pids ? pids.split(/\s+/) : []) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
 async function main() {
   let opts;
   try {
@@ -78,10 +93,14 @@ async function main() {
   const temporary = opts.persist === null;
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
-  // AZQUEUE_ENGINE_BUDGET (bytes) overrides the queue objects' memory bound (memory.mjs).
-  const budget = process.env.AZQUEUE_ENGINE_BUDGET;
+  // AZQUEUE_ENGINE_BUDGET (bytes) overrides the queue objects' memory bound (memory.mjs), and
+  // AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (queue-object.mjs).
+  const bindings = {};
+  for (const name of ['AZQUEUE_ENGINE_BUDGET', 'AZQUEUE_PURGE_FLOOR_MS']) {
+    if (process.env[name]) bindings[name] = process.env[name];
+  }
   const mf = new Miniflare({
-    ...workerOptions({ accounts, persist: dir, bindings: budget ? { AZQUEUE_ENGINE_BUDGET: budget } : {} }),
+    ...workerOptions({ accounts, persist: dir, bindings }),
     host: opts.host,
     port: opts.port,
   });
@@ -90,7 +109,12 @@ async function main() {
   const stop = async (signal) => {
     if (stopping) return;
     stopping = true;
-    await mf.dispose().catch(() => {});
+    // dispose() stops workerd; should it not finish, workerd is killed rather than orphaned.
+    const disposed = await Promise.race([
+      mf.dispose().then(() => true, () => false),
+      new Promise((resolve) => setTimeout(resolve, 10_000, false)),
+    ]);
+    if (!disposed) killChildren();
     if (temporary) fs.rmSync(dir, { recursive: true, force: true });
     console.log(`azqueue: stopped (${signal})`);
     process.exit(0);

@@ -17,7 +17,7 @@ import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 
-/** The earliest an alarm is set after now: housekeeping, not delivery. */
+/** The earliest an alarm is set after now: housekeeping, not delivery (AZQUEUE_PURGE_FLOOR_MS). */
 const PURGE_FLOOR_MS = 60_000;
 /** The listing generation, counting this queue's successful create/delete/metadata changes. */
 const GENERATION = 'generation';
@@ -131,7 +131,8 @@ export class QueueObject extends DurableObject {
   async rearm({ service }) {
     const deadline = service.nextDeadline();
     if (deadline === undefined) return;
-    const at = Math.max(deadline.getTime(), Date.now() + PURGE_FLOOR_MS);
+    const floor = Number(this.env.AZQUEUE_PURGE_FLOOR_MS ?? PURGE_FLOOR_MS);
+    const at = Math.max(deadline.getTime(), Date.now() + floor);
     if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
     if (this.alarmAt !== null && this.alarmAt <= at) return;
     await this.ctx.storage.setAlarm(at);

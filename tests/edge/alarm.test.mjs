@@ -1,0 +1,57 @@
+// A queue object's one alarm purges expired messages from its storage while nobody asks (read
+// from its SQLite file with Bun; the inspection path has no side effects, so it purges nothing),
+// and survives a restart of workerd. The alarm's floor is lowered (AZQUEUE_PURGE_FLOOR_MS) so a
+// test sees it fire.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { pause, ROOT } from '../e2e/azqueue_server.mjs';
+import { startEdge } from './edge_server.mjs';
+
+const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
+
+/** Message rows stored in the object holding `queue`. */
+function storedMessages(dir, queue) {
+  const script = path.join(ROOT, 'tests', 'edge', 'read-objects.bun.mjs');
+  const objects = JSON.parse(execFileSync(BUN, [script, path.join(dir, '-QueueObject')], { encoding: 'utf8' }));
+  return Object.values(objects).find((o) => o.queues.includes(`queue/devstoreaccount1/${queue}`)).messages;
+}
+
+async function until(what, check) {
+  for (let i = 0; i < 60; i++) {
+    if (check()) return;
+    await pause(250);
+  }
+  assert.fail(`${what} did not happen within 15 s`);
+}
+
+test('the alarm purges expired messages from storage, and is kept across a restart', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-alarm-'));
+  const env = { AZQUEUE_PURGE_FLOOR_MS: '500' };
+  try {
+    let server = await startEdge({ args: ['--persist', dir], env });
+    const q = () => QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient('purged');
+    await q().create();
+    await q().sendMessage('stays', { messageTimeToLive: 3600 });
+    for (let i = 0; i < 3; i++) await q().sendMessage(`expires ${i}`, { messageTimeToLive: 1 });
+    assert.equal(storedMessages(dir, 'purged'), 4);
+    await until('the purge of 3 expired messages', () => storedMessages(dir, 'purged') === 1);
+
+    // Restarted with an alarm pending: it fires without any request reaching the object.
+    await q().sendMessage('expires after the restart', { messageTimeToLive: 2 });
+    assert.equal(await server.stop(), 0);
+    server = await startEdge({ args: ['--persist', dir], env });
+    assert.equal(storedMessages(dir, 'purged'), 2);
+    await until('the purge after the restart', () => storedMessages(dir, 'purged') === 1);
+    const peeked = (await q().peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+    assert.deepEqual(peeked.map((m) => m.messageText), ['stays']);
+    assert.equal(await server.stop(), 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
