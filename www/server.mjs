@@ -141,8 +141,16 @@ function tlsOptions(opts) {
       throw new Error(`cannot read the ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
     }
   };
-  if (opts.key) return { cert: read(opts.cert, 'certificate'), key: read(opts.key, 'key') };
-  return { pfx: read(opts.cert, 'PFX file'), passphrase: opts.pwd };
+  const options = opts.key
+    ? { cert: read(opts.cert, 'certificate'), key: read(opts.key, 'key') }
+    : { pfx: read(opts.cert, 'PFX file'), passphrase: opts.pwd };
+  // A wrong password or a key that does not match shows here, before anything is started.
+  try {
+    tls.createSecureContext(options);
+  } catch (err) {
+    throw new Error(`cannot use ${opts.cert} as the server's certificate: ${err.message}`);
+  }
+  return options;
 }
 
 function loadPackage() {

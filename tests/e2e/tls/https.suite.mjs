@@ -15,7 +15,7 @@ import {
   QueueServiceClient,
   SASProtocol,
 } from '@azure/storage-queue';
-import { rejectsWith, startServer, uniqueName } from '../azqueue_server.mjs';
+import { rejectsWith, runServer, startServer, uniqueName } from '../azqueue_server.mjs';
 import { PFX_PASSWORD } from '../tls_certificate.mjs';
 
 const dir = process.env.AZQUEUE_E2E_TLS;
@@ -101,6 +101,15 @@ describe('--cert FILE.pfx --pwd PASSWORD', () => {
   test('serves HTTPS with the certificate from the PFX file', async () => {
     assert.match(server.connectionString, /^DefaultEndpointsProtocol=https;/);
     await roundTrip(QueueServiceClient.fromConnectionString(server.connectionString));
+  });
+
+  test('a wrong password or a key of another certificate is a clear error at start', async () => {
+    const wrongPwd = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', path.join(dir, 'cert.pfx'), '--pwd', 'not-it']);
+    assert.equal(wrongPwd.code, 1);
+    assert.match(wrongPwd.stderr, /cannot use .*cert\.pfx as the server's certificate: /);
+    const mismatch = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'ca.key')]);
+    assert.equal(mismatch.code, 1);
+    assert.match(mismatch.stderr, /cannot use .*cert\.pem as the server's certificate: /);
   });
 
   test('SharedKey failures are still the usual 403 over TLS', async () => {
