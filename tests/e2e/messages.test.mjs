@@ -57,6 +57,17 @@ describe('send', () => {
     await rejectsWith(assert, q.sendMessage('x', { visibilityTimeout: -1 }), 400, 'OutOfRangeQueryParameterValue');
   });
 
+  test('TTL past 2^31−1 (Number.MAX_SAFE_INTEGER as "forever") lives until 9999-12-31', async () => {
+    const q = await freshQueue('ttl-max');
+    const sent = await q.sendMessage('practically forever', { messageTimeToLive: Number.MAX_SAFE_INTEGER });
+    assert.equal(sent.expiresOn.toISOString(), '9999-12-31T23:59:59.000Z');
+    const [peeked] = (await q.peekMessages()).peekedMessageItems;
+    assert.equal(peeked.expiresOn.toISOString(), '9999-12-31T23:59:59.000Z');
+    const [got] = (await q.receiveMessages()).receivedMessageItems;
+    assert.equal(got.messageText, 'practically forever');
+    assert.equal(got.expiresOn.toISOString(), '9999-12-31T23:59:59.000Z');
+  });
+
   test('64 KiB is the limit, counted in UTF-8 bytes after XML decoding', async () => {
     const q = await freshQueue('size');
     await q.sendMessage('a'.repeat(64 * 1024));
