@@ -24,13 +24,18 @@ describe('npm azure-storage 2.x', () => {
   });
   after(async () => { await server?.stop(); });
 
-  test('a queue SAS made by the library sends, receives, peeks and deletes', async () => {
-    const name = uniqueName('legacy');
+  /** A new queue and a client for it through a queue SAS the library makes itself. */
+  async function queueWithSas(prefix, permissions) {
+    const name = uniqueName(prefix);
     await call((cb) => owner.createQueue(name, cb));
     const sas = owner.generateSharedAccessSignature(name, {
-      AccessPolicy: { Permissions: 'raup', Expiry: new Date(Date.now() + 3600_000) },
+      AccessPolicy: { Permissions: permissions, Expiry: new Date(Date.now() + 3600_000) },
     });
-    const viaSas = azure.createQueueServiceWithSas({ primaryHost: server.queueUrl }, sas);
+    return { name, viaSas: azure.createQueueServiceWithSas({ primaryHost: server.queueUrl }, sas) };
+  }
+
+  test('a queue SAS made by the library sends, receives, peeks and deletes', async () => {
+    const { name, viaSas } = await queueWithSas('legacy', 'raup');
 
     const sent = await call((cb) => viaSas.createMessage(name, 'hello from 2.x', cb));
     assert.ok(sent.messageId);
@@ -44,12 +49,7 @@ describe('npm azure-storage 2.x', () => {
   });
 
   test('a SAS without process permission is still refused with 403', async () => {
-    const name = uniqueName('legacy-ro');
-    await call((cb) => owner.createQueue(name, cb));
-    const sas = owner.generateSharedAccessSignature(name, {
-      AccessPolicy: { Permissions: 'r', Expiry: new Date(Date.now() + 3600_000) },
-    });
-    const readOnly = azure.createQueueServiceWithSas({ primaryHost: server.queueUrl }, sas);
+    const { name, viaSas: readOnly } = await queueWithSas('legacy-ro', 'r');
     await assert.rejects(call((cb) => readOnly.createMessage(name, 'nope', cb)), (err) => {
       assert.equal(err.statusCode, 403);
       assert.equal(err.code, 'AuthorizationPermissionMismatch');
