@@ -387,7 +387,7 @@ async fn a_database_from_a_newer_build_is_refused() {
     let db: web_sys::IdbDatabase = request.result().unwrap().unchecked_into();
     db.close();
     let err = open(&name, &[]).await.unwrap_err();
-    assert_error(&err, "StoreUnavailable", 500);
+    assert_error(&err, "StoreUnavailable", 503);
     let message = get_str(&err, "message");
     assert!(
         message.contains("schema version 99, newer than 3"),

@@ -1,4 +1,5 @@
-//! The engine's errors: each names the Azure error code it becomes on the wire.
+//! The engine's errors. Which Azure code and status each becomes is the REST layer's one table
+//! (`rest/error/from_engine.rs`), for both faces.
 
 use super::ids::MessageId;
 use super::name::QueueName;
@@ -18,25 +19,4 @@ pub enum QueueError {
     /// A bound of `capacity.rs` (queues per account, stored bytes) would be passed.
     #[error("the server is busy: this would pass its bound on queues or stored bytes")]
     ServerBusy,
-}
-
-impl QueueError {
-    /// The Azure error code, as in `x-ms-error-code`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            QueueError::QueueNotFound(_) => "QueueNotFound",
-            QueueError::QueueAlreadyExists(_) => "QueueAlreadyExists",
-            QueueError::MessageNotFound(_) => "MessageNotFound",
-            QueueError::ServerBusy => "ServerBusy",
-        }
-    }
-
-    /// The HTTP status the code travels with.
-    pub fn status(&self) -> u16 {
-        match self {
-            QueueError::QueueNotFound(_) | QueueError::MessageNotFound(_) => 404,
-            QueueError::QueueAlreadyExists(_) => 409,
-            QueueError::ServerBusy => 503,
-        }
-    }
 }

@@ -12,13 +12,10 @@ use wasm_bindgen::JsValue;
 /// The `name` of every error this package throws.
 const NAME: &str = "QueueError";
 
-/// Builds `Error { name: "QueueError", message, code, statusCode, details? }`.
-pub(crate) fn js_error(
-    code: &str,
-    status: u16,
-    message: &str,
-    details: &[(&str, String)],
-) -> JsValue {
+/// Builds `Error { name: "QueueError", message, code, statusCode, details? }`, the code and its
+/// status from the one table.
+pub(crate) fn js_error(code: ErrorCode, message: &str, details: &[(&str, String)]) -> JsValue {
+    let (status, code) = (code.status(), code.as_str());
     let err = js_sys::Error::new(message);
     err.set_name(NAME);
     let target: &JsValue = err.as_ref();
@@ -36,9 +33,9 @@ pub(crate) fn js_error(
 }
 
 impl From<QueueError> for JsValue {
-    /// The engine's own wording (it names the queue or message), with the Azure code.
+    /// Through the REST layer's conversion, so both faces answer alike.
     fn from(e: QueueError) -> JsValue {
-        js_error(e.code(), e.status(), &e.to_string(), &[])
+        RestError::from(e).into()
     }
 }
 
@@ -50,7 +47,7 @@ impl From<RestError> for JsValue {
             Some((_, reason)) if !reason.is_empty() => format!("{message} {reason}"),
             _ => message.to_owned(),
         };
-        js_error(e.code.as_str(), e.status(), &message, &e.details)
+        js_error(e.code, &message, &e.details)
     }
 }
 
@@ -69,8 +66,7 @@ pub(crate) fn invalid_param(param: &str, value: impl ToString, reason: &str) -> 
 /// (e.g. an options bag that is not an object).
 pub(crate) fn invalid_input(message: impl std::fmt::Display) -> JsValue {
     js_error(
-        ErrorCode::InvalidInput.as_str(),
-        ErrorCode::InvalidInput.status(),
+        ErrorCode::InvalidInput,
         &format!("{}: {message}", ErrorCode::InvalidInput.message()),
         &[],
     )
@@ -78,5 +74,5 @@ pub(crate) fn invalid_input(message: impl std::fmt::Display) -> JsValue {
 
 /// An error with a code from the table and a more specific message.
 pub(crate) fn coded(code: ErrorCode, message: impl std::fmt::Display) -> JsValue {
-    js_error(code.as_str(), code.status(), &message.to_string(), &[])
+    js_error(code, &message.to_string(), &[])
 }

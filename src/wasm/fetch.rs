@@ -1,8 +1,11 @@
 //! `web_sys::Request` ⇄ `http::Request<Vec<u8>>` and `http::Response<Vec<u8>>` ⇄
 //! `web_sys::Response`: the only place the REST layer's pure types meet the Fetch API.
 
+use crate::engine::{MessageId, OsEntropy, Timestamp};
 pub(crate) use crate::http1::lenient_uri;
-use crate::rest::ErrorCode;
+use crate::rest::dates::rfc1123;
+use crate::rest::service::render_error;
+use crate::rest::{ErrorCode, RestError};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -80,33 +83,28 @@ pub(crate) fn internal_error() -> http::Response<Vec<u8>> {
     )
 }
 
-/// A minimal Azure-shaped error for the few failures that happen before the REST layer sees the
-/// request (unreadable body, unrepresentable URI) or after it answered (store failure).
+/// The Azure error response for the few failures that happen before the REST layer sees the
+/// request (unreadable body, unrepresentable URI, bad framing) or after it answered (store
+/// failure), rendered by the REST layer's one error renderer (`rest::service::render_error`),
+/// with a request id and time of its own. `status` may differ from the code's own (a framing
+/// rejection is 413, 431 or 501 with `InvalidInput`).
 pub(crate) fn plain_error(
     status: u16,
     code: ErrorCode,
     message: &'static str,
 ) -> http::Response<Vec<u8>> {
-    let body = format!(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>{}</Code><Message>{}</Message></Error>",
-        code.as_str(),
-        message
-    );
-    let mut response = http::Response::new(body.into_bytes());
+    let now = Timestamp::from_millis(js_sys::Date::now().max(0.0) as u64);
+    let request_id = MessageId::generate(&mut OsEntropy).to_string();
+    let error = RestError::new(code).worded(message);
+    let mut response = render_error(&error, &request_id, now, true);
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_REQUEST);
-    response
-        .extensions_mut()
-        .insert(crate::extensions::ReasonPhrase(message));
     let headers = response.headers_mut();
-    headers.insert(
-        "content-type",
-        http::HeaderValue::from_static("application/xml"),
-    );
-    headers.insert(
-        "x-ms-error-code",
-        http::HeaderValue::from_static(code.as_str()),
-    );
+    for (name, value) in [("x-ms-request-id", request_id), ("date", rfc1123(now))] {
+        if let Ok(value) = http::HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    }
     response
 }
 

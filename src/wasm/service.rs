@@ -3,7 +3,7 @@
 //! the official SDKs over the REST protocol.
 
 use super::clock::{AnyClock, FnClock, JsClock};
-use super::error::{invalid_input, js_error};
+use super::error::invalid_input;
 use super::host::Host;
 use super::inspect;
 use super::js_object::date;
@@ -97,14 +97,10 @@ impl QueueService {
         let cors = options::cors_option(&get("cors"))?;
         store.set_clock(Rc::new(clock.clone()));
 
-        let snapshot = store.load().await.map_err(|e| {
-            js_error(
-                "StoreUnavailable",
-                500,
-                &format!("the store could not be read: {e}"),
-                &[],
-            )
-        })?;
+        let snapshot = store
+            .load()
+            .await
+            .map_err(|e| super::store::store_unreadable(&e))?;
         let mut emulator = Emulator::from_snapshot(snapshot, entropy);
         // The memory store keeps nothing but the engine itself: no change is ever committed.
         emulator.record_changes(store.backend().is_some());

@@ -2,7 +2,7 @@
 //! commit of `src/store/group.rs`, whose commit task runs on the JS event loop.
 
 use super::adapter::AdapterStore;
-use super::error::{coded, invalid_input, js_error};
+use super::error::{coded, invalid_input};
 use super::idb::IdbStore;
 use crate::rest::ErrorCode;
 use crate::store::group::{Durability, GroupCommit, Runtime, Task};
@@ -35,17 +35,20 @@ impl OpenError {
     /// The error `QueueService.open()` rejects with.
     pub(crate) fn to_js(&self) -> JsValue {
         match self {
-            OpenError::Unavailable(m) => js_error("StoreUnavailable", 501, m, &[]),
-            OpenError::Locked(m) => js_error("StoreLocked", 409, m, &[]),
+            OpenError::Unavailable(m) => coded(ErrorCode::StoreUnavailable, m),
+            OpenError::Locked(m) => coded(ErrorCode::StoreLocked, m),
             OpenError::Invalid(m) => invalid_input(m),
-            OpenError::Store(e) => js_error(
-                "StoreUnavailable",
-                500,
-                &format!("the store could not be read: {e}"),
-                &[],
-            ),
+            OpenError::Store(e) => store_unreadable(e),
         }
     }
+}
+
+/// `StoreUnavailable`: the store opened but could not be read.
+pub(crate) fn store_unreadable(e: &StoreError) -> JsValue {
+    coded(
+        ErrorCode::StoreUnavailable,
+        format!("the store could not be read: {e}"),
+    )
 }
 
 /// The error an operation rejects with when the store has failed.

@@ -83,8 +83,12 @@ export interface Inspection {
 }
 
 /** Errors thrown by QueueService and Queue carry the Azure error code and HTTP status. */
-export interface QueueError extends Error { name: "QueueError"; code: string; statusCode: number; details?: Record<string, string> }
+export interface QueueError extends Error { name: "QueueError"; code: ErrorCode; statusCode: number; details?: Record<string, string> }
 "#;
+
+/// `ErrorCode`: the union of the codes in the REST layer's one table, written from it.
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_CODES: &str = crate::rest::error::ERROR_CODE_TS;
 
 #[wasm_bindgen]
 extern "C" {

@@ -288,7 +288,7 @@ describe('the durability guarantee through an adapter', () => {
   test('open() checks its options', async () => {
     await assert.rejects(QueueService.open({ store: { load() {} } }), { code: 'InvalidInput' });
     await assert.rejects(QueueService.open({ durability: 'sometimes' }), { code: 'InvalidInput' });
-    await assert.rejects(QueueService.open({ store: 'indexeddb' }), { code: 'StoreUnavailable', statusCode: 501 });
+    await assert.rejects(QueueService.open({ store: 'indexeddb' }), { code: 'StoreUnavailable', statusCode: 503 });
   });
 });
 

@@ -213,7 +213,7 @@ pub async fn indexeddb_store_needs_indexeddb() {
     let err = QueueService::open(Some(options.unchecked_into()))
         .await
         .unwrap_err();
-    assert_error(&err, "StoreUnavailable", 501);
+    assert_error(&err, "StoreUnavailable", 503);
     assert!(get_str(&err, "message").contains("IndexedDB is not available"));
 }
 

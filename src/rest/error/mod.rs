@@ -10,6 +10,13 @@ macro_rules! error_codes {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum ErrorCode { $($code,)* }
 
+        /// The TypeScript union of every code, for the package's `.d.ts` (`QueueError.code`).
+        pub const ERROR_CODE_TS: &str = concat!(
+            "/** Every error code this package answers or throws with. */\nexport type ErrorCode =",
+            $(" | \"", stringify!($code), "\"",)*
+            ";\n"
+        );
+
         impl ErrorCode {
             /// The code as it appears in `x-ms-error-code` and `<Code>`.
             pub fn as_str(self) -> &'static str {
@@ -29,17 +36,13 @@ macro_rules! error_codes {
 error_codes! {
     QueueNotFound => 404, "The specified queue does not exist.";
     QueueAlreadyExists => 409, "The specified queue already exists.";
-    QueueBeingDeleted => 409, "The specified queue is being deleted.";
     MessageNotFound => 404, "The specified message does not exist.";
-    PopReceiptMismatch => 400, "The specified pop receipt did not match the pop receipt for a dequeued message.";
     InvalidMarker => 400, "The specified marker is invalid.";
     RequestBodyTooLarge => 413, "The request body is too large and exceeds the maximum permissible limit.";
     InvalidQueryParameterValue => 400, "Value for one of the query parameters specified in the request URI is invalid.";
     OutOfRangeQueryParameterValue => 400, "One of the query parameters specified in the request URI is outside the permissible range.";
-    MissingRequiredQueryParameter => 400, "A query parameter that's mandatory for this request is not specified.";
     InvalidXmlDocument => 400, "XML specified is not syntactically valid.";
     InvalidXmlNodeValue => 400, "The value for one of the XML nodes is not in the correct format.";
-    MissingRequiredXmlNode => 400, "An XML node that's mandatory for this request is not specified.";
     OutOfRangeInput => 400, "One of the request inputs is out of range.";
     InvalidResourceName => 400, "The specifed resource name contains invalid characters.";
     InvalidInput => 400, "One of the request inputs is not valid.";
@@ -47,7 +50,6 @@ error_codes! {
     InvalidHttpVerb => 400, "The HTTP verb specified is invalid - it is not recognized by the server.";
     UnsupportedHttpVerb => 405, "The resource doesn't support specified Http Verb.";
     InvalidHeaderValue => 400, "The value for one of the HTTP headers is not in the correct format.";
-    MissingRequiredHeader => 400, "An HTTP header that's mandatory for this request is not specified.";
     MissingContentLengthHeader => 411, "Content-Length HTTP header is missing.";
     InvalidMetadata => 400, "The metadata specified is invalid. It has characters that are not permitted.";
     EmptyMetadataKey => 400, "The key for one of the metadata key-value pairs is empty.";
@@ -67,6 +69,9 @@ error_codes! {
     AuthorizationSourceIPMismatch => 403, "This request is not authorized to perform this operation using this source IP.";
     CorsPreflightFailure => 403, "CORS not enabled or no matching rule found for this request.";
     InternalError => 500, "Server encountered an internal error. Please try again after some time.";
+    // This service's own codes (the JS `QueueService.open()`), not Azure's.
+    StoreLocked => 409, "The store is in use: another tab or worker holds its lock.";
+    StoreUnavailable => 503, "The store could not be opened here.";
     ServerBusy => 503, "The server is busy.";
 }
 

@@ -13,7 +13,7 @@
 //! - not XML, wrong root → `InvalidXmlDocument` (0, 0, a generic reason: the service's is empty);
 //! - a missing required element, a repeated one, `Days` in a disabled policy, more than five
 //!   `CorsRule`s, CORS text over 2 KiB → `InvalidXmlDocument` pointing at the element's
-//!   closing tag with a reason (`MissingRequiredXmlNode` is never used);
+//!   closing tag with a reason;
 //! - a value that does not parse, a method outside the allowed set, an origin or header over
 //!   256 characters, too many headers in a list → `InvalidXmlNodeValue` (name and value);
 //! - a number that parses but is out of range (`Days` outside 1..=365, negative
