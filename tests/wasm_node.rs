@@ -16,6 +16,11 @@ async fn option_errors_match_rest() {
 }
 
 #[wasm_bindgen_test]
+async fn the_same_bad_input_gets_the_same_answer_from_both_faces() {
+    wasm_scenarios::parity::the_same_bad_input_gets_the_same_answer_from_both_faces().await;
+}
+
+#[wasm_bindgen_test]
 async fn indexeddb_store_needs_indexeddb() {
     wasm_scenarios::indexeddb_store_needs_indexeddb().await;
 }

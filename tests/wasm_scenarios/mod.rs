@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses a subset
 
+pub mod parity;
+
 use azqueue::wasm::{Queue, QueueService};
 use js_sys::{Array, Date, Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
