@@ -159,8 +159,10 @@ fn wrong_audience_issuer_or_lifetime_is_401_with_azures_detail() {
         let r = list_queues(&mut h, &token(claims), true);
         assert_refused(&r, detail);
     }
-    let r = list_queues(&mut h, "not-a-jwt", true);
-    assert_refused_by(&r, "The access token is not a JWT.", "common");
+    for not_a_jwt in ["not-a-jwt", ""] {
+        let r = list_queues(&mut h, not_a_jwt, true);
+        assert_refused_by(&r, "The access token is not a JWT.", "common");
+    }
 }
 
 #[test]

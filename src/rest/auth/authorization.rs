@@ -75,10 +75,11 @@ pub(super) fn authenticate(
 ) -> Result<Principal, RestError> {
     if input.oauth == OAuth::Basic {
         let text = value.to_str().map_err(|_| malformed())?.trim();
-        if let Some((scheme, token)) = text.split_once(|c: char| c.is_ascii_whitespace()) {
-            if scheme.eq_ignore_ascii_case("Bearer") {
-                return bearer::authenticate(token, input);
-            }
+        let (scheme, token) = text
+            .split_once(|c: char| c.is_ascii_whitespace())
+            .unwrap_or((text, ""));
+        if scheme.eq_ignore_ascii_case("Bearer") {
+            return bearer::authenticate(token, input);
         }
     }
     let cred = parse(value)?;
