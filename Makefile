@@ -19,6 +19,8 @@ demo: tools build
 bench:
 	scripts/bench.sh
 
-# Every fuzz target, round robin, for FUZZ_SECONDS (default 600); failures go to target/fuzz-failures/.
+# The structured fuzzer over every target for FUZZ_SECONDS (default 600; failures go to
+# target/fuzz-failures/), then AFL++ on each coverage-guided target for AFL_SECONDS (default 120).
 fuzz:
 	cargo run --release --example fuzz -- run --seconds $${FUZZ_SECONDS:-600}
+	scripts/fuzz/afl.sh

@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run --release --example fuzz -- run [--target NAME] [--seconds S] [--requests N] [--seed X]
 //! cargo run --release --example fuzz -- distill CAPTURE_DIR
+//! cargo run --release --example fuzz -- seeds DIR      # per-target seed files for AFL++
 //! ```
 //!
 //! `run` goes round the targets (or one) until the time or the count is reached, then prints
@@ -41,9 +42,15 @@ fn main() {
             );
         }
         Some("run") => std::process::exit(run(&parse(&args[1..]))),
+        Some("seeds") => {
+            let dir = args.get(1).expect("seeds needs a directory");
+            let t = targets::Targets::new(corpus::load());
+            let n = t.write_seeds(std::path::Path::new(dir));
+            println!("fuzz: wrote {n} seed files under {dir}");
+        }
         _ => {
             eprintln!(
-                "usage: fuzz run [--target NAME] [--seconds S] [--requests N] [--seed X] | fuzz distill DIR"
+                "usage: fuzz run [--target NAME] [--seconds S] [--requests N] [--seed X] | fuzz distill DIR | fuzz seeds DIR"
             );
             std::process::exit(2);
         }

@@ -59,6 +59,37 @@ impl Targets {
         }
     }
 
+    /// Seed files for the AFL++ targets (`fuzz/afl`): one request per file for `http1` and
+    /// `service`, request bodies for `xml`, the populated state for `snapshot`. Returns how
+    /// many files were written.
+    pub fn write_seeds(&self, dir: &std::path::Path) -> usize {
+        // AFL++ works best from small seeds.
+        const MAX: usize = 8 * 1024;
+        let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
+        for seed in &self.seeds {
+            let wire = seed.wire();
+            if wire.len() <= MAX {
+                files.push(("http1", wire.clone()));
+                files.push(("service", wire));
+            }
+            if !seed.body.is_empty() && seed.body.len() <= MAX {
+                files.push(("xml", seed.body.clone()));
+            }
+        }
+        if let Ok(doc) = serde_json::to_vec(&self.signed.emulator().snapshot()) {
+            files.push(("snapshot", doc));
+        }
+        let mut written = 0;
+        for (i, (target, bytes)) in files.iter().enumerate() {
+            let sub = dir.join(target);
+            std::fs::create_dir_all(&sub).ok();
+            if std::fs::write(sub.join(format!("{i:04}")), bytes).is_ok() {
+                written += 1;
+            }
+        }
+        written
+    }
+
     fn seed(&self, rng: &mut TestRng) -> &Seed {
         pick(rng, &self.seeds)
     }
