@@ -1,10 +1,13 @@
 //! What every answer must be (the oracle of tests/rest_fuzz.rs, at scale): it names a request
 //! id; an Azure path's answer names a version; an error is a well-formed Azure `<Error>` whose
 //! `<Code>` is its `x-ms-error-code` and changes nothing; no input makes the service fail
-//! inside (`500`); every XML body parses.
+//! inside (`500`); every XML body parses. And for the HTTP/1.1 decoder, [`decode`]: what a
+//! stream decodes to, so that two ways of reading it can be compared.
 
 use azqueue::engine::Change;
+use azqueue::http1::{Config, Decoder, Item};
 use http::Response;
+use std::collections::VecDeque;
 
 /// Checks one answer; `Err` says what is wrong.
 pub fn check(
@@ -84,4 +87,31 @@ pub fn well_formed(body: &[u8]) -> Result<(), String> {
         return Err(format!("XML body leaves {depth} elements open: {text}"));
     }
     Ok(())
+}
+
+/// A summary of what a stream decodes to, read by read.
+pub fn decode(config: &Config, reads: &[&[u8]]) -> Vec<String> {
+    let mut decoder = Decoder::new(config.clone());
+    let mut items = VecDeque::new();
+    for read in reads {
+        decoder.feed(read, &mut items);
+    }
+    // `100 Continue` goes out only when a body has not arrived with its head: where the
+    // stream is cut decides that, and rightly so.
+    items
+        .into_iter()
+        .filter(|item| !matches!(item, Item::Continue))
+        .map(|item| match item {
+            Item::Continue => String::new(),
+            Item::Reject(_) => "reject".to_owned(),
+            Item::Request(r) => format!(
+                "{} {} {:?} {} {}",
+                r.request.method(),
+                r.request.uri(),
+                r.request.headers(),
+                r.request.body().len(),
+                r.keep_alive
+            ),
+        })
+        .collect()
 }

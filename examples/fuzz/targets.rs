@@ -5,13 +5,12 @@ use crate::corpus::Seed;
 use crate::mutate::{self, pick};
 use crate::oracle;
 use azqueue::engine::{Emulator, SeededEntropy, Snapshot, Timestamp};
-use azqueue::http1::{self, Config, Decoder, Item};
+use azqueue::http1::{self, Config};
 use azqueue::rest::auth::{self, AccountKey, AuthInput, Scheme, Variant};
 use azqueue::rest::config::{DEV_KEY, OAuth};
 use azqueue::rest::{Service, ServiceConfig, xml};
 use proptest::prelude::Rng;
 use proptest::test_runner::TestRng;
-use std::collections::VecDeque;
 
 /// The fuzzing clock: fixed, so nothing expires between a request and the oracle's look.
 pub const NOW: Timestamp = Timestamp::from_millis(1_795_435_200_000);
@@ -155,7 +154,7 @@ impl Targets {
         // end (a partial head is not re-parsed on every read): a final blank line ends any
         // head in both, and a refusal may say 400 (syntax) or 431 (size) for the same head.
         const END: &[u8] = b"\r\n\r\n";
-        let whole = decode(&config, &[stream.as_slice(), END]);
+        let whole = oracle::decode(&config, &[stream.as_slice(), END]);
         let mut cuts = Vec::new();
         let mut at = 0;
         while at < stream.len() {
@@ -164,7 +163,7 @@ impl Targets {
             at += n;
         }
         cuts.push(END);
-        let split = decode(&config, &cuts);
+        let split = oracle::decode(&config, &cuts);
         if whole != split {
             return Err(format!(
                 "cutting the stream changed what it decodes to:\n{whole:?}\n{split:?}\nstream: {:?}",
@@ -341,31 +340,4 @@ fn account_and_queue(path: &str) -> (String, Option<String>) {
             .into_owned()
     });
     (account.to_owned(), queue)
-}
-
-/// A summary of what a stream decodes to, read by read.
-fn decode(config: &Config, reads: &[&[u8]]) -> Vec<String> {
-    let mut decoder = Decoder::new(config.clone());
-    let mut items = VecDeque::new();
-    for read in reads {
-        decoder.feed(read, &mut items);
-    }
-    // `100 Continue` goes out only when a body has not arrived with its head: where the
-    // stream is cut decides that, and rightly so.
-    items
-        .into_iter()
-        .filter(|item| !matches!(item, Item::Continue))
-        .map(|item| match item {
-            Item::Continue => String::new(),
-            Item::Reject(_) => "reject".to_owned(),
-            Item::Request(r) => format!(
-                "{} {} {:?} {} {}",
-                r.request.method(),
-                r.request.uri(),
-                r.request.headers(),
-                r.request.body().len(),
-                r.keep_alive
-            ),
-        })
-        .collect()
 }

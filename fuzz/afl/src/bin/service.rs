@@ -12,11 +12,15 @@ fn main() {
         let mut items = VecDeque::new();
         decoder.feed(data, &mut items);
         for item in items {
-            let Item::Request(incoming) = item else { continue };
+            let Item::Request(incoming) = item else {
+                continue;
+            };
             let req = incoming.request;
             let response = service.handle(NOW, &req);
             let changes = service.emulator_mut().take_changes();
-            if let Err(why) = oracle::check(req.method().as_str(), req.uri().path(), &response, &changes) {
+            if let Err(why) =
+                oracle::check(req.method().as_str(), req.uri().path(), &response, &changes)
+            {
                 panic!("{why}\nrequest: {req:?}");
             }
         }

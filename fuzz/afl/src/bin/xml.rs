@@ -11,7 +11,11 @@ fn main() {
             xml::reader::parse_document(data).err(),
         ];
         for e in errors.into_iter().flatten() {
-            assert!((400..500).contains(&e.status()), "an XML reader answered {}", e.status());
+            assert!(
+                (400..500).contains(&e.status()),
+                "an XML reader answered {}",
+                e.status()
+            );
         }
     });
 }
