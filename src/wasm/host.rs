@@ -6,12 +6,15 @@ use super::error::coded;
 use super::events;
 use super::fetch;
 use super::store::ServiceStore;
-use crate::engine::{Clock, Emulator, Event, Timestamp};
+use crate::engine::{Change, Clock, Emulator, Event, Timestamp};
 use crate::rest::{ErrorCode, Service};
 use crate::store::StoreError;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
+
+/// An operation's result, with the changes to commit and the events to deliver after.
+type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 
 /// One service instance as JS sees it.
 #[derive(Debug)]
@@ -79,15 +82,7 @@ impl Host {
         &self,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
     ) -> Result<T, JsValue> {
-        let now = self.now();
-        // Events leave the engine with their changes: with group commit, a later operation's
-        // events may be recorded before this one's commit completes, and must wait for theirs.
-        let (result, batch, events) = {
-            let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-            let emulator = service.emulator_mut();
-            let result = op(emulator, now, &self.account);
-            (result, emulator.take_changes(), emulator.take_events())
-        };
+        let (result, batch, events) = self.apply(op)?;
         self.store
             .commit(batch)
             .await
@@ -95,6 +90,21 @@ impl Host {
         self.deliver_events(events);
         super::headroom::keep_ahead();
         result
+    }
+
+    /// The synchronous half of an operation: the engine op under a short borrow, with the
+    /// changes and events it left. Events leave the engine with their changes: with group
+    /// commit, a later operation's events may be recorded before this one's commit completes,
+    /// and must wait for theirs.
+    fn apply<T>(
+        &self,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
+    ) -> Result<Applied<T>, JsValue> {
+        let now = self.now();
+        let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+        let emulator = service.emulator_mut();
+        let result = op(emulator, now, &self.account);
+        Ok((result, emulator.take_changes(), emulator.take_events()))
     }
 
     /// [`Host::run`] as a Promise, for the `Queue` methods called in tight loops. When the
@@ -105,14 +115,9 @@ impl Host {
         self: &Rc<Self>,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<JsValue, JsValue>,
     ) -> js_sys::Promise {
-        let now = self.now();
-        let (result, batch, events) = {
-            let Ok(mut service) = self.service.try_borrow_mut() else {
-                return js_sys::Promise::reject(&busy());
-            };
-            let emulator = service.emulator_mut();
-            let result = op(emulator, now, &self.account);
-            (result, emulator.take_changes(), emulator.take_events())
+        let (result, batch, events) = match self.apply(op) {
+            Ok(applied) => applied,
+            Err(e) => return js_sys::Promise::reject(&e),
         };
         let ticket = match self.store.enqueue_changes(batch) {
             Ok(ticket) => ticket,
