@@ -271,6 +271,15 @@ impl Emulator {
         name: &QueueName,
     ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
         self.live_queue(now, account, name)?;
+        self.queue_and_entropy(account, name)
+    }
+
+    /// The queue (already purged by the caller) together with the entropy source.
+    fn queue_and_entropy(
+        &mut self,
+        account: &str,
+        name: &QueueName,
+    ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
         let q = self
             .accounts
             .get_mut(account)
@@ -438,7 +447,7 @@ impl Emulator {
     ) -> Result<MessageRecord, QueueError> {
         self.live_queue(now, account, name)?;
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
-        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
+        let (q, entropy) = self.queue_and_entropy(account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
         self.queue_message_put(account, name, &m);
         self.emit(
