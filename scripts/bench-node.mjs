@@ -49,7 +49,7 @@ const PUT_BYTES_CAP = 256 * 1024 * 1024;
 // Servers
 
 /** Spawns a server; resolves { name, port, pid, stop() } once `pattern` shows its URL. */
-function startServer(name, args, pattern, cwd) {
+export function startServer(name, args, pattern, cwd) {
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited = false;
@@ -356,7 +356,7 @@ function queueName() {
 }
 
 /** put, peek, receive+delete on a fresh queue, for one server, size and client count. */
-async function throughput(server, size, nClients) {
+export async function throughput(server, size, nClients) {
   const name = queueName();
   const clients = Array.from({ length: nClients }, () => new Client(server.port, name));
   try {
@@ -491,7 +491,7 @@ process.on('SIGTERM', () => process.exit(0));
  * spends a few rounds growing its wasm memory and Node's heap (a 48 KiB put costs several times
  * its steady-state CPU at first); the tables report the steady state.
  */
-async function warmUp(server, size) {
+export async function warmUp(server, size) {
   const c = new Client(server.port, queueName());
   try {
     await c.createQueue();

@@ -1,8 +1,12 @@
 //! The two date formats on the wire: RFC 1123 (headers, message XML) and ISO 8601 with seven
 //! fractional digits (access policies, SAS times, error messages).
+//!
+//! The ISO forms are read and written field by field, with chrono only for the calendar:
+//! chrono's `format`/`parse_from_str` interpret a format string at run time, and that
+//! interpreter was about 30 KiB of the shipped wasm (BENCHMARKS.md, "Size of the wasm").
 
 use crate::engine::{PolicyTime, Timestamp};
-use chrono::{DateTime, NaiveDate, NaiveDateTime};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike};
 use std::time::{Duration, UNIX_EPOCH};
 
 /// `Wed, 04 Sep 2019 07:14:58 GMT`.
@@ -20,7 +24,16 @@ pub fn parse_rfc1123(s: &str) -> Option<Timestamp> {
 /// `2017-12-31T11:22:33.4560000Z`.
 pub fn iso8601(t: PolicyTime) -> String {
     match DateTime::from_timestamp(t.secs, 0) {
-        Some(dt) => format!("{}.{:07}Z", dt.format("%Y-%m-%dT%H:%M:%S"), t.ticks),
+        Some(dt) => format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:07}Z",
+            dt.year(),
+            dt.month(),
+            dt.day(),
+            dt.hour(),
+            dt.minute(),
+            dt.second(),
+            t.ticks
+        ),
         None => String::new(),
     }
 }
@@ -41,7 +54,7 @@ pub fn iso8601_millis(t: Timestamp) -> String {
 /// `azure_storage_queues` crate does, for Set Queue ACL).
 pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
     let s = s.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+    if let Some(d) = date(s) {
         return Some(PolicyTime {
             secs: d.and_hms_opt(0, 0, 0)?.and_utc().timestamp(),
             ticks: 0,
@@ -52,9 +65,7 @@ pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
         Some((m, f)) => (m, Some(f)),
         None => (body, None),
     };
-    let naive = NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M:%S")
-        .or_else(|_| NaiveDateTime::parse_from_str(main, "%Y-%m-%dT%H:%M"))
-        .ok()?;
+    let naive = date_time(main)?;
     let nanos = match frac {
         None => 0,
         Some(f) if (1..=9).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()) => {
@@ -69,6 +80,37 @@ pub fn parse_iso8601(s: &str) -> Option<PolicyTime> {
         secs: naive.and_utc().timestamp() - offset_secs + carry,
         ticks,
     })
+}
+
+/// `YYYY-MM-DD`, each field with exactly its digits.
+fn date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(digits(b, 0, 4)? as i32, digits(b, 5, 2)?, digits(b, 8, 2)?)
+}
+
+/// `YYYY-MM-DDThh:mm` or `YYYY-MM-DDThh:mm:ss`.
+fn date_time(s: &str) -> Option<NaiveDateTime> {
+    let b = s.as_bytes();
+    let second = match b.len() {
+        16 => 0,
+        19 if b[16] == b':' => digits(b, 17, 2)?,
+        _ => return None,
+    };
+    if b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    date(s.get(..10)?)?.and_hms_opt(digits(b, 11, 2)?, digits(b, 14, 2)?, second)
+}
+
+/// The number written by exactly `len` ASCII digits at `at`.
+fn digits(b: &[u8], at: usize, len: usize) -> Option<u32> {
+    let d = b.get(at..at + len)?;
+    d.iter()
+        .all(u8::is_ascii_digit)
+        .then(|| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0')))
 }
 
 /// Splits `...Z` or `...+hh:mm` / `...-hh:mm` into the local part and the offset in seconds.
@@ -153,6 +195,37 @@ mod tests {
         assert_eq!(
             at("2026-12-31T23:59:59.999999999Z"),
             "2027-01-01T00:00:00.0000000Z"
+        );
+    }
+
+    #[test]
+    fn iso8601_fields_have_their_exact_widths_and_ranges() {
+        assert_eq!(
+            iso8601(parse_iso8601("2016-02-29T23:59:59Z").unwrap()),
+            "2016-02-29T23:59:59.0000000Z"
+        );
+        for bad in [
+            "2017-02-29",
+            "2017-1-05",
+            "17-01-05",
+            "2017-01-05T24:00Z",
+            "2017-01-05T10:60Z",
+            "2017-01-05T10:00:60Z",
+            "2017-01-05 10:00Z",
+            "2017-01-05T1:00Z",
+            "2017-01-05T10:00:0Z",
+            "2017-01-05T10:00:00",
+            "+2017-01-05",
+            "2017-01-05T",
+        ] {
+            assert_eq!(parse_iso8601(bad), None, "{bad}");
+        }
+        assert_eq!(
+            iso8601(PolicyTime {
+                secs: -62_135_596_800,
+                ticks: 1
+            }),
+            "0001-01-01T00:00:00.0000001Z"
         );
     }
 }
