@@ -1,10 +1,10 @@
 # Entry points. Each recipe is a small script under scripts/ so it can be run on its own.
-.PHONY: tools build test demo bench fuzz
+.PHONY: tools build test demo bench package fuzz
 
 tools:
 	scripts/ensure-tools.sh
 
-# www/pkg (web) and www/pkg-node (nodejs) from one release build of the wasm library.
+# www/pkg (web, built for size) and www/pkg-node (nodejs, built for speed): scripts/build.sh.
 build:
 	scripts/build.sh
 
@@ -18,6 +18,10 @@ demo: tools build
 
 bench:
 	scripts/bench.sh
+
+# The npm package: dist/azqueue-<version>.tgz (prebuilt wasm and glue; the path is the last line).
+package: tools build
+	node scripts/package.mjs
 
 # The structured fuzzer over every target for FUZZ_SECONDS (default 600; failures go to
 # target/fuzz-failures/), then AFL++ on each coverage-guided target for AFL_SECONDS (default 120).

@@ -4,10 +4,11 @@
 // by phase (put, peek, receive+delete; the load generator and phases are bench-node.mjs's).
 // scripts/bench-inprocess.mjs does the same for the in-process `Queue` API.
 //
-// Usage: BENCH_BASELINE=DIR node scripts/bench-build.mjs
+// Usage: [BENCH_THIS=DIR] BENCH_BASELINE=DIR node scripts/bench-build.mjs
 //   DIR is a www/ directory of the other build (its server.mjs and pkg-node/), e.g. made with
 //   `git worktree add /tmp/old <commit> && (cd /tmp/old && scripts/build.sh)` or by copying www/
-//   and a pkg-node built with other settings.
+//   and a pkg-node built with other settings. BENCH_THIS (default: this checkout's www/) is the
+//   build measured against it.
 // Environment: BENCH_ROUNDS (default 3) alternations per row; BENCH_PHASE_MS, BENCH_SIZE and
 // BENCH_CLIENTS as in bench-node.mjs (e.g. BENCH_PHASE_MS=800 BENCH_CLIENTS=8 for a short run).
 
@@ -33,7 +34,7 @@ const sum = (rows, key, field) => rows.reduce((s, r) => s + r[key][field], 0);
 async function main() {
   if (!BASELINE) throw new Error('set BENCH_BASELINE to the www/ directory of the build to compare with');
   const builds = [
-    { name: 'this build', www: path.join(ROOT, 'www') },
+    { name: 'this build', www: path.resolve(process.env.BENCH_THIS ?? path.join(ROOT, 'www')) },
     { name: 'baseline', www: path.resolve(BASELINE) },
   ];
   for (const b of builds) {
@@ -42,7 +43,7 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
   const servers = [];
   const load0 = os.loadavg();
-  console.log(`# azqueue server: this build (${wasmKiB(builds[0].www)} wasm) vs baseline ${builds[1].www} (${wasmKiB(builds[1].www)})\n`);
+  console.log(`# azqueue server: this build ${builds[0].www} (${wasmKiB(builds[0].www)} wasm) vs baseline ${builds[1].www} (${wasmKiB(builds[1].www)})\n`);
   console.log(`${os.cpus().length} CPUs, Node ${process.version}, load average at start ${load0.map((x) => x.toFixed(1)).join(' ')}; ` +
     `${ROUNDS} alternating rounds per row, rates summed over the rounds.\n`);
   console.log('| op | size | clients | this build /s | baseline /s | ratio | this µs CPU/msg | baseline µs CPU/msg |');

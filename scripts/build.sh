@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Builds the wasm package twice from one compile: `www/pkg` (--target web: browsers, service
-# workers, workerd, Deno, Bun) and `www/pkg-node` (--target nodejs: the Node server and tests).
+# Builds the wasm package twice: `www/pkg` (--target web: browsers, service workers, workerd,
+# Deno, Bun) and `www/pkg-node` (--target nodejs: the Node server and tests).
+# - www/pkg is downloaded by every page and worker, so it is built for size: the `web` profile
+#   (opt-level "z") and no name section.
+# - www/pkg-node is read from disk by Node, so it is built for speed (`release`, opt-level 3)
+#   and keeps its function names for stack traces: at "z" the server spent about 1.5× the CPU
+#   per request.
+# BENCHMARKS.md, "Size of the wasm", has the figures behind each choice.
 # Calls the wasm-bindgen CLI directly rather than wasm-pack, so no step can try to download
 # anything, and never runs wasm-opt (Debian's binaryen breaks the output; toolchain.md).
-# The `wasm` profile optimises for size; the name section (function names, a third of the
-# module) is dropped. BENCHMARKS.md, "Size of the wasm", has the figures behind each choice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --lib --profile wasm --target wasm32-unknown-unknown
+cargo build --lib --profile web --target wasm32-unknown-unknown
+cargo build --lib --release --target wasm32-unknown-unknown
 # Ask cargo where it put the output (CARGO_TARGET_DIR or a config may move it from target/).
 target_dir=$(cargo metadata --format-version 1 --no-deps --offline \
   | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
-wasm=$target_dir/wasm32-unknown-unknown/wasm/azqueue.wasm
-wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir www/pkg "$wasm"
-wasm-bindgen --target nodejs --remove-name-section --remove-producers-section --out-dir www/pkg-node "$wasm"
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir www/pkg \
+  "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
+wasm-bindgen --target nodejs --out-dir www/pkg-node "$target_dir/wasm32-unknown-unknown/release/azqueue.wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
 echo '{ "type": "commonjs" }' > www/pkg-node/package.json
@@ -27,5 +32,6 @@ glue=www/pkg-node/azqueue.js
 sed -i "1a require('node:v8').setFlagsFromString('--no-turbo-inline-js-wasm-calls');" "$glue"
 # The official SDK as one ES module served from www/vendor/, for the teaching page's snippet.
 node scripts/build-sdk.mjs
-printf 'build: www/pkg (web) and www/pkg-node (nodejs), %s KiB of wasm, %s KiB gzipped\n' \
-  "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))" "$(( $(gzip -9 -c www/pkg/azqueue_bg.wasm | wc -c) / 1024 ))"
+printf 'build: www/pkg (web: %s KiB of wasm, %s KiB gzipped) and www/pkg-node (nodejs: %s KiB)\n' \
+  "$(( $(stat -c %s www/pkg/azqueue_bg.wasm) / 1024 ))" "$(( $(gzip -9 -c www/pkg/azqueue_bg.wasm | wc -c) / 1024 ))" \
+  "$(( $(stat -c %s www/pkg-node/azqueue_bg.wasm) / 1024 ))"

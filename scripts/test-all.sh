@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=16
+total=17
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -79,6 +79,9 @@ layer soak         node scripts/soak.mjs --seconds 15
 # The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/
+# The npm package (make package) installed into an empty project with no Rust on the PATH: npx
+# azqueue with the SDK, import and require, a browser bundle in Chromium, workerd, httpClient.
+layer package      node --test tests/package/
 # The journal and adapter contract, then short SIGKILL crash runs (Node server, Chromium).
 layer persistence  node --test tests/persistence/
 

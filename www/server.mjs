@@ -18,7 +18,10 @@ import { Journal } from './journal.mjs';
 
 const WWW = path.dirname(fileURLToPath(import.meta.url));
 
-const USAGE = `usage: node www/server.mjs [options]
+// Run as the npm package's `azqueue` command, or from a checkout.
+const PROGRAM = process.argv[1] && path.basename(process.argv[1]) !== 'server.mjs' ? 'azqueue' : 'node www/server.mjs';
+
+const USAGE = `usage: ${PROGRAM} [options]
 
   --queueHost HOST          address for the queue service (default 127.0.0.1)
   --queuePort PORT          port for the queue service (default 10001; 0 picks a free port)
@@ -365,6 +368,7 @@ async function main() {
   console.log(`azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+// Also when started through a symlink, as npm's `node_modules/.bin/azqueue` is.
+if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(path.resolve(process.argv[1]))).href) {
   await main();
 }

@@ -1,0 +1,18 @@
+// `import`/`require("azqueue")` in Node (the Node glue: the wasm loads as the module does).
+import type { InProcessHttpClient } from "./http-client.js";
+
+export * from "../www/pkg-node/azqueue.js";
+export type { HttpHeadersLike, InProcessHttpClient, InProcessResponse, PipelineRequestLike } from "./http-client.js";
+
+/** Nothing to wait for in Node; here so code shared with browsers may call it. */
+export function init(): Promise<void>;
+
+declare module "../www/pkg-node/azqueue.js" {
+  interface QueueService {
+    /**
+     * An `HttpClient` for the official SDK that serves its requests from this service, in
+     * process: `new QueueServiceClient(url, credential, { httpClient: service.httpClient() })`.
+     */
+    httpClient(): InProcessHttpClient;
+  }
+}

@@ -1,0 +1,24 @@
+// `import … from "azqueue"` in browsers, workers, workerd, Deno and Bun (the web glue).
+import type { InitInput } from "../www/pkg/azqueue.js";
+import type { InProcessHttpClient } from "./http-client.js";
+
+export * from "../www/pkg/azqueue.js";
+export type { HttpHeadersLike, InProcessHttpClient, InProcessResponse, PipelineRequestLike } from "./http-client.js";
+
+/**
+ * Loads the wasm once (later calls return the same Promise): from the `.wasm` file beside the
+ * glue by default, else from a URL, a Response, bytes, or a precompiled WebAssembly.Module
+ * (workerd), which is instantiated synchronously. `QueueService.open()` calls it itself.
+ */
+export function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+export default init;
+
+declare module "../www/pkg/azqueue.js" {
+  interface QueueService {
+    /**
+     * An `HttpClient` for the official SDK that serves its requests from this service, in
+     * process: `new QueueServiceClient(url, credential, { httpClient: service.httpClient() })`.
+     */
+    httpClient(): InProcessHttpClient;
+  }
+}
