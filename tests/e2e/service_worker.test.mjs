@@ -2,23 +2,15 @@
 // fetches to /devstoreaccount1/... are served by the wasm handler in the service worker.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { startServer } from './azqueue_server.mjs';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 let server;
 let browser;
 before(async () => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/ensure-tools.sh installs it)`);
   server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

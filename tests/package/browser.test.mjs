@@ -9,10 +9,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 let site;
@@ -20,7 +19,6 @@ let browser;
 let bundle;
 
 before(async () => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/ensure-tools.sh installs it)`);
   const { dir } = installedProject();
   const out = path.join(dir, 'site');
   fs.writeFileSync(path.join(dir, 'app.js'), `import { QueueService } from "azqueue";
@@ -43,11 +41,7 @@ window.result = { text: m.messageText, dequeueCount: m.dequeueCount, left: (awai
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
   });
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
