@@ -82,3 +82,25 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import azure.storage.queu
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check azure-storage-queue
 fi
+
+# 7. Firefox and geckodriver for `wasm-pack test --headless --firefox` (geckodriver builds from
+#    crates.io; wasm-pack would otherwise try to download one).
+GECKODRIVER_VERSION=0.37.1
+if ! command -v firefox-esr >/dev/null; then
+  say "installing firefox-esr"
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y firefox-esr
+fi
+# 8. WebKitGTK's WebDriver (MiniBrowser) and a virtual display for it: wasm-bindgen's runner
+#    drives it as it drives safaridriver (SAFARIDRIVER=/usr/bin/WebKitWebDriver), under xvfb-run.
+if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; then
+  say "installing webkit2gtk-driver and xvfb"
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y webkit2gtk-driver xvfb
+fi
+if ! geckodriver --version 2>/dev/null | grep -q "^geckodriver $GECKODRIVER_VERSION"; then
+  say "installing geckodriver $GECKODRIVER_VERSION (about 5 minutes)"
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked
+fi
