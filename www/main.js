@@ -49,13 +49,18 @@ async function boot() {
   const apply = actionApplier(demo);
   const page = { demo, session, apply, settings, bridge };
 
-  /** A user action now: serialized with the clock's work, recorded at the virtual time it ran. */
-  page.perform = (action) =>
-    demo.clock.run(async () => {
+  /**
+   * A user action now: after any rewind under way, serialized with the clock's work, recorded at
+   * the virtual time it ran.
+   */
+  page.perform = async (action) => {
+    await page.timeline.settled();
+    return demo.clock.run(async () => {
       if (page.timeline.fork()) demo.say(`You acted at ${formatElapsed(demo.clock.elapsed())} after rewinding: the timeline forks here.`, "fork");
       session.record(demo.clock.now(), action);
       return apply(action);
     });
+  };
   page.views = createViews({
     onAction: (actor, action, arg) => page.perform({ type: "actor", name: actor.name, action, ...arg }),
     onSelect: (messageId) => page.views.history.open(messageId, demo),

@@ -236,8 +236,12 @@ async function stepOnce(page) {
     Number(document.querySelector("[data-testid=step-size]").value),
   ]);
   await page.click("[data-testid=step]");
-  // The display passes through intermediate times while the engine works through the step.
-  await page.waitForFunction((want) => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs) >= want, t + size);
+  // The display passes through intermediate times while the engine works through the step, and
+  // reads the target before the timers due then have run: wait for the step itself to finish.
+  await page.waitForFunction(
+    (want) => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs) >= want && !document.body.dataset.stepping,
+    t + size,
+  );
   return t + size;
 }
 

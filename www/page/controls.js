@@ -27,10 +27,22 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
     setAttr($("play"), "data-playing", on ? "true" : "false");
   };
   const stepMs = () => Number($("step-size").value);
+  let stepping = 0;
   const step = async () => {
     setPlaying(false);
-    await timeline.advanceTo(demo.clock.now() + stepMs());
-    session.progress(demo.clock.now(), true);
+    // The clock reads the new time as soon as it jumps there, before that instant's timers have
+    // run; body[data-stepping] says a step is still working (tests wait for it to go).
+    document.body.dataset.stepping = String(++stepping);
+    try {
+      await timeline.advanceTo(demo.clock.now() + stepMs());
+      session.progress(demo.clock.now(), true);
+    } finally {
+      // Cleared in the next frame, after the animation loop (whose callback was asked for first)
+      // has drawn the step's last instant.
+      requestAnimationFrame(() => {
+        if (--stepping === 0) delete document.body.dataset.stepping;
+      });
+    }
   };
   $("step-size").value = String(settings.stepMs ?? 1000);
   const stepLabel = () => setText($("step"), `Step +${stepMs() / 1000} s`);

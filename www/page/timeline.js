@@ -70,6 +70,11 @@ export class Timeline {
     }
   }
 
+  /** Resolves when no rebuild is running or waiting (an action must not land mid-replay). */
+  settled() {
+    return this.#work;
+  }
+
   /** A new action at the current time: the recorded future, if any, is dropped. */
   fork() {
     if (!this.pending.length && this.reached <= this.demo.clock.now()) return false;
