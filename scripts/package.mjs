@@ -36,7 +36,9 @@ function stageInto(stage) {
     from('package', 'lib', 'http-client.js'), '--format=cjs', '--platform=neutral', '--log-level=warning',
     `--outfile=${path.join(stage, 'lib', 'http-client.cjs')}`,
   ], { stdio: 'inherit' });
-  fs.copyFileSync(path.join(stage, 'types', 'node.d.ts'), path.join(stage, 'types', 'node.d.cts'));
+  // `require` gets the same names, and no default export (module.exports has none).
+  const nodeTypes = fs.readFileSync(path.join(stage, 'types', 'node.d.ts'), 'utf8');
+  fs.writeFileSync(path.join(stage, 'types', 'node.d.cts'), nodeTypes.replace(/^export default init;\n/m, ''));
 
   // The ES module face of the Node entry names every export the glue has today.
   const names = Object.keys(createRequire(import.meta.url)(path.join(stage, 'lib', 'node.cjs')));

@@ -2,10 +2,11 @@
 import type { InProcessHttpClient } from "./http-client.js";
 
 export * from "../www/pkg-node/azqueue.js";
-export type { HttpHeadersLike, InProcessHttpClient, InProcessResponse, PipelineRequestLike } from "./http-client.js";
+export type { InProcessHttpClient, InProcessResponse, PipelineRequestLike, ResponseHeadersLike } from "./http-client.js";
 
 /** Nothing to wait for in Node; here so code shared with browsers may call it. */
 export function init(): Promise<void>;
+export default init;
 
 declare module "../www/pkg-node/azqueue.js" {
   interface QueueService {

@@ -3,7 +3,7 @@ import type { InitInput } from "../www/pkg/azqueue.js";
 import type { InProcessHttpClient } from "./http-client.js";
 
 export * from "../www/pkg/azqueue.js";
-export type { HttpHeadersLike, InProcessHttpClient, InProcessResponse, PipelineRequestLike } from "./http-client.js";
+export type { InProcessHttpClient, InProcessResponse, PipelineRequestLike, ResponseHeadersLike } from "./http-client.js";
 
 /**
  * Loads the wasm once (later calls return the same Promise): from the `.wasm` file beside the
