@@ -22,5 +22,18 @@ forbid rest 'crate::(store|wasm|http1)|web_sys|js_sys' 'store, wasm, http1 or JS
 forbid store 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'rest, wasm, http1 or JS bindings'
 forbid http1 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'engine, rest, store, wasm or JS bindings'
 forbid extensions 'crate::|web_sys|js_sys|wasm_bindgen' 'anything of this crate or JS bindings (it is the leaf all layers share)'
-[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above)"
+
+# No file in src/wasm imports one that imports it back (`super::x` names the sibling file x.rs).
+imports() { grep -vE '^[[:space:]]*//' "src/wasm/$1.rs" | grep -oE 'super::[a-z_0-9]+' | sed 's/super:://' | sort -u; }
+for file in src/wasm/*.rs; do
+  a=$(basename "$file" .rs)
+  [ "$a" = mod ] && continue
+  for b in $(imports "$a"); do
+    if [ -f "src/wasm/$b.rs" ] && [[ "$a" < "$b" ]] && imports "$b" | grep -qx "$a"; then
+      echo "layering: src/wasm/$a.rs and src/wasm/$b.rs import each other" >&2
+      status=1
+    fi
+  done
+done
+[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above; no two files of src/wasm import each other)"
 exit "$status"

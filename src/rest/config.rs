@@ -45,7 +45,8 @@ pub struct ServiceConfig {
     pub anonymous: bool,
     /// Start XML bodies with a UTF-8 byte-order mark, as the real service does.
     pub emit_bom: bool,
-    /// Serve the side-effect-free inspection JSON under `/_azqueue/` (see `rest::inspect`).
+    /// Serve the development paths under `/_azqueue/` (inspection, snapshot, reset, store;
+    /// see `rest::dev_paths`).
     pub inspect: bool,
     /// Bearer tokens: refused, or checked as Azurite's `--oauth basic` checks them.
     pub oauth: OAuth,

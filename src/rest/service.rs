@@ -5,9 +5,8 @@ use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
 use super::config::ServiceConfig;
 use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
-use super::dev_guard;
+use super::dev_paths;
 use super::error::{ErrorCode, RestError};
-use super::inspect;
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
 use super::route::{self, Operation, Target};
@@ -115,15 +114,16 @@ impl Service {
         };
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
-        if let Some(rest) = incoming.path.strip_prefix(inspect::PREFIX) {
-            let (status, json) = dev_guard::check(&self.config, &self.emu, req)
-                .err()
-                .unwrap_or_else(|| {
-                    inspect::answer(&mut self.emu, &self.config, now, incoming.method, rest)
-                });
-            let mut resp = Response::new(json.into_bytes());
-            *resp.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
-            set(resp.headers_mut(), "content-type", "application/json");
+        if let Some(routed) = dev_paths::route(&self.config, &self.emu, req) {
+            // Inspection is answered here; the whole-state paths need the host's store, and
+            // hosts answer them before a request reaches this service (`src/wasm/serve.rs`).
+            let mut resp = match routed {
+                Err(refused) => refused,
+                Ok(route) => dev_paths::inspect(&self.emu, now, &route).unwrap_or_else(|| {
+                    let why = "this path is answered by the host that holds the store";
+                    dev_paths::json(501, serde_json::json!({ "error": why }).to_string())
+                }),
+            };
             set(resp.headers_mut(), "x-ms-request-id", &request_id);
             return resp;
         }

@@ -3,13 +3,13 @@
 //! `Uint8Array`), so a request costs the host one crossing instead of a `node:http` request
 //! object, a header array and a response object.
 //!
-//! Requests are answered in order through [`Host::serve`] (handle, commit, then events): when
+//! Requests are answered in order through [`serve`] (handle, commit, then events): when
 //! the store is still committing, the answer (and every pipelined one behind it) comes back as
 //! a Promise, so nothing is written before it is durable.
 
 use super::fetch::plain_error;
-use super::host::Host;
-use super::service::QueueService;
+use super::instance::Instance;
+use super::serve::serve;
 use crate::http1::{self, Config, Decoder, Framing, Item};
 use crate::rest::auth::redact::Redactor;
 use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
@@ -26,7 +26,7 @@ use wasm_bindgen::prelude::*;
 /// Output capacity a connection keeps between reads (a few hundred typical answers).
 const KEPT_OUTPUT_CAPACITY: usize = 256 * 1024;
 
-/// One REST answer on its way: [`Host::serve`] boxed, so a pending one can outlive the call.
+/// One REST answer on its way: [`serve`] boxed, so a pending one can outlive the call.
 type Serving = Pin<Box<dyn Future<Output = Result<http::Response<Vec<u8>>, JsValue>>>>;
 
 /// One HTTP/1.1 connection to the REST service, for a host that owns the socket.
@@ -55,7 +55,7 @@ pub struct Connection {
 
 #[derive(Debug)]
 struct Inner {
-    host: Rc<Host>,
+    instance: Rc<Instance>,
     decoder: RefCell<Decoder>,
     /// Items decoded and not yet answered, in stream order.
     waiting: RefCell<VecDeque<Item>>,
@@ -131,22 +131,15 @@ struct Reply {
     redactor: Option<Redactor>,
 }
 
-#[wasm_bindgen]
-impl QueueService {
-    /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
-    /// requests without a `Host` header are addressed: the server's own address, the only one its
-    /// development paths answer to (DNS rebinding, `rest::dev_guard`). `log` is 0
-    /// (nothing recorded), 1 (method, URL, status, error code per request, from
-    /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
-    /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
-    /// against it, as Azure checks it. `secure` says the socket is TLS (`node:tls`): requests
-    /// are then served as HTTPS ones (bearer tokens, `spr=https`).
-    pub fn connection(
-        &self,
-        host: String,
+impl Connection {
+    /// A connection to `instance`'s REST API (see [`QueueService::connection`](super::service::QueueService::connection)):
+    /// `address` is the server's own `host:port`.
+    pub(crate) fn new(
+        instance: Rc<Instance>,
+        address: String,
         log: u8,
         peer: Option<String>,
-        secure: Option<bool>,
+        secure: bool,
     ) -> Connection {
         let log = match log {
             0 => LogLevel::Off,
@@ -155,8 +148,8 @@ impl QueueService {
         };
         Connection {
             inner: Rc::new(Inner {
-                host: Rc::clone(self.host()),
-                decoder: RefCell::new(Decoder::new(Config::new(host.clone()))),
+                instance,
+                decoder: RefCell::new(Decoder::new(Config::new(address.clone()))),
                 waiting: RefCell::new(VecDeque::new()),
                 busy: Cell::new(false),
                 out: RefCell::new(Vec::new()),
@@ -164,8 +157,8 @@ impl QueueService {
                 log,
                 entries: RefCell::new(Vec::new()),
                 peer: peer.and_then(|p| p.parse().ok()),
-                listening: host,
-                secure: secure.unwrap_or(false),
+                listening: address,
+                secure,
             }),
         }
     }
@@ -346,7 +339,7 @@ impl Inner {
         // The access log needs only the URL's `sig` blanked; the debug level also logs
         // headers and bodies, so it learns every secret the request and the service hold.
         let redactor = (self.log >= LogLevel::Headers).then(|| {
-            self.host
+            self.instance
                 .read(|s| Redactor::for_request(&request, s.config()))
                 .unwrap_or_default()
         });
@@ -362,8 +355,8 @@ impl Inner {
             }
             entry
         });
-        let host = Rc::clone(&self.host);
-        let serving: Serving = Box::pin(async move { host.serve(&request).await });
+        let instance = Rc::clone(&self.instance);
+        let serving: Serving = Box::pin(async move { serve(&instance, &request).await });
         Some((
             serving,
             Reply {

@@ -1,6 +1,6 @@
 //! Grows the wasm memory ahead of need, in steps proportional to its size.
 //!
-//! Called after every operation (`Host::serve`, `Host::run`) and after each socket read.
+//! Called after every operation (`Instance::serve_rest`, `Instance::run`, `Instance::run_promise`) and after each socket read.
 //!
 //! Why: Rust's allocator on wasm32 (dlmalloc) asks for more memory a 64 KiB page at a time,
 //! and each `memory.grow` costs time proportional to the whole memory in Node 20's V8 here

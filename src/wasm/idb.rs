@@ -19,7 +19,7 @@
 //! - If the browser closes the database (site data cleared) or another connection upgrades or
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
 
-use super::store::OpenError;
+use super::open_error::OpenError;
 use super::web_lock::{LockError, acquire_lock};
 use crate::store::blocks::{self, Block};
 use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};

@@ -1,45 +1,69 @@
-//! `QueueService.inspect()`: every account, queue and message, invisible and expired ones
-//! included, for the teaching page and for debugging. Read-only: nothing is purged.
+//! `QueueService.inspect()`: the engine's inspection model (`crate::engine::inspection`, the same
+//! one the REST development path renders) as plain JS objects, times as `Date`s. Read-only:
+//! nothing is purged.
 
 use super::js_object::{JsObject, array, date, metadata};
-use crate::engine::{MessageRecord, Snapshot, Timestamp};
+use crate::engine::{MessageInspection, QueueInspection, Timestamp};
 use wasm_bindgen::JsValue;
 
-pub(crate) fn to_js(snapshot: &Snapshot, now: Timestamp, store: &str, committed: u64) -> JsValue {
-    let accounts = snapshot.accounts.iter().map(|a| {
-        let queues = a.queues.iter().map(|q| {
-            JsObject::new()
-                .set("name", q.queue.name.as_str())
-                .set("metadata", metadata(&q.queue.metadata))
-                .set(
-                    "messages",
-                    array(q.messages.iter().map(|m| message(m, now))),
-                )
-                .build()
-        });
-        JsObject::new()
-            .set("name", a.name.as_str())
-            .set("queues", array(queues))
-            .build()
-    });
+/// `{ now, store, committedChanges, accounts: [{ name, queues: [...] }] }` from queues in
+/// account order (as `Emulator::inspect` gives them).
+pub(crate) fn to_js(
+    queues: &[QueueInspection<'_>],
+    now: Timestamp,
+    store: &str,
+    committed: u64,
+) -> JsValue {
+    let accounts = js_sys::Array::new();
+    let mut start = 0;
+    while start < queues.len() {
+        let account = queues[start].account;
+        let end = start
+            + queues[start..]
+                .iter()
+                .take_while(|q| q.account == account)
+                .count();
+        let account_queues = queues[start..end].iter().map(queue);
+        accounts.push(
+            &JsObject::new()
+                .set("name", account)
+                .set("queues", array(account_queues))
+                .build(),
+        );
+        start = end;
+    }
     JsObject::new()
         .set("now", date(now))
         .set("store", store)
         .set("committedChanges", committed as f64)
-        .set("accounts", array(accounts))
+        .set("accounts", JsValue::from(accounts))
         .build()
 }
 
-fn message(m: &MessageRecord, now: Timestamp) -> JsValue {
+fn queue(q: &QueueInspection<'_>) -> JsValue {
     JsObject::new()
-        .set("messageId", m.id.to_string())
-        .set("messageText", m.text.as_ref())
-        .set("insertedOn", date(m.insertion_time))
-        .set("expiresOn", date(m.expiration_time))
-        .set("nextVisibleOn", date(m.time_next_visible))
-        .set("dequeueCount", m.dequeue_count)
-        .set("popReceipt", m.pop_receipt.to_base64())
-        .set("visible", m.is_visible(now))
-        .set("expired", m.is_expired(now))
+        .set("name", q.name().as_str())
+        .set("metadata", metadata(q.metadata()))
+        .set(
+            "nextDeadline",
+            q.next_deadline().map(date).unwrap_or(JsValue::NULL),
+        )
+        .set("messages", array(q.messages().map(message)))
+        .build()
+}
+
+fn message(m: MessageInspection<'_>) -> JsValue {
+    JsObject::new()
+        .set("messageId", m.id().to_string())
+        .set("messageText", m.text())
+        .set("state", m.state.as_str())
+        .set("insertedOn", date(m.inserted_on()))
+        .set(
+            "expiresOn",
+            m.expires_on().map(date).unwrap_or(JsValue::NULL),
+        )
+        .set("nextVisibleOn", date(m.next_visible_on()))
+        .set("dequeueCount", m.dequeue_count())
+        .set("popReceipt", m.pop_receipt().to_base64())
         .build()
 }

@@ -7,8 +7,8 @@
 //! handler), and it owns no queue logic of its own.
 //!
 //! # Invariants
-//! - One [`host::Host`] per `QueueService`, shared (`Rc`) by its `Queue`s and fetch handlers, so
-//!   the JS API and the REST handler see the same queues.
+//! - One [`instance::Instance`] per `QueueService`, shared (`Rc`) by its `Queue`s, connections and
+//!   fetch handlers, so the JS API and the REST handler see the same queues.
 //! - No `RefCell` borrow is held across an `.await` or across a call into JS (clippy's
 //!   `await_holding_refcell_ref` is denied); JS callbacks may therefore re-enter the service.
 //! - Every operation's changes are committed to the store before its Promise resolves, and
@@ -24,18 +24,18 @@ mod fetch;
 mod headroom;
 mod idb;
 mod inspect;
+mod instance;
 mod js_object;
+mod open_error;
 mod options;
 mod queue;
 mod raw;
 mod results;
+mod serve;
 mod service;
-mod snapshot;
 mod store;
 mod types;
 mod web_lock;
-
-pub(crate) mod host;
 
 pub use adapter::{AdapterStore, check_storage_adapter};
 pub use connection::Connection;

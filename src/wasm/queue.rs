@@ -4,7 +4,7 @@
 //! change is durable in the service's store.
 
 use super::error::{coded, invalid_param};
-use super::host::Host;
+use super::instance::Instance;
 use super::options::{
     self, CreateQueueOptions, PeekMessagesOptions, ReceiveMessagesOptions, SendMessageOptions,
 };
@@ -32,13 +32,13 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct Queue {
-    host: Rc<Host>,
+    instance: Rc<Instance>,
     name: QueueName,
 }
 
 impl Queue {
-    pub(crate) fn new(host: Rc<Host>, name: QueueName) -> Self {
-        Queue { host, name }
+    pub(crate) fn new(instance: Rc<Instance>, name: QueueName) -> Self {
+        Queue { instance, name }
     }
 }
 
@@ -95,7 +95,7 @@ impl Queue {
         )?;
         let metadata = options::metadata(opts.metadata)?;
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, now, account| {
                 Ok(results::created(
                     emu.create_queue(now, account, name, metadata)?,
@@ -110,7 +110,7 @@ impl Queue {
     /// `QueueNotFound` (404).
     pub async fn delete(&self) -> Result<(), JsValue> {
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, now, account| Ok(emu.delete_queue(now, account, name)?))
             .await
     }
@@ -119,7 +119,7 @@ impl Queue {
     #[wasm_bindgen(js_name = getProperties, unchecked_return_type = "QueueProperties")]
     pub async fn get_properties(&self) -> Result<JsValue, JsValue> {
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, now, account| {
                 Ok(results::queue_properties(
                     &emu.queue_properties(now, account, name)?,
@@ -137,7 +137,7 @@ impl Queue {
         )?;
         let metadata = options::metadata(pairs)?;
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, _, account| Ok(emu.set_queue_metadata(account, name, metadata)?))
             .await
     }
@@ -146,7 +146,7 @@ impl Queue {
     #[wasm_bindgen(js_name = getAccessPolicy, unchecked_return_type = "QueueAccessPolicy")]
     pub async fn get_access_policy(&self) -> Result<JsValue, JsValue> {
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, _, account| Ok(results::access_policy(&emu.queue_acl(account, name)?)))
             .await
     }
@@ -156,14 +156,14 @@ impl Queue {
     pub async fn set_access_policy(&self, acl: Option<JsSignedIdentifiers>) -> Result<(), JsValue> {
         let acl = options::signed_identifiers(&acl.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, _, account| Ok(emu.set_queue_acl(account, name, acl)?))
             .await
     }
 
     // The five message methods below return their Promise directly rather than being
     // `async fn`s: on the memory store (and with relaxed durability) it is made already
-    // settled (`Host::run_promise`), which is most of what a call costs from JS otherwise.
+    // settled (`Instance::run_promise`), which is most of what a call costs from JS otherwise.
 
     /// Adds a message. `visibilityTimeout` (default 0) hides it at first; `messageTimeToLive`
     /// (default 7 days, `-1` = forever) must outlast the visibility timeout.
@@ -189,7 +189,7 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.host.run_promise(|emu, now, account| {
+        self.instance.run_promise(|emu, now, account| {
             let m = emu.put_message(now, account, name, text, visibility, ttl)?;
             Ok(results::sent(&m))
         })
@@ -209,7 +209,7 @@ impl Queue {
                 Err(e) => return Promise::reject(&e),
             };
         let name = &self.name;
-        self.host.run_promise(|emu, now, account| {
+        self.instance.run_promise(|emu, now, account| {
             Ok(results::received(
                 &emu.get_messages(now, account, name, count, visibility)?,
             ))
@@ -224,7 +224,7 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.host.run_promise(|emu, now, account| {
+        self.instance.run_promise(|emu, now, account| {
             Ok(results::peeked(
                 &emu.peek_messages(now, account, name, count)?,
             ))
@@ -260,7 +260,7 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.host.run_promise(|emu, now, account| {
+        self.instance.run_promise(|emu, now, account| {
             Ok(results::updated(&emu.update_message(
                 now, account, name, &id, &receipt, text, visibility,
             )?))
@@ -284,7 +284,7 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.host.run_promise(|emu, now, account| {
+        self.instance.run_promise(|emu, now, account| {
             emu.delete_message(now, account, name, &id, &receipt)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -294,7 +294,7 @@ impl Queue {
     #[wasm_bindgen(js_name = clearMessages)]
     pub async fn clear_messages(&self) -> Result<(), JsValue> {
         let name = &self.name;
-        self.host
+        self.instance
             .run(|emu, now, account| Ok(emu.clear_messages(now, account, name)?))
             .await
     }

@@ -2,11 +2,12 @@
 //! `http`): method, URL, headers and body in as plain strings and bytes; status, headers and
 //! body out. A host that owns raw sockets does better with `connection.rs`, which also frames
 //! the HTTP in Rust. The same
-//! pipeline as the fetch handler ([`Host::serve`](super::host::Host::serve): handle, commit,
+//! pipeline as the fetch handler (`serve.rs`: the development paths, else handle, commit,
 //! then events), minus the cost of building a Fetch `Request` and `Response` for every call.
 
 use super::fetch::{latin1_bytes, latin1_string, lenient_uri, plain_error};
-use super::service::QueueService;
+use super::instance::Instance;
+use super::serve::serve;
 use crate::extensions::Spelling;
 use crate::rest::{ClientAddress, ErrorCode};
 use http::header::{HeaderName, HeaderValue};
@@ -17,7 +18,7 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 
-/// Separates names and values in [`QueueService::handle_raw`]'s `headers` and in
+/// Separates names and values in [`QueueService::handle_raw`](super::service::QueueService::handle_raw)'s `headers` and in
 /// [`RawResponse::headers`]: a line feed can never occur inside an HTTP header.
 const SEPARATOR: char = '\n';
 
@@ -78,65 +79,36 @@ impl RawResponse {
     }
 }
 
-#[wasm_bindgen]
-impl QueueService {
-    /// Serves one REST request given as plain values — for an HTTP server that is not
-    /// fetch-native, where building a `Request` and reading a `Response` per call would cost
-    /// more than the operation. Never rejects or throws for an Azure error.
-    ///
-    /// `url` is absolute (`http://host/account/queue`) or origin-form (`/account/queue?…`, the
-    /// host then comes from the `Host` header). `headers` holds names and values alternating,
-    /// joined by `"\n"` (Node: `req.rawHeaders.join("\n")`), values as byte strings; a repeated
-    /// name is joined with `", "`, as the Fetch `Headers` does.
-    ///
-    /// `clientAddress`, when the host knows it (an edge Worker's `CF-Connecting-IP`), is the
-    /// client's IP address: a SAS limited to addresses (`sip`) is then checked against it, as
-    /// on the Node server's queue port; without it `sip` is checked for form only.
-    ///
-    /// Returns the response itself when the change is already durable (the memory store), else
-    /// a Promise of it that resolves after the commit: send nothing before you have the
-    /// response. `await` handles both.
-    ///
-    /// ```js
-    /// const r = await service.handleRaw(req.method, req.url, req.rawHeaders.join("\n"), body);
-    /// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
-    /// r.free();
-    /// ```
-    #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
-    pub fn handle_raw(
-        &self,
-        method: &str,
-        url: &str,
-        headers: &str,
-        body: Vec<u8>,
-        #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
-    ) -> JsValue {
-        let mut request = match to_http(method, url, headers, body) {
-            Ok(request) => request,
-            Err(bad) => return from_http(bad).into(),
-        };
-        // An address that does not parse is left out, as if the host did not know it.
-        if let Some(ip) = client_address.and_then(|a| a.trim().parse().ok()) {
-            request.extensions_mut().insert(ClientAddress(ip));
-        }
-        let host = Rc::clone(self.host());
-        let mut serving: Pin<Box<dyn Future<Output = Result<RawResponse, JsValue>>>> =
-            Box::pin(async move { host.serve(&request).await.map(from_http) });
-        // One poll without a waker: the memory store commits at once, so the common case needs
-        // no Promise. A store that is still writing is polled again by the executor, which
-        // registers a real waker then (a future must accept a new waker on every poll).
-        match serving
-            .as_mut()
-            .poll(&mut Context::from_waker(Waker::noop()))
-        {
-            Poll::Ready(Ok(response)) => response.into(),
-            Poll::Ready(Err(e)) => js_sys::Promise::reject(&e).into(),
-            Poll::Pending => {
-                wasm_bindgen_futures::future_to_promise(
-                    async move { serving.await.map(JsValue::from) },
-                )
+/// Serves one request given as plain values ([`QueueService::handle_raw`](super::service::QueueService::handle_raw)): the response itself
+/// when it is ready at once, else a Promise of it.
+pub(crate) fn handle(
+    instance: Rc<Instance>,
+    (method, url, headers, body): (&str, &str, &str, Vec<u8>),
+    client_address: Option<String>,
+) -> JsValue {
+    let mut request = match to_http(method, url, headers, body) {
+        Ok(request) => request,
+        Err(bad) => return from_http(bad).into(),
+    };
+    // An address that does not parse is left out, as if the host did not know it.
+    if let Some(ip) = client_address.and_then(|a| a.trim().parse().ok()) {
+        request.extensions_mut().insert(ClientAddress(ip));
+    }
+
+    let mut serving: Pin<Box<dyn Future<Output = Result<RawResponse, JsValue>>>> =
+        Box::pin(async move { serve(&instance, &request).await.map(from_http) });
+    // One poll without a waker: the memory store commits at once, so the common case needs
+    // no Promise. A store that is still writing is polled again by the executor, which
+    // registers a real waker then (a future must accept a new waker on every poll).
+    match serving
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(Ok(response)) => response.into(),
+        Poll::Ready(Err(e)) => js_sys::Promise::reject(&e).into(),
+        Poll::Pending => {
+            wasm_bindgen_futures::future_to_promise(async move { serving.await.map(JsValue::from) })
                 .into()
-            }
         }
     }
 }

@@ -3,19 +3,27 @@
 //! the official SDKs over the REST protocol.
 
 use super::clock::{AnyClock, FnClock, JsClock};
+use super::connection::Connection;
 use super::error::invalid_input;
-use super::host::Host;
 use super::inspect;
-use super::js_object::date;
+use super::instance::Instance;
+use super::js_object::{JsObject, date};
 use super::options::{self, ListQueuesOptions, ServicePropertiesInput};
 use super::queue::{Queue, queue_name};
+use super::raw;
 use super::results;
+use super::serve;
+use super::store::store_error_to_js;
 use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
 };
-use crate::engine::{Emulator, Entropy, OsEntropy, SeededEntropy, ServicePropertiesUpdate};
+use crate::engine::{
+    Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate, Snapshot,
+    Timestamp,
+};
 use crate::rest::{AccountConfig, OAuth, Service, ServiceConfig};
+use crate::store::document;
 use base64::Engine as _;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -31,7 +39,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct QueueService {
-    pub(super) host: Rc<Host>,
+    instance: Rc<Instance>,
 }
 
 #[wasm_bindgen]
@@ -100,44 +108,40 @@ impl QueueService {
         let snapshot = store
             .load()
             .await
-            .map_err(|e| super::store::store_unreadable(&e))?;
+            .map_err(|e| super::open_error::store_unreadable(&e))?;
         let mut emulator = Emulator::from_snapshot(snapshot, entropy);
         // The memory store keeps nothing but the engine itself: no change is ever committed.
         emulator.record_changes(store.backend().is_some());
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
-        let host = Rc::new(Host::new(
+        let instance = Rc::new(Instance::new(
             Service::new(config, emulator),
             clock,
             store,
             account,
         ));
         if let Some(rules) = cors {
-            host.run(|emu, _, _| {
-                for name in &names {
-                    emu.set_service_properties(
-                        name,
-                        ServicePropertiesUpdate {
-                            cors: Some(rules.clone()),
-                            ..Default::default()
-                        },
-                    );
-                }
-                Ok(())
-            })
-            .await?;
+            instance
+                .run(|emu, _, _| {
+                    for name in &names {
+                        emu.set_service_properties(
+                            name,
+                            ServicePropertiesUpdate {
+                                cors: Some(rules.clone()),
+                                ..Default::default()
+                            },
+                        );
+                    }
+                    Ok(())
+                })
+                .await?;
         }
-        Ok(QueueService { host })
-    }
-
-    /// The state shared with this service's queues and handlers (for `raw.rs`).
-    pub(super) fn host(&self) -> &Rc<Host> {
-        &self.host
+        Ok(QueueService { instance })
     }
 
     /// The account the JS methods act on.
     #[wasm_bindgen(getter)]
     pub fn account(&self) -> String {
-        self.host.account().to_owned()
+        self.instance.account().to_owned()
     }
 
     /// Creates a queue (or finds it, if it exists with the same metadata) and returns it.
@@ -178,10 +182,10 @@ impl QueueService {
             "listQueues",
         )?;
         let prefix = opts.prefix.unwrap_or_default();
-        self.host.read_state(|s| {
+        self.instance.read_state(|s| {
             let page = s
                 .emulator()
-                .list_queues(self.host.account(), &prefix, None, usize::MAX);
+                .list_queues(self.instance.account(), &prefix, None, usize::MAX);
             results::queue_items(&page, opts.include_metadata)
         })
     }
@@ -189,8 +193,8 @@ impl QueueService {
     /// The account's service properties (logging, metrics, CORS).
     #[wasm_bindgen(js_name = getProperties, unchecked_return_type = "QueueServiceProperties")]
     pub async fn get_properties(&self) -> Result<JsValue, JsValue> {
-        self.host.read_state(|s| {
-            results::service_properties(&s.emulator().service_properties(self.host.account()))
+        self.instance.read_state(|s| {
+            results::service_properties(&s.emulator().service_properties(self.instance.account()))
         })
     }
 
@@ -202,7 +206,7 @@ impl QueueService {
     ) -> Result<(), JsValue> {
         let input: ServicePropertiesInput = options::bag(&properties, "setProperties")?;
         let update = input.parse()?;
-        self.host
+        self.instance
             .run(|emu, _, account| {
                 emu.set_service_properties(account, update);
                 Ok(())
@@ -215,7 +219,7 @@ impl QueueService {
     /// # Errors
     /// `InvalidResourceName` or `OutOfRangeInput` (400) for a bad name.
     pub fn queue(&self, name: &str) -> Result<Queue, JsValue> {
-        Ok(Queue::new(self.host.clone(), queue_name(name)?))
+        Ok(Queue::new(self.instance.clone(), queue_name(name)?))
     }
 
     /// The REST surface as a fetch handler, `(request: Request) => Promise<Response>`, for a
@@ -228,11 +232,11 @@ impl QueueService {
     /// ```
     #[wasm_bindgen(js_name = fetchHandler, unchecked_return_type = "(request: Request) => Promise<Response>")]
     pub fn fetch_handler(&self) -> JsValue {
-        let host = self.host.clone();
+        let instance = self.instance.clone();
         let handler = Closure::<dyn Fn(web_sys::Request) -> js_sys::Promise>::new(move |request| {
-            let host = host.clone();
+            let instance = instance.clone();
             wasm_bindgen_futures::future_to_promise(async move {
-                host.fetch(request).await.map(JsValue::from)
+                serve::fetch(&instance, request).await.map(JsValue::from)
             })
         });
         handler.into_js_value()
@@ -240,7 +244,7 @@ impl QueueService {
 
     /// Serves one REST request (the same as calling `fetchHandler()`'s function).
     pub async fn fetch(&self, request: web_sys::Request) -> Result<web_sys::Response, JsValue> {
-        self.host.fetch(request).await
+        serve::fetch(&self.instance, request).await
     }
 
     /// Calls `listener` with every change (sent, received, updated, deleted, expired, …) made
@@ -254,30 +258,35 @@ impl QueueService {
         let listener: js_sys::Function = JsValue::from(listener)
             .dyn_into()
             .map_err(|_| invalid_input("subscribe() takes a function"))?;
-        let id = self.host.subscribe(listener)?;
-        let host = Rc::downgrade(&self.host);
+        let id = self.instance.subscribe(listener)?;
+        let instance = Rc::downgrade(&self.instance);
         let stop = Closure::<dyn Fn()>::new(move || {
-            if let Some(host) = host.upgrade() {
-                host.unsubscribe(id);
+            if let Some(instance) = instance.upgrade() {
+                instance.unsubscribe(id);
             }
         });
         Ok(stop.into_js_value())
     }
 
-    /// Every account, queue and message as stored — invisible and expired-but-not-yet-purged
-    /// messages included, with `visible`/`expired` flags evaluated at the service clock's now.
-    /// With a queue name, only that queue (in each account that has it): a page that redraws
-    /// after every tick need not copy every other queue.
+    /// Every account's queues and their messages in delivery order — invisible and
+    /// expired-but-not-yet-purged messages included, each with its `state` at the service
+    /// clock's now and its current pop receipt (the inspection model of
+    /// `src/engine/inspection.rs`, as the REST development path shows it). With a queue name,
+    /// only that queue (in each account that has it): a page that redraws after every tick
+    /// need not copy every other queue.
     #[wasm_bindgen(unchecked_return_type = "Inspection")]
     pub fn inspect(&self, queue: Option<String>) -> Result<JsValue, JsValue> {
-        let now = self.host.now();
-        let store = self.host.store();
-        self.host.read_state(|s| {
-            let snapshot = match &queue {
-                None => s.emulator().snapshot(),
-                Some(name) => one_queue(s, name),
+        let now = self.instance.now();
+        let store = self.instance.store();
+        let only = queue.map(|name| QueueName::parse(&name));
+        self.instance.read_state(|s| {
+            let queues = match &only {
+                None => s.emulator().inspect(now, None),
+                Some(Ok(name)) => s.emulator().inspect(now, Some(name)),
+                // No queue has a name that does not parse.
+                Some(Err(_)) => Vec::new(),
             };
-            inspect::to_js(&snapshot, now, super::store::kind(store), store.committed())
+            inspect::to_js(&queues, now, super::store::kind(store), store.committed())
         })
     }
 
@@ -285,10 +294,10 @@ impl QueueService {
     /// or `undefined`: lets a page schedule its next redraw instead of polling.
     #[wasm_bindgen(js_name = nextDeadline, unchecked_return_type = "Date | undefined")]
     pub fn next_deadline(&self) -> Result<JsValue, JsValue> {
-        let now = self.host.now();
-        self.host.read_state(|s| {
+        let now = self.instance.now();
+        self.instance.read_state(|s| {
             s.emulator()
-                .next_deadline(now, self.host.account())
+                .next_deadline(now, self.instance.account())
                 .map(date)
                 .unwrap_or(JsValue::UNDEFINED)
         })
@@ -299,8 +308,8 @@ impl QueueService {
     /// `DefaultEndpointsProtocol=https`.
     #[wasm_bindgen(js_name = connectionString)]
     pub fn connection_string(&self, origin: &str) -> Result<String, JsValue> {
-        let account = self.host.account().to_owned();
-        self.host.read(|s| {
+        let account = self.instance.account().to_owned();
+        self.instance.read(|s| {
             let key = s
                 .config()
                 .account(&account)
@@ -322,9 +331,140 @@ impl QueueService {
     /// lock are released, so another tab or a new `open()` can take them). Later operations
     /// fail with InternalError. Await it before `free()`.
     pub async fn close(&self) -> Result<(), JsValue> {
-        super::store::close(self.host.store())
+        super::store::close(self.instance.store())
             .await
             .map_err(|e| super::store::store_error_to_js(&e))
+    }
+
+    /// The whole state (every account, queue and message, invisible ones included) as a
+    /// versioned JSON document, once everything in it is durable.
+    ///
+    /// ```js
+    /// const json = await service.exportSnapshot();
+    /// await other.importSnapshot(json);
+    /// ```
+    #[wasm_bindgen(js_name = exportSnapshot)]
+    pub async fn export_snapshot(&self) -> Result<String, JsValue> {
+        self.instance.export_document().await
+    }
+
+    /// Replaces the whole state with a document from `exportSnapshot()` (a string or the
+    /// parsed object). Atomic: a crash leaves the old state or the new one.
+    ///
+    /// # Errors
+    /// `InvalidInput` (400) for a document this build cannot rebuild exactly.
+    #[wasm_bindgen(js_name = importSnapshot)]
+    pub async fn import_snapshot(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] snapshot: JsValue,
+    ) -> Result<(), JsValue> {
+        let text = match snapshot.as_string() {
+            Some(s) => s,
+            None => js_sys::JSON::stringify(&snapshot)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| invalid_input("importSnapshot takes a string or an object"))?,
+        };
+        let parsed = document::from_document(&text).map_err(invalid_input)?;
+        self.instance.replace_state(parsed).await
+    }
+
+    /// Deletes every queue, message and service property, durably.
+    pub async fn reset(&self) -> Result<(), JsValue> {
+        self.instance.replace_state(Snapshot::default()).await
+    }
+
+    /// Waits until every change made so far is durable (with `durability: "relaxed"`, the
+    /// way to be sure; with "strict", every Promise already waited).
+    pub async fn flush(&self) -> Result<(), JsValue> {
+        self.instance
+            .store()
+            .flush()
+            .await
+            .map_err(|e| store_error_to_js(&e))
+    }
+
+    /// `"strict"` or `"relaxed"`, as opened.
+    #[wasm_bindgen(getter)]
+    pub fn durability(&self) -> String {
+        self.instance.store().durability().as_str().to_owned()
+    }
+
+    /// The service clock's reading at the last commit before this `open()`, and how far it was
+    /// from the wall clock then: `{ now: Date, offsetMs: number }`, or `undefined` for a new
+    /// store. A page running a virtual clock resumes its timeline from `now`, so messages
+    /// become visible and expire when they should.
+    #[wasm_bindgen(getter = savedClock, unchecked_return_type = "{ now: Date; offsetMs: number } | undefined")]
+    pub fn saved_clock(&self) -> JsValue {
+        match self.instance.store().saved_clock() {
+            None => JsValue::UNDEFINED,
+            Some(c) => JsObject::new()
+                .set("now", date(Timestamp::from_millis(c.now)))
+                .set("offsetMs", c.now as f64 - c.wall as f64)
+                .build(),
+        }
+    }
+
+    /// Serves one REST request given as plain values — for an HTTP server that is not
+    /// fetch-native, where building a `Request` and reading a `Response` per call would cost
+    /// more than the operation. Never rejects or throws for an Azure error.
+    ///
+    /// `url` is absolute (`http://host/account/queue`) or origin-form (`/account/queue?…`, the
+    /// host then comes from the `Host` header). `headers` holds names and values alternating,
+    /// joined by `"\n"` (Node: `req.rawHeaders.join("\n")`), values as byte strings; a repeated
+    /// name is joined with `", "`, as the Fetch `Headers` does.
+    ///
+    /// `clientAddress`, when the host knows it (an edge Worker's `CF-Connecting-IP`), is the
+    /// client's IP address: a SAS limited to addresses (`sip`) is then checked against it, as
+    /// on the Node server's queue port; without it `sip` is checked for form only.
+    ///
+    /// Returns the response itself when the change is already durable (the memory store), else
+    /// a Promise of it that resolves after the commit: send nothing before you have the
+    /// response. `await` handles both.
+    ///
+    /// ```js
+    /// const r = await service.handleRaw(req.method, req.url, req.rawHeaders.join("\n"), body);
+    /// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
+    /// r.free();
+    /// ```
+    #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
+    pub fn handle_raw(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &str,
+        body: Vec<u8>,
+        #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
+    ) -> JsValue {
+        raw::handle(
+            Rc::clone(&self.instance),
+            (method, url, headers, body),
+            client_address,
+        )
+    }
+
+    /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
+    /// requests without a `Host` header are addressed: the server's own address, the only one its
+    /// development paths answer to (DNS rebinding, `rest::dev_guard`). `log` is 0
+    /// (nothing recorded), 1 (method, URL, status, error code per request, from
+    /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
+    /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
+    /// against it, as Azure checks it. `secure` says the socket is TLS (`node:tls`): requests
+    /// are then served as HTTPS ones (bearer tokens, `spr=https`).
+    pub fn connection(
+        &self,
+        host: String,
+        log: u8,
+        peer: Option<String>,
+        secure: Option<bool>,
+    ) -> Connection {
+        Connection::new(
+            Rc::clone(&self.instance),
+            host,
+            log,
+            peer,
+            secure.unwrap_or(false),
+        )
     }
 }
 
@@ -372,30 +512,4 @@ fn accounts(value: &JsValue) -> Result<ServiceConfig, JsValue> {
         accounts,
         ..ServiceConfig::dev()
     })
-}
-
-/// A snapshot holding only the queue `name` of each configured account that has it.
-fn one_queue(service: &crate::rest::Service, name: &str) -> crate::engine::Snapshot {
-    use crate::engine::{AccountSnapshot, QueueName, QueueSnapshot, Snapshot};
-    let Ok(name) = QueueName::parse(name) else {
-        return Snapshot::default();
-    };
-    let emu = service.emulator();
-    let accounts = service
-        .config()
-        .accounts
-        .iter()
-        .filter_map(|a| {
-            let q = emu.queue(&a.name, &name).ok()?;
-            Some(AccountSnapshot {
-                name: a.name.clone(),
-                properties: None,
-                queues: vec![QueueSnapshot {
-                    queue: q.record().clone(),
-                    messages: q.messages_in_order().cloned().collect(),
-                }],
-            })
-        })
-        .collect();
-    Snapshot { accounts }
 }

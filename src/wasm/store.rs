@@ -2,54 +2,13 @@
 //! commit of `src/store/group.rs`, whose commit task runs on the JS event loop.
 
 use super::adapter::AdapterStore;
-use super::error::{coded, invalid_input};
+use super::error::coded;
 use super::idb::IdbStore;
+use super::open_error::OpenError;
 use crate::rest::ErrorCode;
 use crate::store::group::{Durability, GroupCommit, Runtime, Task};
 use crate::store::{Loaded, RecordOp, Store, StoreError};
 use wasm_bindgen::JsValue;
-
-/// Why `open()` could not set up the store.
-#[derive(Debug)]
-pub(crate) enum OpenError {
-    /// No such backend here (no IndexedDB in this realm, Web Locks refused).
-    Unavailable(String),
-    /// Another tab or worker holds the database.
-    Locked(String),
-    /// The options are wrong.
-    Invalid(String),
-    /// The backend failed while opening or loading.
-    Store(StoreError),
-}
-
-impl OpenError {
-    pub(crate) fn into_store_error(self) -> StoreError {
-        match self {
-            OpenError::Store(e) => e,
-            OpenError::Unavailable(m) | OpenError::Locked(m) | OpenError::Invalid(m) => {
-                StoreError::Failed(m)
-            }
-        }
-    }
-
-    /// The error `QueueService.open()` rejects with.
-    pub(crate) fn to_js(&self) -> JsValue {
-        match self {
-            OpenError::Unavailable(m) => coded(ErrorCode::StoreUnavailable, m),
-            OpenError::Locked(m) => coded(ErrorCode::StoreLocked, m),
-            OpenError::Invalid(m) => invalid_input(m),
-            OpenError::Store(e) => store_unreadable(e),
-        }
-    }
-}
-
-/// `StoreUnavailable`: the store opened but could not be read.
-pub(crate) fn store_unreadable(e: &StoreError) -> JsValue {
-    coded(
-        ErrorCode::StoreUnavailable,
-        format!("the store could not be read: {e}"),
-    )
-}
 
 /// The error an operation rejects with when the store has failed.
 pub(crate) fn store_error_to_js(e: &StoreError) -> JsValue {

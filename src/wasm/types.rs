@@ -76,10 +76,14 @@ export type QueueEvent =
   | { type: "deleted" | "expired"; at: Date; account: string; queue: string; messageId: string }
   | { type: "cleared"; at: Date; account: string; queue: string; count: number };
 
-export interface InspectedMessage { messageId: string; messageText: string; insertedOn: Date; expiresOn: Date; nextVisibleOn: Date; dequeueCount: number; popReceipt: string; visible: boolean; expired: boolean }
+/** A message as inspected (the same fields as `GET /_azqueue/inspect/<account>/<queue>`, with Dates). */
+export interface InspectedMessage {
+  messageId: string; messageText: string; state: "visible" | "invisible" | "expired";
+  insertedOn: Date; expiresOn: Date | null; nextVisibleOn: Date; dequeueCount: number; popReceipt: string;
+}
 export interface Inspection {
   now: Date; store: string; committedChanges: number;
-  accounts: { name: string; queues: { name: string; metadata: Record<string, string>; messages: InspectedMessage[] }[] }[];
+  accounts: { name: string; queues: { name: string; metadata: Record<string, string>; nextDeadline: Date | null; messages: InspectedMessage[] }[] }[];
 }
 
 /** Errors thrown by QueueService and Queue carry the Azure error code and HTTP status. */

@@ -53,9 +53,9 @@ describe('QueueService and Queue (nodejs build)', () => {
     await q.sendMessage('a', { visibilityTimeout: 5 });
     assert.equal(service.nextDeadline().getTime(), clock.now() + 5_000);
     const [msg] = service.inspect().accounts[0].queues[0].messages;
-    assert.equal(msg.visible, false);
+    assert.equal(msg.state, 'invisible');
     clock.advance(5);
-    assert.equal(service.inspect().accounts[0].queues[0].messages[0].visible, true);
+    assert.equal(service.inspect().accounts[0].queues[0].messages[0].state, 'visible');
     stop();
     await q.clearMessages();
     assert.deepEqual(events, ['queueCreated:ui-queue', 'sent:ui-queue']);

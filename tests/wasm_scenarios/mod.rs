@@ -353,20 +353,28 @@ pub async fn subscribers_hear_events() {
     assert_eq!(seen.length(), 4);
 }
 
-/// `inspect()` shows invisible messages with their flags; `nextDeadline()` is when one returns.
+/// `inspect()` shows invisible messages with their state; `nextDeadline()` is when one returns.
 pub async fn inspect_shows_invisible_messages() {
     let service = open_service().await;
     let q = queue(&service, "inspect").await;
-    q.send_message(
-        "later".into(),
-        Some(obj(&[("visibilityTimeout", 10.into())]).unchecked_into()),
-    )
-    .await
-    .unwrap();
+    let sent = q
+        .send_message(
+            "later".into(),
+            Some(obj(&[("visibilityTimeout", 10.into())]).unchecked_into()),
+        )
+        .await
+        .unwrap();
     let view = service.inspect(None).unwrap();
     let message = get(&view, "accounts.0.queues.0.messages.0");
     assert_eq!(get_str(&message, "messageText"), "later");
-    assert_eq!(get(&message, "visible").as_bool(), Some(false));
+    assert_eq!(get_str(&message, "state"), "invisible");
+    assert_eq!(
+        get(&message, "popReceipt").as_string(),
+        get(&sent, "popReceipt").as_string(),
+        "the current receipt"
+    );
+    let visible_on = get(&message, "nextVisibleOn").dyn_into::<Date>().unwrap();
+    assert_eq!(visible_on.get_time(), T0 + 10_000.0);
     let deadline = service.next_deadline().unwrap().dyn_into::<Date>().unwrap();
     assert_eq!(deadline.get_time(), T0 + 10_000.0);
     let peeked = q.peek_messages(None).await.unwrap();

@@ -319,24 +319,24 @@ export class Demo {
     this.#deadline = this.nextDeadline();
   }
 
+  /** One queue's messages from the engine's inspection model: the same fields in process
+   *  (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds). */
   async #inspect(queue) {
-    if (typeof this.service.inspect === "function") {
-      const account = this.service.inspect(queue).accounts.find((a) => a.name === ACCOUNT);
-      const q = account?.queues.find((x) => x.name === queue);
-      return (q?.messages ?? []).map((m) => ({
-        messageId: m.messageId,
-        messageText: m.messageText,
-        insertedOn: +m.insertedOn,
-        expiresOn: +m.expiresOn,
-        nextVisibleOn: +m.nextVisibleOn,
-        dequeueCount: m.dequeueCount,
-        popReceipt: m.popReceipt,
-        expired: m.expired,
-        visible: m.visible,
-      }));
-    }
-    const q = await this.rest.inspect(queue);
-    return (q?.messages ?? []).map((m) => ({ ...m, expired: m.state === "expired", visible: m.state === "visible" }));
+    const messages =
+      typeof this.service.inspect === "function"
+        ? this.service
+            .inspect(queue)
+            .accounts.find((a) => a.name === ACCOUNT)
+            ?.queues.find((x) => x.name === queue)?.messages
+        : (await this.rest.inspect(queue))?.messages;
+    return (messages ?? []).map((m) => ({
+      ...m,
+      insertedOn: +m.insertedOn,
+      expiresOn: m.expiresOn === null ? undefined : +m.expiresOn,
+      nextVisibleOn: +m.nextVisibleOn,
+      expired: m.state === "expired",
+      visible: m.state === "visible",
+    }));
   }
 
   #card(m, lane, now) {

@@ -1,14 +1,15 @@
-//! The state one `QueueService` shares with its `Queue`s and fetch handlers, and the single
-//! path every operation takes: engine op under a short borrow → commit → notify subscribers.
+//! One service instance: the state a `QueueService` shares with its `Queue`s, connections and
+//! fetch handlers, and the single path every operation takes: engine op under a short borrow →
+//! commit → notify subscribers.
 
 use super::clock::AnyClock;
 use super::error::coded;
 use super::events;
-use super::fetch;
-use super::store::ServiceStore;
-use crate::engine::{Change, Clock, Emulator, Event, Timestamp};
+use super::store::{ServiceStore, store_error_to_js};
+use crate::engine::{Change, Clock, Emulator, Event, Snapshot, Timestamp};
 use crate::rest::{ErrorCode, Service};
-use crate::store::StoreError;
+use crate::store::document;
+use crate::store::layout::Pending;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -18,7 +19,7 @@ type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 
 /// One service instance as JS sees it.
 #[derive(Debug)]
-pub(crate) struct Host {
+pub(crate) struct Instance {
     service: RefCell<Service>,
     clock: AnyClock,
     store: ServiceStore,
@@ -28,14 +29,14 @@ pub(crate) struct Host {
     next_listener: Cell<u32>,
 }
 
-impl Host {
+impl Instance {
     pub(crate) fn new(
         service: Service,
         clock: AnyClock,
         store: ServiceStore,
         account: String,
     ) -> Self {
-        Host {
+        Instance {
             service: RefCell::new(service),
             clock,
             store,
@@ -70,7 +71,7 @@ impl Host {
     /// rather than show state that a reopen would not find.
     pub(crate) fn read_state<T>(&self, f: impl FnOnce(&Service) -> T) -> Result<T, JsValue> {
         if let Some(e) = self.store.failure() {
-            return Err(store_failed(&e));
+            return Err(store_error_to_js(&e));
         }
         self.read(f)
     }
@@ -86,7 +87,7 @@ impl Host {
         self.store
             .commit(batch)
             .await
-            .map_err(|e| store_failed(&e))?;
+            .map_err(|e| store_error_to_js(&e))?;
         self.deliver_events(events);
         super::headroom::keep_ahead();
         result
@@ -107,7 +108,7 @@ impl Host {
         Ok((result, emulator.take_changes(), emulator.take_events()))
     }
 
-    /// [`Host::run`] as a Promise, for the `Queue` methods called in tight loops. When the
+    /// [`Instance::run`] as a Promise, for the `Queue` methods called in tight loops. When the
     /// changes are as durable as the store promises as soon as they are handed over (the
     /// memory store; relaxed durability), the Promise is made already settled: no async task,
     /// no waker, no extra microtask hops. Otherwise it settles after the commit, as `run` does.
@@ -121,7 +122,7 @@ impl Host {
         };
         let ticket = match self.store.enqueue_changes(batch) {
             Ok(ticket) => ticket,
-            Err(e) => return js_sys::Promise::reject(&store_failed(&e)),
+            Err(e) => return js_sys::Promise::reject(&store_error_to_js(&e)),
         };
         match self.store.settled_now(ticket) {
             Some(Ok(())) => {
@@ -132,15 +133,16 @@ impl Host {
                     Err(e) => js_sys::Promise::reject(&e),
                 }
             }
-            Some(Err(e)) => js_sys::Promise::reject(&store_failed(&e)),
+            Some(Err(e)) => js_sys::Promise::reject(&store_error_to_js(&e)),
             None => {
-                let host = self.clone();
+                let instance = self.clone();
                 wasm_bindgen_futures::future_to_promise(async move {
-                    host.store
+                    instance
+                        .store
                         .settle(ticket)
                         .await
-                        .map_err(|e| store_failed(&e))?;
-                    host.deliver_events(events);
+                        .map_err(|e| store_error_to_js(&e))?;
+                    instance.deliver_events(events);
                     super::headroom::keep_ahead();
                     result
                 })
@@ -148,30 +150,13 @@ impl Host {
         }
     }
 
-    /// Serves one REST request: the fetch handler's body. Never rejects for an Azure error;
-    /// those are responses.
-    pub(crate) async fn fetch(
-        &self,
-        request: web_sys::Request,
-    ) -> Result<web_sys::Response, JsValue> {
-        let req = match fetch::to_http(&request).await {
-            Ok(req) => req,
-            Err(bad) => return fetch::to_web(bad),
-        };
-        fetch::to_web(self.serve(&req).await?)
-    }
-
-    /// The one REST path, whatever the request's JS shape (Fetch or raw): handle under a short
-    /// borrow, commit, then tell subscribers. A failed commit answers `500 InternalError`.
-    pub(crate) async fn serve(
+    /// The one REST path, whatever the request's JS shape (Fetch, raw, a socket): handle under
+    /// a short borrow, commit, then tell subscribers. A failed commit answers
+    /// `500 InternalError`.
+    pub(crate) async fn serve_rest(
         &self,
         req: &http::Request<Vec<u8>>,
     ) -> Result<http::Response<Vec<u8>>, JsValue> {
-        // The development paths that replace the whole state (snapshot import, reset) are
-        // store operations, answered beside the REST service rather than inside it.
-        if let Some(route) = super::snapshot::route(req) {
-            return Ok(super::snapshot::answer(self, route, req).await);
-        }
         let now = self.now();
         let (response, batch, events) = {
             let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
@@ -181,14 +166,42 @@ impl Host {
         };
         if let Err(e) = self.store.commit(batch).await {
             web_sys::console::error_1(&format!("azqueue: commit failed: {e}").into());
-            return Ok(fetch::internal_error());
+            return Ok(super::fetch::internal_error());
         }
         self.deliver_events(events);
         super::headroom::keep_ahead();
         Ok(response)
     }
 
-    /// Adds a listener for engine events; returns its id for [`Host::unsubscribe`].
+    /// The whole state as a snapshot document, once everything in it is durable.
+    pub(crate) async fn export_document(&self) -> Result<String, JsValue> {
+        self.store
+            .commit(Vec::new())
+            .await
+            .map_err(|e| store_error_to_js(&e))?;
+        let now = self.now();
+        let snapshot = self.read(|s| s.emulator().snapshot())?;
+        document::to_document(snapshot, now).map_err(|e| js_sys::Error::new(&e).into())
+    }
+
+    /// Replaces everything with `snapshot` (import, reset): the engine at once, the store in
+    /// one transaction. Resolves when the new state is durable, in either durability mode.
+    pub(crate) async fn replace_state(&self, snapshot: Snapshot) -> Result<(), JsValue> {
+        let replacement = vec![Pending::Replace(snapshot.clone())];
+        self.run(|emu, _, _| {
+            // Enqueued while the engine is held, so no other operation can slip in between the
+            // new state and its commit.
+            self.store
+                .enqueue(replacement)
+                .map_err(|e| store_error_to_js(&e))?;
+            emu.replace_state(snapshot);
+            Ok(())
+        })
+        .await?;
+        self.store.flush().await.map_err(|e| store_error_to_js(&e))
+    }
+
+    /// Adds a listener for engine events; returns its id for [`Instance::unsubscribe`].
     pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
         let id = self.next_listener.get();
         self.next_listener.set(id.wrapping_add(1));
@@ -246,12 +259,5 @@ fn busy() -> JsValue {
     coded(
         ErrorCode::InternalError,
         "the service was re-entered while an operation was in progress",
-    )
-}
-
-fn store_failed(e: &StoreError) -> JsValue {
-    coded(
-        ErrorCode::InternalError,
-        format!("the store could not save the change: {e}"),
     )
 }

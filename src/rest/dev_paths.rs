@@ -1,0 +1,171 @@
+//! The development paths under `/_azqueue/` (outside the Azure URL space: account names cannot
+//! start with `_`), all behind this one router: which path names what, who may call
+//! (`dev_guard.rs`), whether they are on ([`ServiceConfig::inspect`], the development default,
+//! off when real account keys are configured), and which methods each takes.
+//!
+//! | request                                   | answer                                         |
+//! |-------------------------------------------|------------------------------------------------|
+//! | `GET /_azqueue/inspect/<account>`         | the account's queues with their message counts |
+//! | `GET /_azqueue/inspect/<account>/<queue>` | every message, in delivery order (below)       |
+//! | `GET /_azqueue/snapshot`                  | the snapshot document (200, JSON)              |
+//! | `PUT /_azqueue/snapshot`                  | replace everything with the body (204)         |
+//! | `POST /_azqueue/reset`                    | delete every queue and message (204)           |
+//! | `GET /_azqueue/store`                     | the store's kind, durability, counters         |
+//!
+//! Inspection renders the engine's one inspection model (`crate::engine::inspection`, which
+//! also says why pop receipts are shown) with millisecond times; this service answers it. The
+//! snapshot, reset and store paths read or replace the whole state, which is the host's store's
+//! business: the host answers them (`src/wasm/serve.rs`), and a service without a host says so.
+
+use super::config::ServiceConfig;
+use super::dev_guard;
+use crate::engine::{Emulator, QueueInspection, QueueName, Timestamp};
+use http::{Request, Response};
+use serde_json::{Value, json};
+
+/// The reserved prefix.
+pub const PREFIX: &str = "/_azqueue/";
+
+/// One development request, routed and admitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DevRoute {
+    InspectAccount { account: String },
+    InspectQueue { account: String, queue: String },
+    ExportSnapshot,
+    ImportSnapshot,
+    Reset,
+    StoreInfo,
+}
+
+/// Routes `req` if its path is under [`PREFIX`]: `None` for any other path; `Some(Err(answer))`
+/// when it is refused (paths off, the guard, an unknown path, a method the path does not take);
+/// else the route for the caller to answer.
+pub fn route(
+    config: &ServiceConfig,
+    emu: &Emulator,
+    req: &Request<Vec<u8>>,
+) -> Option<Result<DevRoute, Response<Vec<u8>>>> {
+    let rest = req.uri().path().strip_prefix(PREFIX)?;
+    if !config.inspect {
+        let why = "the development paths are disabled on this service";
+        return Some(Err(json(403, json!({ "error": why }).to_string())));
+    }
+    // Cross-site writes and DNS rebinding, before anything else is said.
+    if let Err((status, body)) = dev_guard::check(config, emu, req) {
+        return Some(Err(json(status, body)));
+    }
+    let method = req.method().as_str();
+    let parts: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
+    let route = match (parts.as_slice(), method) {
+        (["inspect", account], "GET") => DevRoute::InspectAccount {
+            account: (*account).to_owned(),
+        },
+        (["inspect", account, queue], "GET") => DevRoute::InspectQueue {
+            account: (*account).to_owned(),
+            queue: (*queue).to_owned(),
+        },
+        (["snapshot"], "GET") => DevRoute::ExportSnapshot,
+        (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
+        (["reset"], "POST") => DevRoute::Reset,
+        (["store"], "GET") => DevRoute::StoreInfo,
+        (["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"], _) => {
+            let why = "method not allowed on this path";
+            return Some(Err(json(405, json!({ "error": why }).to_string())));
+        }
+        _ => {
+            let why = "no such development path";
+            return Some(Err(json(404, json!({ "error": why }).to_string())));
+        }
+    };
+    Some(Ok(route))
+}
+
+/// Answers an inspection route (`None` for the host's routes).
+pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {
+    let body = match route {
+        DevRoute::InspectAccount { account } => account_view(emu, now, account),
+        DevRoute::InspectQueue { account, queue } => {
+            let view = QueueName::parse(queue)
+                .ok()
+                .and_then(|name| emu.inspect_queue(now, account, &name));
+            match view {
+                Some(view) => queue_view(now, &view),
+                None => return Some(json(404, json!({ "error": "no such queue" }).to_string())),
+            }
+        }
+        _ => return None,
+    };
+    Some(json(200, body.to_string()))
+}
+
+/// A development path's answer: JSON, with `x-ms-error-code: InternalError` on a 5xx (what an
+/// access log counts as a failure).
+pub fn json(status: u16, body: String) -> Response<Vec<u8>> {
+    let no_body = status == 204;
+    let mut response = Response::new(if no_body {
+        Vec::new()
+    } else {
+        body.into_bytes()
+    });
+    *response.status_mut() =
+        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.insert(
+        "content-type",
+        http::HeaderValue::from_static("application/json"),
+    );
+    if status >= 500 {
+        headers.insert(
+            "x-ms-error-code",
+            http::HeaderValue::from_static("InternalError"),
+        );
+    }
+    response
+}
+
+fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> Value {
+    let queues: Vec<Value> = emu
+        .queue_names(account)
+        .iter()
+        .filter_map(|name| emu.inspect_queue(now, account, name))
+        .map(|q| json!({ "name": q.name().as_str(), "messageCount": q.message_count() }))
+        .collect();
+    json!({
+        "account": account,
+        "now": now.as_millis(),
+        "nextDeadline": emu.next_deadline(now, account).map(|t| t.as_millis()),
+        "queues": queues,
+    })
+}
+
+/// The inspection model of one queue, times in milliseconds since the epoch.
+fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> Value {
+    let messages: Vec<Value> = q
+        .messages()
+        .map(|m| {
+            json!({
+                "messageId": m.id().to_string(),
+                "messageText": m.text(),
+                "state": m.state.as_str(),
+                "insertedOn": m.inserted_on().as_millis(),
+                "expiresOn": m.expires_on().map(|t| t.as_millis()),
+                "nextVisibleOn": m.next_visible_on().as_millis(),
+                "dequeueCount": m.dequeue_count(),
+                "popReceipt": m.pop_receipt().to_base64(),
+            })
+        })
+        .collect();
+    let metadata: serde_json::Map<String, Value> = q
+        .metadata()
+        .iter()
+        .map(|(k, v)| (k.to_owned(), json!(v)))
+        .collect();
+    json!({
+        "account": q.account,
+        "queue": q.name().as_str(),
+        "now": now.as_millis(),
+        "nextDeadline": q.next_deadline().map(|t| t.as_millis()),
+        "metadata": metadata,
+        "messages": messages,
+    })
+}

@@ -1,0 +1,98 @@
+//! One HTTP request, whatever shape the host hands it over in (a Fetch `Request`, `handleRaw`'s
+//! plain values, a `Connection`'s decoded bytes): the development paths under `/_azqueue/`
+//! (routed by `rest::dev_paths`, the one router), else the REST service.
+//!
+//! Inspection is answered from the engine; snapshot, reset and store read or replace the whole
+//! state, which is the store's business, so they are answered here, beside the REST service.
+
+use super::fetch;
+use super::instance::Instance;
+use super::store;
+use crate::engine::Snapshot;
+use crate::rest::dev_paths::{self, DevRoute};
+use crate::store::document::from_document;
+use serde_json::json;
+use wasm_bindgen::JsValue;
+
+/// Answers `req`. Rejects only when the service itself fails (re-entered), never for an Azure
+/// error: those are responses.
+pub(crate) async fn serve(
+    instance: &Instance,
+    req: &http::Request<Vec<u8>>,
+) -> Result<http::Response<Vec<u8>>, JsValue> {
+    let routed = instance.read(|s| dev_paths::route(s.config(), s.emulator(), req))?;
+    match routed {
+        None => instance.serve_rest(req).await,
+        Some(Err(refused)) => Ok(refused),
+        Some(Ok(route)) => Ok(answer(instance, route, req).await),
+    }
+}
+
+/// The fetch handler's body: a Fetch `Request` in, a Fetch `Response` out.
+pub(crate) async fn fetch(
+    instance: &Instance,
+    request: web_sys::Request,
+) -> Result<web_sys::Response, JsValue> {
+    let req = match fetch::to_http(&request).await {
+        Ok(req) => req,
+        Err(bad) => return fetch::to_web(bad),
+    };
+    fetch::to_web(serve(instance, &req).await?)
+}
+
+/// Answers a development route. Never fails: errors are JSON answers (500 with
+/// `x-ms-error-code: InternalError` when the store has failed).
+async fn answer(
+    instance: &Instance,
+    route: DevRoute,
+    req: &http::Request<Vec<u8>>,
+) -> http::Response<Vec<u8>> {
+    let now = instance.now();
+    let outcome = match route {
+        DevRoute::InspectAccount { .. } | DevRoute::InspectQueue { .. } => {
+            let inspected = instance.read_state(|s| dev_paths::inspect(s.emulator(), now, &route));
+            match inspected {
+                Ok(Some(response)) => return response,
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            }
+        }
+        DevRoute::ExportSnapshot => instance.export_document().await.map(Some),
+        DevRoute::ImportSnapshot => {
+            let parsed = std::str::from_utf8(req.body())
+                .map_err(|_| "the body is not UTF-8".to_owned())
+                .and_then(from_document);
+            match parsed {
+                Ok(snapshot) => instance.replace_state(snapshot).await.map(|()| None),
+                Err(why) => return dev_paths::json(400, json!({ "error": why }).to_string()),
+            }
+        }
+        DevRoute::Reset => instance
+            .replace_state(Snapshot::default())
+            .await
+            .map(|()| None),
+        DevRoute::StoreInfo => {
+            let store = instance.store();
+            let body = json!({
+                "kind": store::kind(store),
+                "durability": store.durability().as_str(),
+                "committedChanges": store.committed(),
+                "transactions": store.transactions(),
+                "failed": store.failure().map(|e| e.to_string()),
+            });
+            Ok(Some(body.to_string()))
+        }
+    };
+    match outcome {
+        Ok(Some(body)) => dev_paths::json(200, body),
+        Ok(None) => dev_paths::json(204, String::new()),
+        Err(e) => {
+            let message = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_default();
+            let body = json!({ "error": "InternalError", "message": message });
+            dev_paths::json(500, body.to_string())
+        }
+    }
+}
