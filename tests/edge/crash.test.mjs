@@ -20,9 +20,10 @@ const QUEUE = 'crash';
 test(`the edge Worker survives ${ROUNDS} SIGKILLs of workerd: nothing acknowledged is lost or resurrected`, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-crash-edge-'));
   const ledger = new Ledger();
+  let server = null;
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const server = await startEdge({ args: ['--persist', dir] });
+      server = await startEdge({ args: ['--persist', dir] });
       const workerd = childrenOf(server.child.pid);
       assert.deepEqual(ledger.check(await present(server.origin, QUEUE)), [], `after restart ${round - 1}`);
       const signal = await workUntilKilled({
@@ -35,11 +36,14 @@ test(`the edge Worker survives ${ROUNDS} SIGKILLs of workerd: nothing acknowledg
         consumers: CONSUMERS,
       });
       assert.equal(signal, 'SIGKILL');
+      server = null;
       for (const pid of workerd) assert.equal(running(pid), false, `workerd ${pid} was killed`);
     }
-    const server = await startEdge({ args: ['--persist', dir] });
+    server = await startEdge({ args: ['--persist', dir] });
     await checkLastRestart(t, { server, queue: QUEUE, ledger, rounds: ROUNDS });
+    server = null;
   } finally {
+    await server?.kill(); // whatever failed, no dev.mjs is left to keep the runner waiting
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

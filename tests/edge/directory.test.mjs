@@ -32,14 +32,16 @@ async function listed(service) {
 
 test('List Queues shows what the queue objects hold after a crash between the two steps', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-directory-'));
+  let server = null;
   try {
-    let server = await startEdge({ args: ['--persist', dir] });
+    server = await startEdge({ args: ['--persist', dir] });
     let service = QueueServiceClient.fromConnectionString(server.connectionString);
     await service.getQueueClient('half-created').create({ metadata: { step: 'one' } });
     await service.getQueueClient('half-deleted').create({ metadata: { step: 'two' } });
     assert.deepEqual(await listed(service), [['half-created', { step: 'one' }], ['half-deleted', { step: 'two' }]]);
     await service.getQueueClient('half-deleted').delete();
     assert.equal(await server.stop(), 0);
+    server = null;
 
     // As if the Worker had crashed after each queue object's step, before the directory's.
     const copy = tamper(dir, 'read', 'half-created');
@@ -54,10 +56,12 @@ test('List Queues shows what the queue objects hold after a crash between the tw
     await service.getQueueClient('half-created').sendMessage('usable and listed');
     await rejectsWith(assert, service.getQueueClient('half-deleted').sendMessage('x'), 404, 'QueueNotFound');
     assert.equal(await server.stop(), 0);
+    server = null;
     // The directory's own copy was repaired, not only the answer.
     assert.notEqual(tamper(dir, 'read', 'half-created'), null);
     assert.equal(tamper(dir, 'read', 'half-deleted'), null);
   } finally {
+    await server?.kill(); // a live dev.mjs would keep the test runner waiting
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
