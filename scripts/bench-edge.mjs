@@ -115,7 +115,9 @@ async function run(server, nQueues, nClients) {
   });
   await each(server, names, (c) => c.deleteQueue());
   for (const c of clients) c.close();
-  for (const [what, p] of [['put', put], ['receive+delete', receive]]) {
+  /** @type {[string, typeof put][]} */
+  const phases = [['put', put], ['receive+delete', receive]];
+  for (const [what, p] of phases) {
     if (p.errors) throw new Error(`${server.name} ${what}: ${p.errors} errors, last ${p.lastError}`);
   }
   return { put, receive };

@@ -52,6 +52,7 @@ const PUT_BYTES_CAP = 256 * 1024 * 1024;
 export function startServer(name, args, pattern, cwd) {
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  /** @type {string | false} */
   let exited = false;
   child.on('exit', (code, signal) => { exited = `exited (${signal ?? code})`; });
   return new Promise((resolve, reject) => {
@@ -546,7 +547,7 @@ async function main() {
   const { QueueService } = createRequire(import.meta.url)(entry);
   const azuriteMain = path.join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'queue', 'main.js');
   if (!fs.existsSync(azuriteMain)) throw new Error('Azurite is missing: run `npm install`');
-  const azuriteVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'azurite', 'package.json'))).version;
+  const azuriteVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'azurite', 'package.json'), 'utf8')).version;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-'));
   const started = performance.now();
   const load0 = os.loadavg();
@@ -677,7 +678,7 @@ async function main() {
   const inProcessDepthRows = await inProcessDepth(QueueService, depths, FILL_S);
   progress('in-process depth latency');
   for (const r of inProcessDepthRows) {
-    console.log(`| ${fmt(r.target)} | ${r.skipped ? `${r.skipped} | –` : `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}`} |`);
+    console.log(`| ${fmt(r.target)} | ${'p50' in r ? `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}` : `${r.skipped} | –`} |`);
   }
   console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s; load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
 }

@@ -150,6 +150,7 @@ export class Journal {
   #snapshotPath;
   #lockPath;
   #compactBytes;
+  /** @type {(line: string) => void} */
   #log;
   /** key → value: exactly what the files hold. */
   #records = new Map();

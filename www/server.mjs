@@ -156,6 +156,7 @@ function tlsOptions(opts) {
   return options;
 }
 
+/** @returns {typeof import('./pkg-node/azqueue.js')} */
 function loadPackage() {
   const entry = path.join(WWW, 'pkg-node', 'azqueue.js');
   if (!fs.existsSync(entry)) {

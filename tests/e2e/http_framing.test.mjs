@@ -8,13 +8,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEV_ACCOUNT, sharedKey, startServer, uniqueName } from './azqueue_server.mjs';
-
-const VERSION = '2026-04-06';
+import { API_VERSION, DEV_ACCOUNT, sharedKey, startServer, uniqueName } from './azqueue_server.mjs';
 
 /** One signed request's bytes. `body` goes as given; `framing` adds its own header lines. */
 function request(port, method, path, { query = '', headers = {}, body = '', framing = [] } = {}) {
-  const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': VERSION, ...headers };
+  const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION, ...headers };
   const lines = [`${method} ${path}${query ? `?${query}` : ''} HTTP/1.1`, `Host: 127.0.0.1:${port}`];
   for (const [k, v] of Object.entries(signed)) lines.push(`${k}: ${v}`);
   lines.push(`Authorization: ${sharedKey(method, path, query, signed)}`, ...framing);

@@ -5,9 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { DEV_ACCOUNT, sharedKey as authorization, startServer, uniqueName } from './azqueue_server.mjs';
-
-const VERSION = '2026-04-06';
+import { API_VERSION, DEV_ACCOUNT, sharedKey as authorization, startServer, uniqueName } from './azqueue_server.mjs';
 
 /**
  * Sends one request as raw bytes on a fresh connection and reads until the server closes it.
@@ -15,7 +13,7 @@ const VERSION = '2026-04-06';
  * unless the signature's `headers` already account for them.
  */
 function raw(port, { method, path, query = '', headers = {}, extra = [], body = '', http10 = false }) {
-  const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': VERSION, ...headers };
+  const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION, ...headers };
   const lines = [`${method} ${path}${query ? `?${query}` : ''} HTTP/${http10 ? '1.0' : '1.1'}`];
   if (!http10) lines.push(`Host: 127.0.0.1:${port}`);
   for (const [k, v] of Object.entries(signed)) if (!extra.some((e) => e.toLowerCase().startsWith(`${k}:`))) lines.push(`${k}: ${v}`);

@@ -95,6 +95,7 @@ async function main() {
   fs.mkdirSync(dir, { recursive: true });
   // AZQUEUE_ENGINE_BUDGET (bytes) overrides the queue objects' memory bound (memory.mjs), and
   // AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (queue-object.mjs).
+  /** @type {Record<string, string>} */
   const bindings = {};
   for (const name of ['AZQUEUE_ENGINE_BUDGET', 'AZQUEUE_PURGE_FLOOR_MS']) {
     if (process.env[name]) bindings[name] = process.env[name];

@@ -10,6 +10,7 @@ const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Miniflare options for the edge Worker: `accounts` (an AZURITE_ACCOUNTS string or undefined),
  * `persist` (the directory of the objects' SQLite files), `bindings` (more variables).
+ * @param {{ accounts?: string, persist?: string, bindings?: Record<string, string>, scriptPath?: string }} options
  */
 export function workerOptions({ accounts, persist, bindings = {}, scriptPath = path.join(WWW, 'edge', 'worker.mjs') }) {
   return {

@@ -38,6 +38,7 @@ export function route(method, url) {
 /**
  * `/_azqueue/inspect/<account>/<queue>` and `/_azqueue/memory/<account>/<queue>` (the isolate's
  * memory as that queue's object sees it) are the queue object's; the rest spans objects.
+ * @returns {{ kind: 'queue', account: string, queue: string, listing: boolean } | { kind: 'none' }}
  */
 function inspectRoute(parts) {
   if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {

@@ -6,7 +6,8 @@
 // result, not an exception, because a refused delete is something the page wants to show.
 
 export const ACCOUNT = "devstoreaccount1";
-const VERSION = "2026-04-06";
+/** The x-ms-version every request from the page sends (rest.js and the SDK snippet alike). */
+export const API_VERSION = "2026-04-06";
 
 /** Response headers worth showing in the log, in this order. */
 const SHOWN_HEADERS = [
@@ -42,7 +43,7 @@ export class RestClient {
   async call(actor, op, method, path, { query = {}, body } = {}) {
     const search = new URLSearchParams(query).toString();
     const url = `${this.#base}${path}${search ? `?${search}` : ""}`;
-    const headers = { "x-ms-version": VERSION, "x-ms-date": new Date(this.#clock.now()).toUTCString() };
+    const headers = { "x-ms-version": API_VERSION, "x-ms-date": new Date(this.#clock.now()).toUTCString() };
     if (body !== undefined) headers["content-type"] = "application/xml";
     const { result } = await this.#exchange(actor, new Request(url, { method, headers, body }), { op, sent: body });
     return result;

@@ -3,11 +3,9 @@
 // `/devstoreaccount1/<queue>` from this tab are answered by the page's own engine: the queue that
 // is drawn, on the page's clock, logged in the HTTP log like every other call.
 
-import { ACCOUNT } from "./rest.js";
+import { ACCOUNT, API_VERSION } from "./rest.js";
 
 export { SW_URL } from "./sw-bridge.js";
-
-const VERSION = "2026-04-06";
 
 /** The SDK's ES module bundle, served by this page's own server (scripts/build-sdk.mjs). */
 export const SDK_PATH = "/vendor/azure-storage-queue.js";
@@ -88,7 +86,7 @@ async function sendThroughServiceWorker(queue, out, bridgeReady) {
     const path = `/${ACCOUNT}/${queue}/messages`;
     const r = await fetch(path, {
       method: "POST",
-      headers: { "x-ms-version": VERSION, "content-type": "application/xml" },
+      headers: { "x-ms-version": API_VERSION, "content-type": "application/xml" },
       body: "<QueueMessage><MessageText>hello through the service worker</MessageText></QueueMessage>",
     });
     const code = r.headers.get("x-ms-error-code");
