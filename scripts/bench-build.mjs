@@ -21,10 +21,16 @@ import { startServer, throughput, warmUp } from './bench-node.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = process.env.BENCH_BASELINE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SIZES = [['100 B', 100], ['48 KiB', 48 * 1024]].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
-const CLIENTS = [1, 8, 32].filter((n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)));
+const SIZES = [
+  ['100 B', 100],
+  ['48 KiB', 48 * 1024],
+].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
+const CLIENTS = [1, 8, 32].filter(
+  (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
+);
 
-const fmt = (x, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (x, digits = 0) =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const wasmKiB = (www) => {
   const file = path.join(www, 'pkg-node', 'azqueue_bg.wasm');
   return `${fmt(fs.statSync(file).size / 1024)} KiB`;
@@ -32,29 +38,48 @@ const wasmKiB = (www) => {
 const sum = (rows, key, field) => rows.reduce((s, r) => s + r[key][field], 0);
 
 async function main() {
-  if (!BASELINE) throw new Error('set BENCH_BASELINE to the www/ directory of the build to compare with');
+  if (!BASELINE)
+    throw new Error('set BENCH_BASELINE to the www/ directory of the build to compare with');
   const builds = [
     { name: 'this build', www: path.resolve(process.env.BENCH_THIS ?? path.join(ROOT, 'www')) },
     { name: 'baseline', www: path.resolve(BASELINE) },
   ];
   for (const b of builds) {
-    if (!fs.existsSync(path.join(b.www, 'pkg-node', 'azqueue.js'))) throw new Error(`${b.www}/pkg-node is missing`);
+    if (!fs.existsSync(path.join(b.www, 'pkg-node', 'azqueue.js')))
+      throw new Error(`${b.www}/pkg-node is missing`);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
   const servers = [];
   const load0 = os.loadavg();
-  console.log(`# azqueue server: this build ${builds[0].www} (${wasmKiB(builds[0].www)} wasm) vs baseline ${builds[1].www} (${wasmKiB(builds[1].www)})\n`);
-  console.log(`${os.cpus().length} CPUs, Node ${process.version}, load average at start ${load0.map((x) => x.toFixed(1)).join(' ')}; ` +
-    `${ROUNDS} alternating rounds per row, rates summed over the rounds.\n`);
-  console.log('| op | size | clients | this build /s | baseline /s | ratio | this µs CPU/msg | baseline µs CPU/msg |');
+  console.log(
+    `# azqueue server: this build ${builds[0].www} (${wasmKiB(builds[0].www)} wasm) vs baseline ${builds[1].www} (${wasmKiB(builds[1].www)})\n`,
+  );
+  console.log(
+    `${os.cpus().length} CPUs, Node ${process.version}, load average at start ${load0.map((x) => x.toFixed(1)).join(' ')}; ` +
+      `${ROUNDS} alternating rounds per row, rates summed over the rounds.\n`,
+  );
+  console.log(
+    '| op | size | clients | this build /s | baseline /s | ratio | this µs CPU/msg | baseline µs CPU/msg |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   try {
     for (const [label, size] of SIZES) {
       const started = [];
       for (const b of builds) {
-        const s = await startServer(b.name,
-          [path.join(b.www, 'server.mjs'), '--inMemoryPersistence', '--silent', '--queuePort', '0', '--webPort', '0'],
-          /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//, scratch);
+        const s = await startServer(
+          b.name,
+          [
+            path.join(b.www, 'server.mjs'),
+            '--inMemoryPersistence',
+            '--silent',
+            '--queuePort',
+            '0',
+            '--webPort',
+            '0',
+          ],
+          /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//,
+          scratch,
+        );
         servers.push(s);
         started.push(s);
       }
@@ -66,14 +91,20 @@ async function main() {
           const order = round % 2 === 0 ? [0, 1] : [1, 0];
           for (const i of order) runs[i].push(await throughput(started[i], size, n));
         }
-        for (const [op, key] of [['put', 'put'], ['peek', 'peek'], ['receive+delete', 'recv']]) {
+        for (const [op, key] of [
+          ['put', 'put'],
+          ['peek', 'peek'],
+          ['receive+delete', 'recv'],
+        ]) {
           const [a, b] = runs.map((rows) => ({
             rate: sum(rows, key, 'count') / sum(rows, key, 'seconds'),
             us: (sum(rows, key, 'serverCpu') / sum(rows, key, 'count')) * 1e6,
             errors: sum(rows, key, 'errors'),
           }));
           const errors = a.errors || b.errors ? ` (errors ${a.errors} / ${b.errors})` : '';
-          console.log(`| ${op}${errors} | ${label} | ${n} | ${fmt(a.rate)} | ${fmt(b.rate)} | ${fmt(a.rate / b.rate, 2)} | ${fmt(a.us)} | ${fmt(b.us)} |`);
+          console.log(
+            `| ${op}${errors} | ${label} | ${n} | ${fmt(a.rate)} | ${fmt(b.rate)} | ${fmt(a.rate / b.rate, 2)} | ${fmt(a.us)} | ${fmt(b.us)} |`,
+          );
         }
       }
       for (const s of started) await s.stop();
@@ -83,7 +114,12 @@ async function main() {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 
-  console.log(`\nLoad average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
+  console.log(
+    `\nLoad average at end ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}.`,
+  );
 }
 
 await main();

@@ -30,7 +30,10 @@ function start(name, args, childIsWorker) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line:\n${out}`)); }, 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: no ready line:\n${out}`));
+    }, 60_000);
     const onData = (d) => {
       out += d;
       const m = /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//.exec(out);
@@ -39,21 +42,32 @@ function start(name, args, childIsWorker) {
       child.stdout.off('data', onData);
       // dev.mjs only supervises: the work happens in its child, workerd.
       const pid = childIsWorker
-        ? Number(fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0])
+        ? Number(
+            fs
+              .readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+              .trim()
+              .split(/\s+/)[0],
+          )
         : child.pid;
       resolve({
         name,
         port: Number(new URL(m[1]).port),
         pid,
-        stop: () => new Promise((done) => {
-          child.once('exit', done);
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', done);
+            child.kill('SIGTERM');
+          }),
       });
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { out += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited ${code}:\n${out}`)); });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited ${code}:\n${out}`));
+    });
   });
 }
 
@@ -81,13 +95,21 @@ class Rotating {
     this.next = 0;
   }
 
-  get errors() { return this.clients.reduce((n, c) => n + c.errors, 0); }
+  get errors() {
+    return this.clients.reduce((n, c) => n + c.errors, 0);
+  }
 
-  set errors(n) { for (const c of this.clients) c.errors = n; }
+  set errors(n) {
+    for (const c of this.clients) c.errors = n;
+  }
 
-  get lastError() { return this.clients.find((c) => c.lastError)?.lastError ?? ''; }
+  get lastError() {
+    return this.clients.find((c) => c.lastError)?.lastError ?? '';
+  }
 
-  set lastError(e) { for (const c of this.clients) c.lastError = e; }
+  set lastError(e) {
+    for (const c of this.clients) c.lastError = e;
+  }
 
   turn() {
     const c = this.clients[this.next];
@@ -95,16 +117,24 @@ class Rotating {
     return c;
   }
 
-  close() { for (const c of this.clients) c.close(); }
+  close() {
+    for (const c of this.clients) c.close();
+  }
 }
 
 /** put then receive+delete, with `nClients` clients over `nQueues` fresh queues. */
 async function run(server, nQueues, nClients) {
   const names = Array.from({ length: nQueues }, () => `edge-bench-${process.pid}-${++serial}`);
-  const queuesOf = (i) => (nClients >= nQueues ? [names[i % nQueues]] : names.filter((_, q) => q % nClients === i));
-  const clients = Array.from({ length: nClients }, (_, i) => new Rotating(server.port, queuesOf(i)));
+  const queuesOf = (i) =>
+    nClients >= nQueues ? [names[i % nQueues]] : names.filter((_, q) => q % nClients === i);
+  const clients = Array.from(
+    { length: nClients },
+    (_, i) => new Rotating(server.port, queuesOf(i)),
+  );
   await each(server, names, (c) => c.createQueue());
-  const put = await phase(server, clients, PHASE_MS, (c) => c.turn().put(`<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`));
+  const put = await phase(server, clients, PHASE_MS, (c) =>
+    c.turn().put(`<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`),
+  );
   const receive = await phase(server, clients, PHASE_MS, async (c) => {
     const one = c.turn();
     const got = await one.receive(16, 30);
@@ -116,15 +146,20 @@ async function run(server, nQueues, nClients) {
   await each(server, names, (c) => c.deleteQueue());
   for (const c of clients) c.close();
   /** @type {[string, typeof put][]} */
-  const phases = [['put', put], ['receive+delete', receive]];
+  const phases = [
+    ['put', put],
+    ['receive+delete', receive],
+  ];
   for (const [what, p] of phases) {
-    if (p.errors) throw new Error(`${server.name} ${what}: ${p.errors} errors, last ${p.lastError}`);
+    if (p.errors)
+      throw new Error(`${server.name} ${what}: ${p.errors} errors, last ${p.lastError}`);
   }
   return { put, receive };
 }
 
 const rate = (p) => Math.round(p.rate).toLocaleString('en-US');
-const cpuPer = (p) => (p.count ? Math.round((p.serverCpu / p.count) * 1e6).toLocaleString('en-US') : '–');
+const cpuPer = (p) =>
+  p.count ? Math.round((p.serverCpu / p.count) * 1e6).toLocaleString('en-US') : '–';
 const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 
 async function main() {
@@ -132,9 +167,35 @@ async function main() {
   const servers = [];
   try {
     const load0 = os.loadavg();
-    servers.push(await start('node', [path.join(ROOT, 'www', 'server.mjs'), '--location', path.join(scratch, 'journal'),
-      '--silent', '--queuePort', '0', '--webPort', '0'], false));
-    servers.push(await start('edge', [path.join(ROOT, 'www', 'edge', 'dev.mjs'), '--port', '0', '--persist', path.join(scratch, 'objects')], true));
+    servers.push(
+      await start(
+        'node',
+        [
+          path.join(ROOT, 'www', 'server.mjs'),
+          '--location',
+          path.join(scratch, 'journal'),
+          '--silent',
+          '--queuePort',
+          '0',
+          '--webPort',
+          '0',
+        ],
+        false,
+      ),
+    );
+    servers.push(
+      await start(
+        'edge',
+        [
+          path.join(ROOT, 'www', 'edge', 'dev.mjs'),
+          '--port',
+          '0',
+          '--persist',
+          path.join(scratch, 'objects'),
+        ],
+        true,
+      ),
+    );
     const results = {};
     for (const nQueues of QUEUES) {
       for (const nClients of CLIENTS) {
@@ -146,11 +207,15 @@ async function main() {
     }
     const load1 = os.loadavg();
     console.log('# Edge Worker under workerd vs the Node server, both durable\n');
-    console.log(`${os.cpus().length} CPUs, Node ${process.version}, load average ${load0[0].toFixed(1)} at start and ` +
-      `${load1[0].toFixed(1)} at end; ${PHASE_MS} ms per phase; 1 KiB messages; receive+delete = Get Messages(16), ` +
-      'then Delete each. Edge: www/edge/dev.mjs (workerd, SQLite Durable Objects); Node: www/server.mjs --location ' +
-      '(journal, fsync). µs CPU = server CPU per message.\n');
-    console.log('| op | clients | queues | Node/s | edge/s | edge ÷ Node | Node 16q ÷ 1q | edge 16q ÷ 1q | Node µs CPU | edge µs CPU |');
+    console.log(
+      `${os.cpus().length} CPUs, Node ${process.version}, load average ${load0[0].toFixed(1)} at start and ` +
+        `${load1[0].toFixed(1)} at end; ${PHASE_MS} ms per phase; 1 KiB messages; receive+delete = Get Messages(16), ` +
+        'then Delete each. Edge: www/edge/dev.mjs (workerd, SQLite Durable Objects); Node: www/server.mjs --location ' +
+        '(journal, fsync). µs CPU = server CPU per message.\n',
+    );
+    console.log(
+      '| op | clients | queues | Node/s | edge/s | edge ÷ Node | Node 16q ÷ 1q | edge 16q ÷ 1q | Node µs CPU | edge µs CPU |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const op of ['put', 'receive']) {
       for (const nClients of CLIENTS) {
@@ -160,8 +225,10 @@ async function main() {
           const n1 = results[`node/1/${nClients}`][op];
           const e1 = results[`edge/1/${nClients}`][op];
           const scale = nQueues === 1 ? ['', ''] : [ratio(n.rate, n1.rate), ratio(e.rate, e1.rate)];
-          console.log(`| ${op === 'put' ? 'put' : 'receive+delete'} | ${nClients} | ${nQueues} | ${rate(n)} | ${rate(e)} | ` +
-            `${ratio(e.rate, n.rate)} | ${scale[0]} | ${scale[1]} | ${cpuPer(n)} | ${cpuPer(e)} |`);
+          console.log(
+            `| ${op === 'put' ? 'put' : 'receive+delete'} | ${nClients} | ${nQueues} | ${rate(n)} | ${rate(e)} | ` +
+              `${ratio(e.rate, n.rate)} | ${scale[0]} | ${scale[1]} | ${cpuPer(n)} | ${cpuPer(e)} |`,
+          );
         }
       }
     }

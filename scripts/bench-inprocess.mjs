@@ -42,7 +42,10 @@ async function round(pkgDir, messages) {
     t0 = performance.now();
     let done = 0;
     for (;;) {
-      const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 300 });
+      const { receivedMessageItems } = await q.receiveMessages({
+        numberOfMessages: 32,
+        visibilityTimeout: 300,
+      });
       if (receivedMessageItems.length === 0) break;
       for (const m of receivedMessageItems) await q.deleteMessage(m.messageId, m.popReceipt);
       done += receivedMessageItems.length;
@@ -63,36 +66,54 @@ async function round(pkgDir, messages) {
 
 /** A temporary worktree of BENCH_BASE, with this checkout's node_modules (its build may use them). */
 function checkoutPrevious(base) {
-  const commit = execFileSync('git', ['rev-parse', '--short', base], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['rev-parse', '--short', base], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-previous-'));
-  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: ROOT, stdio: 'ignore' });
+  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
   return { commit, tree, pkg: path.join(tree, 'www', 'pkg-node') };
 }
 
 /** Builds the previous commit's packages with its own scripts/build.sh. */
 function buildPrevious(previous) {
-  process.stderr.write(`bench-inprocess: building ${previous.commit} (the previous build) in ${previous.tree}\n`);
+  process.stderr.write(
+    `bench-inprocess: building ${previous.commit} (the previous build) in ${previous.tree}\n`,
+  );
   const env = { ...process.env, CARGO_TARGET_DIR: path.join(ROOT, 'target', 'bench-previous') };
-  execFileSync('scripts/build.sh', { cwd: previous.tree, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('scripts/build.sh', {
+    cwd: previous.tree,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 function runChild(pkg, messages) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', pkg, String(messages)], {
-    encoding: 'utf8',
-  });
+  const child = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', pkg, String(messages)],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (child.status !== 0) throw new Error(`round failed for ${pkg}:\n${child.stderr}`);
   return JSON.parse(child.stdout);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (x, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (x, digits = 0) =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const messages = Number(process.env.BENCH_MESSAGES ?? 50_000);
   const current = path.join(ROOT, 'www', 'pkg-node');
-  if (!fs.existsSync(path.join(current, 'azqueue.js'))) throw new Error('run scripts/build.sh first');
+  if (!fs.existsSync(path.join(current, 'azqueue.js')))
+    throw new Error('run scripts/build.sh first');
   const previous = checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
   try {
     buildPrevious(previous);
@@ -100,29 +121,44 @@ async function main() {
     for (let i = 0; i < rounds; i++) {
       // Alternate which goes first, so a trend in the machine's load hits both alike.
       const order = i % 2 === 0 ? ['previous', 'current'] : ['current', 'previous'];
-      for (const which of order) runs[which].push(runChild(which === 'current' ? current : previous.pkg, messages));
+      for (const which of order)
+        runs[which].push(runChild(which === 'current' ? current : previous.pkg, messages));
       process.stderr.write(`bench-inprocess: round ${i + 1} of ${rounds}\n`);
     }
     const m = (which, key) => median(runs[which].map((r) => r[key]));
-    console.log(`\n## In-process \`Queue\` API: this build against ${previous.commit} (100 B, memory store)\n`);
-    console.log(`Median of ${rounds} alternating rounds of ${fmt(messages)} messages each, each round in a fresh process; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.\n`);
+    console.log(
+      `\n## In-process \`Queue\` API: this build against ${previous.commit} (100 B, memory store)\n`,
+    );
+    console.log(
+      `Median of ${rounds} alternating rounds of ${fmt(messages)} messages each, each round in a fresh process; load average at the end ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}.\n`,
+    );
     console.log('| measure | previous build | this build | ratio |');
     console.log('|---|---:|---:|---:|');
     const row = (label, key, digits, higherIsBetter) => {
       const [p, c] = [m('previous', key), m('current', key)];
-      console.log(`| ${label} | ${fmt(p, digits)} | ${fmt(c, digits)} | ${fmt(higherIsBetter ? c / p : p / c, 2)}× |`);
+      console.log(
+        `| ${label} | ${fmt(p, digits)} | ${fmt(c, digits)} | ${fmt(higherIsBetter ? c / p : p / c, 2)}× |`,
+      );
     };
     row('sendMessage /s', 'send', 0, true);
     row('µs CPU per sendMessage', 'sendCpu', 2, false);
     row('received+deleted messages /s', 'receive', 0, true);
     row('µs CPU per message received and deleted', 'receiveCpu', 2, false);
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', previous.tree], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync('git', ['worktree', 'remove', '--force', previous.tree], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
   }
 }
 
 if (process.argv[2] === '--child') {
-  process.stdout.write(JSON.stringify(await round(path.resolve(process.argv[3]), Number(process.argv[4]))));
+  process.stdout.write(
+    JSON.stringify(await round(path.resolve(process.argv[3]), Number(process.argv[4]))),
+  );
 } else {
   await main();
 }

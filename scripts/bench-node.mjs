@@ -25,16 +25,23 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
 const MAX_DEPTH = Number(process.env.BENCH_MAX_DEPTH ?? 100_000);
 const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
 const ACCOUNT = 'devstoreaccount1';
-const KEY = Buffer.from('Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==', 'base64');
+const KEY = Buffer.from(
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+  'base64',
+);
 const VERSION = '2026-04-06';
-const SIZES = [['100 B', 100], ['48 KiB', 48 * 1024]].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
-const CLIENTS = [1, 8, 32].filter((n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)));
+const SIZES = [
+  ['100 B', 100],
+  ['48 KiB', 48 * 1024],
+].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
+const CLIENTS = [1, 8, 32].filter(
+  (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
+);
 /** How long a phase may overrun its time before the server counts as stalled. */
 const STALL_MS = 15_000;
 /** Limits of a warm-up put round (three per size and server). */
@@ -54,9 +61,14 @@ export function startServer(name, args, pattern, cwd) {
   let out = '';
   /** @type {string | false} */
   let exited = false;
-  child.on('exit', (code, signal) => { exited = `exited (${signal ?? code})`; });
+  child.on('exit', (code, signal) => {
+    exited = `exited (${signal ?? code})`;
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line:\n${out}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: no ready line:\n${out}`));
+    }, 30_000);
     let ready = false;
     const onData = (d) => {
       out = (out + d).slice(-20_000);
@@ -71,12 +83,16 @@ export function startServer(name, args, pattern, cwd) {
         /** Why the process is gone, or false while it runs; and the end of what it printed. */
         exited: () => exited,
         tail: () => out.slice(-1500),
-        stop: () => new Promise((done) => {
-          if (exited) return done();
-          const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-          child.once('exit', () => { clearTimeout(kill); done(); });
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (exited) return done();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
       });
     };
     child.stdout.on('data', onData);
@@ -90,7 +106,11 @@ export function startServer(name, args, pattern, cwd) {
 }
 
 const TICKS = (() => {
-  try { return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100; } catch { return 100; }
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  } catch {
+    return 100;
+  }
 })();
 
 /** A process's user+system CPU time in seconds (Linux /proc). */
@@ -133,8 +153,14 @@ class Connection {
         this.close();
       }, STALL_MS);
       this.waiting = {
-        resolve: (res) => { clearTimeout(timer); resolve(res); },
-        reject: (err) => { clearTimeout(timer); reject(err); },
+        resolve: (res) => {
+          clearTimeout(timer);
+          resolve(res);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
       };
       this.socket.write(text, 'latin1');
     });
@@ -177,7 +203,10 @@ class Connection {
         if (lineEnd < 0) return this.wait(buf.length + 1);
         const size = parseInt(buf.latin1Slice(at, lineEnd), 16);
         if (buf.length < lineEnd + 2 + size + 2) return this.wait(lineEnd + 2 + size + 2);
-        if (size === 0) { at = lineEnd + 4; break; }
+        if (size === 0) {
+          at = lineEnd + 4;
+          break;
+        }
         parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
         at = lineEnd + 2 + size + 2;
       }
@@ -208,7 +237,10 @@ let cachedDate = '';
 let cachedSecond = -1;
 function msDate() {
   const s = Math.floor(Date.now() / 1000);
-  if (s !== cachedSecond) { cachedSecond = s; cachedDate = new Date(s * 1000).toUTCString(); }
+  if (s !== cachedSecond) {
+    cachedSecond = s;
+    cachedDate = new Date(s * 1000).toUTCString();
+  }
   return cachedDate;
 }
 
@@ -220,14 +252,21 @@ function request(port, method, pathname, query = [], body = '') {
   const date = msDate();
   const len = body.length;
   const type = len ? 'application/xml' : '';
-  const canonQuery = query.map(([k, v]) => [k.toLowerCase(), v]).sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `\n${k}:${v}`).join('');
+  const canonQuery = query
+    .map(([k, v]) => [k.toLowerCase(), v])
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([k, v]) => `\n${k}:${v}`)
+    .join('');
   const toSign = `${method}\n\n\n${len || ''}\n\n${type}\n\n\n\n\n\n\nx-ms-date:${date}\nx-ms-version:${VERSION}\n/${ACCOUNT}${pathname}${canonQuery}`;
   const sig = crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64');
-  const qs = query.length ? `?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : '';
-  return `${method} ${pathname}${qs} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-ms-date: ${date}\r\n` +
+  const qs = query.length
+    ? `?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`
+    : '';
+  return (
+    `${method} ${pathname}${qs} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-ms-date: ${date}\r\n` +
     `x-ms-version: ${VERSION}\r\nAuthorization: SharedKey ${ACCOUNT}:${sig}\r\n` +
-    `Content-Length: ${len}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${body}`;
+    `Content-Length: ${len}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${body}`
+  );
 }
 
 /** Message text of `n` ASCII characters (XML-safe). */
@@ -264,7 +303,8 @@ export class Client {
 
   async createQueue() {
     const res = await this.conn.send(request(this.port, 'PUT', this.base));
-    if (res.status !== 201 && res.status !== 204) throw new Error(`create queue: ${res.status} ${res.body}`);
+    if (res.status !== 201 && res.status !== 204)
+      throw new Error(`create queue: ${res.status} ${res.body}`);
   }
 
   async deleteQueue() {
@@ -277,14 +317,20 @@ export class Client {
   }
 
   async peek() {
-    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`, [['peekonly', 'true']]));
+    const res = await this.conn.send(
+      request(this.port, 'GET', `${this.base}/messages`, [['peekonly', 'true']]),
+    );
     return this.check(res, 200) ? 1 : 0;
   }
 
   /** Get Messages(n); resolves [[id, popReceipt], …]. */
   async receive(n, visibility) {
-    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`,
-      [['numofmessages', String(n)], ['visibilitytimeout', String(visibility)]]));
+    const res = await this.conn.send(
+      request(this.port, 'GET', `${this.base}/messages`, [
+        ['numofmessages', String(n)],
+        ['visibilitytimeout', String(visibility)],
+      ]),
+    );
     if (!this.check(res, 200)) return [];
     // Buffer.indexOf rather than a regex over the decoded text: a 32 × 48 KiB answer is 1.5 MB.
     const out = [];
@@ -302,7 +348,9 @@ export class Client {
   }
 
   async delete(id, receipt) {
-    const res = await this.conn.send(request(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]));
+    const res = await this.conn.send(
+      request(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]),
+    );
     return this.check(res, 204) ? 1 : 0;
   }
 
@@ -324,31 +372,48 @@ export async function phase(server, clients, ms, step, maxCount = Infinity) {
   const t0 = performance.now();
   const deadline = t0 + ms;
   let count = 0;
-  const work = Promise.all(clients.map(async (c) => {
-    while (performance.now() < deadline && count < maxCount) {
-      const n = await step(c);
-      if (n === null) break;
-      count += n;
-    }
-  }));
+  const work = Promise.all(
+    clients.map(async (c) => {
+      while (performance.now() < deadline && count < maxCount) {
+        const n = await step(c);
+        if (n === null) break;
+        count += n;
+      }
+    }),
+  );
   // A server that stops answering must not stall the whole run: after the deadline plus a
   // grace period, drop the connections and fail the phase.
   let timer;
-  const stalled = new Promise((resolve) => { timer = setTimeout(resolve, ms + STALL_MS, 'stalled'); });
+  const stalled = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms + STALL_MS, 'stalled');
+  });
   const outcome = await Promise.race([work.then(() => 'done'), stalled]);
   clearTimeout(timer);
   if (outcome === 'stalled') {
     work.catch(() => {});
     for (const c of clients) c.close();
-    throw new Error(`${server.name} answered nothing for ${STALL_MS / 1000} s after the phase's end; its connections were dropped`);
+    throw new Error(
+      `${server.name} answered nothing for ${STALL_MS / 1000} s after the phase's end; its connections were dropped`,
+    );
   }
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = cpuSeconds(server.pid) - cpu0;
   const cu = process.cpuUsage(client0);
   const errors = clients.reduce((s, c) => s + c.errors, 0);
   const lastError = clients.find((c) => c.lastError)?.lastError ?? '';
-  for (const c of clients) { c.errors = 0; c.lastError = ''; }
-  return { count, seconds, rate: count / seconds, serverCpu, clientCpu: (cu.user + cu.system) / 1e6, errors, lastError };
+  for (const c of clients) {
+    c.errors = 0;
+    c.lastError = '';
+  }
+  return {
+    count,
+    seconds,
+    rate: count / seconds,
+    serverCpu,
+    clientCpu: (cu.user + cu.system) / 1e6,
+    errors,
+    lastError,
+  };
 }
 
 let queueSerial = 0;
@@ -363,7 +428,13 @@ export async function throughput(server, size, nClients) {
   try {
     await clients[0].createQueue();
     const body = `<QueueMessage><MessageText>${text(size)}</MessageText></QueueMessage>`;
-    const put = await phase(server, clients, PHASE_MS, (c) => c.put(body), Math.floor(PUT_BYTES_CAP / size));
+    const put = await phase(
+      server,
+      clients,
+      PHASE_MS,
+      (c) => c.put(body),
+      Math.floor(PUT_BYTES_CAP / size),
+    );
     const peek = await phase(server, clients, PHASE_MS, (c) => c.peek());
     // Receive+delete starts on at least RECEIVE_DEPTH messages (Azurite's cost grows with
     // depth; the issue's reference figure is for a 1,000-message queue). Not measured.
@@ -389,7 +460,11 @@ export async function throughput(server, size, nClients) {
 /** Median and maximum of latency samples (ms). */
 function summary(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1], n: sorted.length };
+  return {
+    p50: sorted[Math.floor(sorted.length / 2)],
+    max: sorted[sorted.length - 1],
+    n: sorted.length,
+  };
 }
 
 /** Get Messages(32) latency at growing depths on one queue (filled by 32 pipelined clients). */
@@ -411,7 +486,13 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
   const fillDeadline = performance.now() + fillSeconds * 1000;
   for (const target of depths) {
     const t0 = performance.now();
-    const fill = await phase(server, fillers, Math.max(0, fillDeadline - t0), (c) => c.put(body), target - depth);
+    const fill = await phase(
+      server,
+      fillers,
+      Math.max(0, fillDeadline - t0),
+      (c) => c.put(body),
+      target - depth,
+    );
     depth += fill.count;
     if (depth < target) {
       rows.push({ target, depth, skipped: `fill reached ${depth} in the time allowed` });
@@ -425,7 +506,8 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
       const s = performance.now();
       const got = await probe.receive(32, 600);
       samples.push(performance.now() - s);
-      if (got.length !== 32) throw new Error(`${server.name}: Get Messages returned ${got.length} at depth ${depth}`);
+      if (got.length !== 32)
+        throw new Error(`${server.name}: Get Messages returned ${got.length} at depth ${depth}`);
     }
     rows.push({ target, depth, ...summary(samples), fillRate: fill.rate });
   }
@@ -454,7 +536,8 @@ async function inProcessDepth(QueueService, depths, fillSeconds) {
       const t0 = performance.now();
       const r = await q.receiveMessages({ numberOfMessages: 32, visibilityTimeout: 600 });
       samples.push(performance.now() - t0);
-      if (r.receivedMessageItems.length !== 32) throw new Error(`in-process receive got ${r.receivedMessageItems.length}`);
+      if (r.receivedMessageItems.length !== 32)
+        throw new Error(`in-process receive got ${r.receivedMessageItems.length}`);
     }
     rows.push({ target, depth, ...summary(samples) });
   }
@@ -467,7 +550,10 @@ async function inProcessDepth(QueueService, depths, fillSeconds) {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const fmt = (x, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const fmt = (x, digits = 0) =>
+  Number.isFinite(x)
+    ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
 const us = (cpu, count) => (count > 0 ? fmt((cpu * 1e6) / count) : '–');
 const pct = (cpu, s) => `${fmt((100 * cpu) / s)}%`;
 
@@ -536,7 +622,9 @@ async function attempt(server, fn) {
   try {
     return await fn();
   } catch (err) {
-    failures.push(`${server.name}: ${err.message}; server ${server.exited() || 'still running'}; its last output:\n${server.tail()}`);
+    failures.push(
+      `${server.name}: ${err.message}; server ${server.exited() || 'still running'}; its last output:\n${server.tail()}`,
+    );
     return null;
   }
 }
@@ -547,7 +635,9 @@ async function main() {
   const { QueueService } = createRequire(import.meta.url)(entry);
   const azuriteMain = path.join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'queue', 'main.js');
   if (!fs.existsSync(azuriteMain)) throw new Error('Azurite is missing: run `npm install`');
-  const azuriteVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'azurite', 'package.json'), 'utf8')).version;
+  const azuriteVersion = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'node_modules', 'azurite', 'package.json'), 'utf8'),
+  ).version;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-'));
   const started = performance.now();
   const load0 = os.loadavg();
@@ -560,22 +650,48 @@ async function main() {
       process.exit(130);
     });
   }
-  console.log(`# azqueue server vs Azurite ${azuriteVersion} (queue service, both --inMemoryPersistence)\n`);
-  console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ` +
-    `${load0.map((x) => x.toFixed(1)).join(' ')}; ${PHASE_MS} ms per phase; loopback keep-alive HTTP/1.1, every request ` +
-    'SharedKey-signed, one connection per client, each waiting for its answer; server CPU = utime+stime of the server ' +
-    'process (/proc) over the phase; "busy" = that CPU time / phase time (100% = one core).\n');
+  console.log(
+    `# azqueue server vs Azurite ${azuriteVersion} (queue service, both --inMemoryPersistence)\n`,
+  );
+  console.log(
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ` +
+      `${load0.map((x) => x.toFixed(1)).join(' ')}; ${PHASE_MS} ms per phase; loopback keep-alive HTTP/1.1, every request ` +
+      'SharedKey-signed, one connection per client, each waiting for its answer; server CPU = utime+stime of the server ' +
+      'process (/proc) over the phase; "busy" = that CPU time / phase time (100% = one core).\n',
+  );
   // Fresh servers for each message size and for the depth test: Azurite keeps the payloads of
   // deleted messages in memory (about 70 MB per 1,500 × 48 KiB here) and stalls for minutes
   // once enough has piled up, which would otherwise leak into every later row.
   const start = async () => {
-    const az = await startServer('azqueue',
-      [path.join(ROOT, 'www', 'server.mjs'), '--inMemoryPersistence', '--silent', '--queuePort', '0', '--webPort', '0'],
-      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//, scratch);
+    const az = await startServer(
+      'azqueue',
+      [
+        path.join(ROOT, 'www', 'server.mjs'),
+        '--inMemoryPersistence',
+        '--silent',
+        '--queuePort',
+        '0',
+        '--webPort',
+        '0',
+      ],
+      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//,
+      scratch,
+    );
     servers.push(az);
-    const azurite = await startServer('azurite',
-      [azuriteMain, '--inMemoryPersistence', '--silent', '--queuePort', '0', '--disableTelemetry', '--skipApiVersionCheck'],
-      /successfully listens on (http:\/\/[\d.]+:\d+)/, scratch);
+    const azurite = await startServer(
+      'azurite',
+      [
+        azuriteMain,
+        '--inMemoryPersistence',
+        '--silent',
+        '--queuePort',
+        '0',
+        '--disableTelemetry',
+        '--skipApiVersionCheck',
+      ],
+      /successfully listens on (http:\/\/[\d.]+:\d+)/,
+      scratch,
+    );
     servers.push(azurite);
     return [az, azurite];
   };
@@ -584,11 +700,15 @@ async function main() {
   };
   try {
     console.log('## Throughput\n');
-    console.log('Operations/s. put: Put Message; peek: Peek Messages (1); receive+delete: messages deleted/s, each client ' +
-      'doing Get Messages(32) then one Delete per message, on the queue the put phase filled, topped up to at least ' +
-      `${RECEIVE_DEPTH} messages (its depth in brackets, azqueue / Azurite). µs CPU/msg: server CPU per operation ` +
-      '(per message deleted for receive+delete). Fresh servers for each size, warmed up first (not measured).\n');
-    console.log('| op | size | clients | azqueue /s | Azurite /s | ratio | azqueue µs CPU/msg | Azurite µs CPU/msg | azqueue busy | Azurite busy | load generator busy (az / Azurite) | errors (az / Azurite) |');
+    console.log(
+      'Operations/s. put: Put Message; peek: Peek Messages (1); receive+delete: messages deleted/s, each client ' +
+        'doing Get Messages(32) then one Delete per message, on the queue the put phase filled, topped up to at least ' +
+        `${RECEIVE_DEPTH} messages (its depth in brackets, azqueue / Azurite). µs CPU/msg: server CPU per operation ` +
+        '(per message deleted for receive+delete). Fresh servers for each size, warmed up first (not measured).\n',
+    );
+    console.log(
+      '| op | size | clients | azqueue /s | Azurite /s | ratio | azqueue µs CPU/msg | Azurite µs CPU/msg | azqueue busy | Azurite busy | load generator busy (az / Azurite) | errors (az / Azurite) |',
+    );
     console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const errorNotes = [];
     for (const [label, size] of SIZES) {
@@ -605,17 +725,28 @@ async function main() {
         const b = await run(azurite);
         if (!b) failed.add(azurite);
         if (!a || !b) {
-          const who = [a ? null : az, b ? null : azurite].filter(Boolean).map((x) => x.name).join(' and ');
-          console.log(`| (${label}, ${n} clients: ${who} failed or skipped after a failure, see below) ||||||||||||`);
+          const who = [a ? null : az, b ? null : azurite]
+            .filter(Boolean)
+            .map((x) => x.name)
+            .join(' and ');
+          console.log(
+            `| (${label}, ${n} clients: ${who} failed or skipped after a failure, see below) ||||||||||||`,
+          );
           continue;
         }
-        for (const [op, key] of [['put', 'put'], ['peek', 'peek'], ['receive+delete', 'recv']]) {
+        for (const [op, key] of [
+          ['put', 'put'],
+          ['peek', 'peek'],
+          ['receive+delete', 'recv'],
+        ]) {
           const x = a[key];
           const y = b[key];
           const depthNote = key === 'recv' ? ` (${a.depth} / ${b.depth})` : '';
-          console.log(`| ${op}${depthNote} | ${label} | ${n} | ${fmt(x.rate)} | ${fmt(y.rate)} | ${fmt(x.rate / y.rate, 1)}× | ` +
-            `${us(x.serverCpu, x.count)} | ${us(y.serverCpu, y.count)} | ${pct(x.serverCpu, x.seconds)} | ${pct(y.serverCpu, y.seconds)} | ` +
-            `${pct(x.clientCpu, x.seconds)} / ${pct(y.clientCpu, y.seconds)} | ${x.errors} / ${y.errors} |`);
+          console.log(
+            `| ${op}${depthNote} | ${label} | ${n} | ${fmt(x.rate)} | ${fmt(y.rate)} | ${fmt(x.rate / y.rate, 1)}× | ` +
+              `${us(x.serverCpu, x.count)} | ${us(y.serverCpu, y.count)} | ${pct(x.serverCpu, x.seconds)} | ${pct(y.serverCpu, y.seconds)} | ` +
+              `${pct(x.clientCpu, x.seconds)} / ${pct(y.clientCpu, y.seconds)} | ${x.errors} / ${y.errors} |`,
+          );
           if (x.lastError) errorNotes.push(`azqueue ${op} ${label} ×${n}: ${x.lastError}`);
           if (y.lastError) errorNotes.push(`Azurite ${op} ${label} ×${n}: ${y.lastError}`);
         }
@@ -626,11 +757,18 @@ async function main() {
     for (const e of errorNotes) console.log(`\nerror: ${e}`);
     for (const f of failures.splice(0)) console.log(`\nfailed: ${f}`);
 
-    console.log('\nFloor: a bare Node `http` server answering every request with a fixed 201 and a 380-byte body, ' +
-      'driven by the same signed 100 B Put requests:\n');
+    console.log(
+      '\nFloor: a bare Node `http` server answering every request with a fixed 201 and a 380-byte body, ' +
+        'driven by the same signed 100 B Put requests:\n',
+    );
     console.log('| clients | requests/s | µs CPU/request | busy |');
     console.log('|---:|---:|---:|---:|');
-    const floor = await startServer('floor', ['--input-type=module', '-e', FLOOR_SERVER], /floor listening on (http:\/\/[\d.]+:\d+)/, scratch);
+    const floor = await startServer(
+      'floor',
+      ['--input-type=module', '-e', FLOOR_SERVER],
+      /floor listening on (http:\/\/[\d.]+:\d+)/,
+      scratch,
+    );
     servers.push(floor);
     const putBody = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
     for (const n of CLIENTS) {
@@ -638,30 +776,54 @@ async function main() {
       await phase(floor, clients, 300, (c) => c.put(putBody)); // warm-up
       const r = await phase(floor, clients, PHASE_MS, (c) => c.put(putBody));
       for (const c of clients) c.close();
-      console.log(`| ${n} | ${fmt(r.rate)} | ${us(r.serverCpu, r.count)} | ${pct(r.serverCpu, r.seconds)} |`);
+      console.log(
+        `| ${n} | ${fmt(r.rate)} | ${us(r.serverCpu, r.count)} | ${pct(r.serverCpu, r.seconds)} |`,
+      );
     }
     await stopAll();
     progress('floor');
 
     console.log('\n## Get Messages(32) latency against queue depth\n');
-    console.log('One client, 100 B messages, visibility timeout 600 s (received messages stay in the queue, invisible); ' +
-      'wall-clock ms per call, median and maximum of up to 20 calls. The queue is filled by 32 clients; fresh servers.\n');
+    console.log(
+      'One client, 100 B messages, visibility timeout 600 s (received messages stay in the queue, invisible); ' +
+        'wall-clock ms per call, median and maximum of up to 20 calls. The queue is filled by 32 clients; fresh servers.\n',
+    );
     const [az, azurite] = await start();
     const azDepths = [1_000, 10_000, 100_000, 1_000_000].filter((d) => d <= MAX_DEPTH);
     const azRows = (await attempt(az, () => depthLatency(az, azDepths, FILL_S))) ?? [];
     progress('azqueue depth latency');
-    const azuriteRows = (await attempt(azurite, () => depthLatency(azurite, [1_000, 10_000], 60))) ?? [];
+    const azuriteRows =
+      (await attempt(azurite, () => depthLatency(azurite, [1_000, 10_000], 60))) ?? [];
     progress('Azurite depth latency');
     await stopAll();
     console.log('| depth | azqueue p50 ms | azqueue max ms | Azurite p50 ms | Azurite max ms |');
     console.log('|---:|---:|---:|---:|---:|');
-    const cell = (x, missing) => (!x ? `${missing} | –` : x.skipped ? `${x.skipped} | –` : `${fmt(x.p50, 2)} | ${fmt(x.max, 2)}`);
+    const cell = (x, missing) =>
+      !x
+        ? `${missing} | –`
+        : x.skipped
+          ? `${x.skipped} | –`
+          : `${fmt(x.p50, 2)} | ${fmt(x.max, 2)}`;
     for (const target of azDepths) {
-      console.log(`| ${fmt(target)} | ${cell(azRows.find((x) => x.target === target), 'not reached')} | ` +
-        `${cell(azuriteRows.find((x) => x.target === target), 'not run')} |`);
+      console.log(
+        `| ${fmt(target)} | ${cell(
+          azRows.find((x) => x.target === target),
+          'not reached',
+        )} | ` +
+          `${cell(
+            azuriteRows.find((x) => x.target === target),
+            'not run',
+          )} |`,
+      );
     }
-    const fills = (rows) => rows.filter((r) => r.fillRate).map((r) => `${fmt(r.fillRate)}/s up to ${fmt(r.target)}`).join(', ');
-    console.log(`\nFill rate (32 clients): azqueue ${fills(azRows)}; Azurite ${fills(azuriteRows)}.`);
+    const fills = (rows) =>
+      rows
+        .filter((r) => r.fillRate)
+        .map((r) => `${fmt(r.fillRate)}/s up to ${fmt(r.target)}`)
+        .join(', ');
+    console.log(
+      `\nFill rate (32 clients): azqueue ${fills(azRows)}; Azurite ${fills(azuriteRows)}.`,
+    );
     for (const f of failures.splice(0)) console.log(`\nfailed: ${f}`);
   } finally {
     for (const s of servers) await s.stop();
@@ -672,15 +834,24 @@ async function main() {
   // scripts/bench-inprocess.mjs (make bench runs it after this).
   console.log('\n## In-process `Queue` API (the wasm package in this process, memory store)\n');
   const depths = [1_000, 10_000, 100_000, 1_000_000];
-  console.log('\nreceiveMessages(32) in process against depth (100 B, visibility 600 s; median and maximum of up to 20 calls):\n');
+  console.log(
+    '\nreceiveMessages(32) in process against depth (100 B, visibility 600 s; median and maximum of up to 20 calls):\n',
+  );
   console.log('| depth | p50 ms | max ms |');
   console.log('|---:|---:|---:|');
   const inProcessDepthRows = await inProcessDepth(QueueService, depths, FILL_S);
   progress('in-process depth latency');
   for (const r of inProcessDepthRows) {
-    console.log(`| ${fmt(r.target)} | ${'p50' in r ? `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}` : `${r.skipped} | –`} |`);
+    console.log(
+      `| ${fmt(r.target)} | ${'p50' in r ? `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}` : `${r.skipped} | –`} |`,
+    );
   }
-  console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s; load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
+  console.log(
+    `\nTotal ${fmt((performance.now() - started) / 1000)} s; load average at end ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}.`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -19,15 +19,19 @@ import { launch, serveHarness } from '../tests/persistence/browser.mjs';
 import { startServer } from '../tests/e2e/azqueue_server.mjs';
 import { bigSnapshot } from '../tests/persistence/pages/big-snapshot.js';
 
-
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const { QueueService } = createRequire(import.meta.url)(
+  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+);
 const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];
 const SIZES = [10_000, 100_000];
 const tmp = (what) => fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-bench-${what}-`));
 const rows = [];
-const row = (...cells) => { rows.push(cells); console.error(cells.join('  ')); };
+const row = (...cells) => {
+  rows.push(cells);
+  console.error(cells.join('  '));
+};
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 /** `producers` loops of `send(producerIndex)` for MS milliseconds; acknowledged puts per second. */
@@ -35,12 +39,14 @@ async function putRate(send, producers) {
   let acked = 0;
   const deadline = performance.now() + MS;
   const started = performance.now();
-  await Promise.all(Array.from({ length: producers }, async (_, i) => {
-    while (performance.now() < deadline) {
-      await send(i);
-      acked++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: producers }, async (_, i) => {
+      while (performance.now() < deadline) {
+        await send(i);
+        acked++;
+      }
+    }),
+  );
   return acked / ((performance.now() - started) / 1000);
 }
 
@@ -51,14 +57,22 @@ async function chromium() {
   try {
     for (const durability of ['strict', 'relaxed']) {
       for (const producers of PRODUCERS) {
-        const r = await browser.page.evaluate(async ([durability, producers, ms]) => {
-          await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
-          const rate = await window.azq.putRate({ producers, ms });
-          return { ...rate, transactions: (await window.azq.stats()).transactions };
-        }, [durability, producers, MS]);
+        const r = await browser.page.evaluate(
+          async ([durability, producers, ms]) => {
+            await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
+            const rate = await window.azq.putRate({ producers, ms });
+            return { ...rate, transactions: (await window.azq.stats()).transactions };
+          },
+          [durability, producers, MS],
+        );
         const ms = (x) => x.toFixed(x < 10 ? 1 : 0);
         const { p50, p99, max } = r.latencyMs;
-        row('Chromium IndexedDB', durability, `${producers} producers`, `${fmt(r.perSecond)} acknowledged puts/s (${r.transactions} commits; put latency ${ms(p50)} / ${ms(p99)} / ${ms(max)} ms median / p99 / max)`);
+        row(
+          'Chromium IndexedDB',
+          durability,
+          `${producers} producers`,
+          `${fmt(r.perSecond)} acknowledged puts/s (${r.transactions} commits; put latency ${ms(p50)} / ${ms(p99)} / ${ms(max)} ms median / p99 / max)`,
+        );
       }
     }
     for (const count of SIZES) {
@@ -67,7 +81,7 @@ async function chromium() {
         await window.azq.fill({ count });
         const times = [];
         for (let i = 0; i < 3; i++) times.push(await window.azq.open({ name: `reopen-${count}` }));
-        if (await window.azq.count('big') !== count) throw new Error('reopen lost messages');
+        if ((await window.azq.count('big')) !== count) throw new Error('reopen lost messages');
         return times.sort((a, b) => a - b)[1];
       }, count);
       row('Chromium IndexedDB', 'reopen', `${fmt(count)} messages`, `${fmt(ms)} ms (median of 3)`);
@@ -88,7 +102,12 @@ async function journalInProcess() {
       const q = await service.createQueue('rate');
       const rate = await putRate(() => q.sendMessage('x'.repeat(64)), producers);
       await service.close();
-      row('Node journal (in-process)', durability, `${producers} producers`, `${fmt(rate)} acknowledged puts/s (${journal.stats.commits} fsyncs)`);
+      row(
+        'Node journal (in-process)',
+        durability,
+        `${producers} producers`,
+        `${fmt(rate)} acknowledged puts/s (${journal.stats.commits} fsyncs)`,
+      );
       await journal.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -106,11 +125,17 @@ async function journalInProcess() {
       journal = new Journal(dir);
       service = await QueueService.open({ store: journal });
       times.push(performance.now() - t);
-      if ((await service.queue('big').getProperties()).approximateMessagesCount !== count) throw new Error('reopen lost messages');
+      if ((await service.queue('big').getProperties()).approximateMessagesCount !== count)
+        throw new Error('reopen lost messages');
       await service.close();
       await journal.close();
     }
-    row('Node journal', 'reopen', `${fmt(count)} messages`, `${fmt(times.sort((a, b) => a - b)[1])} ms (median of 3)`);
+    row(
+      'Node journal',
+      'reopen',
+      `${fmt(count)} messages`,
+      `${fmt(times.sort((a, b) => a - b)[1])} ms (median of 3)`,
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -118,18 +143,33 @@ async function journalInProcess() {
 async function overHttp() {
   for (const mode of ['--location', '--inMemoryPersistence']) {
     const dir = tmp('http');
-    const server = await startServer({ args: mode === '--location' ? ['--location', dir] : [mode] });
+    const server = await startServer({
+      args: mode === '--location' ? ['--location', dir] : [mode],
+    });
     const port = Number(new URL(server.origin).port);
     try {
       for (const producers of PRODUCERS) {
-        const clients = Array.from({ length: producers }, () => new Client(port, `rate-${producers}`));
+        const clients = Array.from(
+          { length: producers },
+          () => new Client(port, `rate-${producers}`),
+        );
         await clients[0].createQueue();
         const rate = await putRate(async (i) => {
           const c = clients[i];
-          if (!(await c.put(`<QueueMessage><MessageText>${'x'.repeat(64)}</MessageText></QueueMessage>`))) throw new Error(`put failed: ${c.lastError}`);
+          if (
+            !(await c.put(
+              `<QueueMessage><MessageText>${'x'.repeat(64)}</MessageText></QueueMessage>`,
+            ))
+          )
+            throw new Error(`put failed: ${c.lastError}`);
         }, producers);
         for (const c of clients) c.close();
-        row('Node server over HTTP', mode === '--location' ? 'journal, strict' : 'memory', `${producers} producers`, `${fmt(rate)} acknowledged puts/s`);
+        row(
+          'Node server over HTTP',
+          mode === '--location' ? 'journal, strict' : 'memory',
+          `${producers} producers`,
+          `${fmt(rate)} acknowledged puts/s`,
+        );
       }
     } finally {
       await server.stop();
@@ -138,10 +178,12 @@ async function overHttp() {
   }
 }
 
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "chromium") await chromium();
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "journal") await journalInProcess();
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "http") await overHttp();
-console.log(`\n### Persistence (${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${MS} ms per rate)\n`);
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'chromium') await chromium();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'journal') await journalInProcess();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'http') await overHttp();
+console.log(
+  `\n### Persistence (${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${MS} ms per rate)\n`,
+);
 console.log('| where | mode | load | result |');
 console.log('|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -3,26 +3,27 @@
 // page's snippet imports it from there, so it works offline and where CDNs are blocked.
 // Run by scripts/build.sh; the output is build output (git-ignored), like www/pkg.
 
-import { build } from "esbuild";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { build } from 'esbuild';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const outfile = join(root, "www", "vendor", "azure-storage-queue.js");
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = join(root, 'www', 'vendor', 'azure-storage-queue.js');
 mkdirSync(dirname(outfile), { recursive: true });
 await build({
   stdin: {
-    contents: 'export { QueueClient, QueueServiceClient, AnonymousCredential } from "@azure/storage-queue";',
+    contents:
+      'export { QueueClient, QueueServiceClient, AnonymousCredential } from "@azure/storage-queue";',
     resolveDir: root,
-    loader: "js",
+    loader: 'js',
   },
   bundle: true,
-  platform: "browser", // the packages' "browser" builds: fetch, no Node built-ins
-  format: "esm",
-  target: "es2022",
+  platform: 'browser', // the packages' "browser" builds: fetch, no Node built-ins
+  format: 'esm',
+  target: 'es2022',
   minify: true,
-  legalComments: "eof", // keep the SDK's licence notices
+  legalComments: 'eof', // keep the SDK's licence notices
   outfile,
-  logLevel: "error",
+  logLevel: 'error',
 });

@@ -6,7 +6,9 @@ import { Database } from 'bun:sqlite';
 
 const [file, count] = [process.argv[2], Number(process.argv[3])];
 const db = new Database(file);
-const { key, value } = db.query("SELECT key, value FROM azqueue_records WHERE key LIKE 'message/%' LIMIT 1").get();
+const { key, value } = db
+  .query("SELECT key, value FROM azqueue_records WHERE key LIKE 'message/%' LIMIT 1")
+  .get();
 const prefix = key.slice(0, key.lastIndexOf('/') + 1);
 const template = JSON.parse(value);
 const insert = db.prepare('INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)');

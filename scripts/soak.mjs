@@ -48,10 +48,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Starts the server; resolves to { connectionString, origin, pid, stop() }. */
 function startServer(store) {
   const dir = store === 'location' ? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-')) : null;
-  const child = spawn(process.execPath, [
-    path.join(ROOT, 'www', 'server.mjs'), '--queuePort', '0', '--webPort', '0', '--silent',
-    ...(dir ? ['--location', dir] : []),
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'www', 'server.mjs'),
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+      '--silent',
+      ...(dir ? ['--location', dir] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d) => {
@@ -63,17 +72,20 @@ function startServer(store) {
         connectionString: m[2],
         origin: new URL(m[1]).origin,
         pid: child.pid,
-        stop: () => new Promise((done) => {
-          child.once('exit', () => {
-            if (dir) fs.rmSync(dir, { recursive: true, force: true });
-            done();
-          });
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => {
+              if (dir) fs.rmSync(dir, { recursive: true, force: true });
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
       });
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
 }
@@ -95,7 +107,16 @@ class Ledger {
   /** queue → when its last clear or delete was acknowledged. */
   wipedAt = new Map();
   violations = [];
-  stats = { puts: 0, receives: 0, deliveries: 0, deletes: 0, updates: 0, expired: 0, clears: 0, queueDeletes: 0 };
+  stats = {
+    puts: 0,
+    receives: 0,
+    deliveries: 0,
+    deletes: 0,
+    updates: 0,
+    expired: 0,
+    clears: 0,
+    queueDeletes: 0,
+  };
 
   unsettled(queue) {
     return this.depth.get(queue) ?? 0;
@@ -118,10 +139,13 @@ class Ledger {
     }
     const put = this.puts.get(id);
     if (put && !put.texts.has(m.messageText)) {
-      this.violations.push(`${id} delivered with text ${JSON.stringify(m.messageText)}, never acknowledged for it`);
+      this.violations.push(
+        `${id} delivered with text ${JSON.stringify(m.messageText)}, never acknowledged for it`,
+      );
     }
     const counts = this.dequeues.get(id) ?? new Set();
-    if (counts.has(m.dequeueCount)) this.violations.push(`${id}: DequeueCount ${m.dequeueCount} delivered twice`);
+    if (counts.has(m.dequeueCount))
+      this.violations.push(`${id}: DequeueCount ${m.dequeueCount} delivered twice`);
     counts.add(m.dequeueCount);
     this.dequeues.set(id, counts);
     this.delivered.add(id);
@@ -151,7 +175,10 @@ class Ledger {
       if (this.deleted.has(id) || this.delivered.has(id) || present.has(id)) continue;
       if (put.sentAt < (this.wipedAt.get(put.queue) ?? -1)) continue;
       missing++;
-      if (missing <= 5) this.violations.push(`acknowledged put ${id} (${put.queue}) was never delivered and is gone`);
+      if (missing <= 5)
+        this.violations.push(
+          `acknowledged put ${id} (${put.queue}) was never delivered and is gone`,
+        );
     }
     if (missing > 5) this.violations.push(`… ${missing} acknowledged puts lost in all`);
     for (const [id, m] of present) {
@@ -169,14 +196,17 @@ async function present(origin, queues) {
   for (const q of queues) {
     const r = await fetch(`${origin}/_azqueue/inspect/devstoreaccount1/${q}`);
     if (r.status === 404) continue;
-    for (const m of (await r.json()).messages) out.set(m.messageId, { text: m.messageText, dequeueCount: m.dequeueCount });
+    for (const m of (await r.json()).messages)
+      out.set(m.messageId, { text: m.messageText, dequeueCount: m.dequeueCount });
   }
   return out;
 }
 
 async function soak(store) {
   const server = await startServer(store);
-  const client = QueueServiceClient.fromConnectionString(server.connectionString, { retryOptions: { maxTries: 1 } });
+  const client = QueueServiceClient.fromConnectionString(server.connectionString, {
+    retryOptions: { maxTries: 1 },
+  });
   const queues = [...STEADY, CHURN];
   for (const q of queues) await client.getQueueClient(q).createIfNotExists();
   const ledger = new Ledger();
@@ -194,7 +224,10 @@ async function soak(store) {
   const producer = async (p) => {
     while (running()) {
       const q = queues[(p + n) % queues.length];
-      if (ledger.unsettled(q) > DEPTH) { await sleep(5); continue; }
+      if (ledger.unsettled(q) > DEPTH) {
+        await sleep(5);
+        continue;
+      }
       const text = `m${p}-${n++}`;
       const sentAt = performance.now();
       try {
@@ -296,17 +329,25 @@ let failed = 0;
 for (const store of STORES) {
   const { ledger, errors, rss } = await soak(store);
   const s = ledger.stats;
-  console.log(`\nsoak (${store}, ${SECONDS} s): ${s.puts} puts, ${s.receives} receives, ${s.deliveries} deliveries, `
-    + `${s.deletes} deletes, ${s.updates} updates, ${s.expired} left to expire, ${s.clears} clears, ${s.queueDeletes} queue deletes`);
-  console.log(`  server RSS (MiB) over time: ${rss.map(([t, m]) => `${t.toFixed(0)}s ${m.toFixed(0)}`).join(', ')}`);
+  console.log(
+    `\nsoak (${store}, ${SECONDS} s): ${s.puts} puts, ${s.receives} receives, ${s.deliveries} deliveries, ` +
+      `${s.deletes} deletes, ${s.updates} updates, ${s.expired} left to expire, ${s.clears} clears, ${s.queueDeletes} queue deletes`,
+  );
+  console.log(
+    `  server RSS (MiB) over time: ${rss.map(([t, m]) => `${t.toFixed(0)}s ${m.toFixed(0)}`).join(', ')}`,
+  );
   const third = rss[Math.floor(rss.length / 3)][1];
   const last = rss[rss.length - 1][1];
-  console.log(`  RSS from a third of the run to its end: ${third.toFixed(1)} → ${last.toFixed(1)} MiB (×${(last / third).toFixed(2)})`);
-  if (errors.size) console.log(`  unexpected errors: ${[...errors].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
+  console.log(
+    `  RSS from a third of the run to its end: ${third.toFixed(1)} → ${last.toFixed(1)} MiB (×${(last / third).toFixed(2)})`,
+  );
+  if (errors.size)
+    console.log(`  unexpected errors: ${[...errors].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
   for (const v of ledger.violations.slice(0, 20)) console.log(`  VIOLATION: ${v}`);
   const ok = ledger.violations.length === 0 && errors.size === 0 && s.puts > 0 && s.deliveries > 0;
   console.log(`  ${ok ? 'ok' : 'FAILED'}: ${ledger.violations.length} violations`);
-  if (ok) passed++; else failed++;
+  if (ok) passed++;
+  else failed++;
 }
 console.log(`soak: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -76,8 +76,9 @@ layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --firefox -- --test wasm_browser --test wasm_idb
 layer wasm-webkit  SAFARIDRIVER=/usr/bin/WebKitWebDriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} xvfb-run -a cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb
 layer build        scripts/build.sh
-# The JavaScript against the package's own types (tsconfig.json; needs the build above).
-layer js           npx --no-install tsc -p tsconfig.json
+# One format for www/, tests/ and scripts/ (.prettierrc.json), then the JavaScript against the
+# package's own types (tsconfig.json; needs the build above).
+layer js           'npx --no-install prettier --check www tests scripts && npx --no-install tsc -p tsconfig.json'
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
 # Producers and consumers through the SDK, 15 s in memory and 15 s with --location, then the ledger.

@@ -10,10 +10,21 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /** Launches a fresh headless Chromium; resolves to playwright's Browser. */
 export function launchChromium() {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/ensure-tools.sh installs it)`);
+  assert.ok(
+    fs.existsSync(CHROMIUM),
+    `${CHROMIUM} is missing (scripts/ensure-tools.sh installs it)`,
+  );
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }

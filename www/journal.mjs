@@ -80,10 +80,16 @@ export function readFrames(buf) {
       // Is anything valid after this point? Then it is not a torn final append.
       for (let at = buf.indexOf(MAGIC, offset + 1); at !== -1; at = buf.indexOf(MAGIC, at + 1)) {
         if (frameAt(buf, at)) {
-          throw new JournalCorrupt(`journal frame at byte ${offset} is damaged but a valid frame follows at byte ${at}: not a crash tear; refusing to guess`);
+          throw new JournalCorrupt(
+            `journal frame at byte ${offset} is damaged but a valid frame follows at byte ${at}: not a crash tear; refusing to guess`,
+          );
         }
       }
-      return { payloads, end: offset, torn: `${buf.length - offset} bytes of an incomplete or damaged final frame` };
+      return {
+        payloads,
+        end: offset,
+        torn: `${buf.length - offset} bytes of an incomplete or damaged final frame`,
+      };
     }
     payloads.push(f.payload);
     offset = f.end;
@@ -100,9 +106,18 @@ export function readFrames(buf) {
 function encodeSnapshot(gen, records) {
   let lines = true;
   for (const [k, v] of records) {
-    if (k.includes('\n') || v.includes('\n')) { lines = false; break; }
+    if (k.includes('\n') || v.includes('\n')) {
+      lines = false;
+      break;
+    }
   }
-  const header = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, gen, count: records.size, lines };
+  const header = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    gen,
+    count: records.size,
+    lines,
+  };
   if (!lines) return JSON.stringify({ ...header, records: [...records] });
   const parts = [JSON.stringify(header)];
   for (const [k, v] of records) parts.push(k, v);
@@ -113,14 +128,18 @@ function decodeSnapshot(text, file) {
   const nl = text.indexOf('\n');
   const header = JSON.parse(nl === -1 ? text : text.slice(0, nl));
   if (header.format !== SNAPSHOT_FORMAT || !(header.version <= SNAPSHOT_VERSION)) {
-    throw new JournalCorrupt(`${file} has format ${header.format} v${header.version}, which this build does not read`);
+    throw new JournalCorrupt(
+      `${file} has format ${header.format} v${header.version}, which this build does not read`,
+    );
   }
   if (!header.lines) return { gen: header.gen, records: new Map(header.records) };
   const records = new Map();
   const parts = nl === -1 ? [] : text.slice(nl + 1).split('\n');
   for (let i = 0; i + 1 < parts.length; i += 2) records.set(parts[i], parts[i + 1]);
   if (records.size !== header.count) {
-    throw new JournalCorrupt(`${file} holds ${records.size} records, its header says ${header.count}`);
+    throw new JournalCorrupt(
+      `${file} holds ${records.size} records, its header says ${header.count}`,
+    );
   }
   return { gen: header.gen, records };
 }
@@ -254,7 +273,8 @@ export class Journal {
         this.#records.delete(op.key);
         break;
       case 'deletePrefix':
-        for (const key of this.#records.keys()) if (key.startsWith(op.prefix)) this.#records.delete(key);
+        for (const key of this.#records.keys())
+          if (key.startsWith(op.prefix)) this.#records.delete(key);
         break;
       case 'clear':
         this.#records.clear();
@@ -311,7 +331,9 @@ export class Journal {
     if (snapshot) {
       const f = frameAt(snapshot, 0);
       if (!f || f.end !== snapshot.length) {
-        throw new JournalCorrupt(`${this.#snapshotPath} is damaged (it is written atomically, so this is not a crash)`);
+        throw new JournalCorrupt(
+          `${this.#snapshotPath} is damaged (it is written atomically, so this is not a crash)`,
+        );
       }
       const { gen, records } = decodeSnapshot(f.payload.toString('utf8'), this.#snapshotPath);
       this.#gen = gen;
@@ -323,7 +345,9 @@ export class Journal {
       if (e.code === 'ENOENT') return null;
       throw e;
     });
-    const { payloads, end, torn } = journal ? readFrames(journal) : { payloads: [], end: 0, torn: null };
+    const { payloads, end, torn } = journal
+      ? readFrames(journal)
+      : { payloads: [], end: 0, torn: null };
     for (const payload of payloads) {
       const { g, ops } = JSON.parse(payload.toString('utf8'));
       if (g !== this.#gen) continue; // written before the last compaction's snapshot
@@ -332,7 +356,9 @@ export class Journal {
     this.#fh = await fsp.open(this.#journalPath, 'a');
     if (journal === null) await syncDir(this.#dir);
     if (torn) {
-      this.#log(`azqueue: journal ${this.#journalPath}: dropped ${torn} (an append cut short by a crash; it was never acknowledged)`);
+      this.#log(
+        `azqueue: journal ${this.#journalPath}: dropped ${torn} (an append cut short by a crash; it was never acknowledged)`,
+      );
       this.stats.droppedTailBytes += journal.length - end;
       await this.#fh.truncate(end);
       await this.#fh.datasync();
@@ -355,7 +381,9 @@ export class Journal {
       }
       const pid = Number((await fsp.readFile(this.#lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new JournalLocked(`${this.#dir} is in use by process ${pid} (delete ${this.#lockPath} if that is wrong)`);
+        throw new JournalLocked(
+          `${this.#dir} is in use by process ${pid} (delete ${this.#lockPath} if that is wrong)`,
+        );
       }
       // Left by a process that died (SIGKILL, power loss): take it over.
       await fsp.rm(this.#lockPath, { force: true });

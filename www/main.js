@@ -2,25 +2,25 @@
 // Queue behaviour comes from the engine (www/pkg, built by `make build`); the modules under
 // page/ only drive it through its fetch handler and draw what it reports.
 
-import init, { QueueService } from "./pkg/azqueue.js";
-import { EPOCH, formatElapsed } from "./page/clock.js";
-import { Demo } from "./page/demo.js";
-import { scenarios, scenarioById } from "./page/scenarios.js";
-import { Session } from "./page/session.js";
-import { Timeline } from "./page/timeline.js";
-import { actionApplier } from "./page/actions.js";
-import { bindTimeControls } from "./page/controls.js";
-import { Guide } from "./page/guide.js";
-import { bindCopyLink, momentFromUrl } from "./page/link.js";
-import { startLoop } from "./page/loop.js";
-import { clearViews, createViews, drawViews } from "./page/views.js";
-import { bindSnippet } from "./page/snippet.js";
-import { installBridge } from "./page/sw-bridge.js";
-import { setAttr, setText } from "./page/dom.js";
+import init, { QueueService } from './pkg/azqueue.js';
+import { EPOCH, formatElapsed } from './page/clock.js';
+import { Demo } from './page/demo.js';
+import { scenarios, scenarioById } from './page/scenarios.js';
+import { Session } from './page/session.js';
+import { Timeline } from './page/timeline.js';
+import { actionApplier } from './page/actions.js';
+import { bindTimeControls } from './page/controls.js';
+import { Guide } from './page/guide.js';
+import { bindCopyLink, momentFromUrl } from './page/link.js';
+import { startLoop } from './page/loop.js';
+import { clearViews, createViews, drawViews } from './page/views.js';
+import { bindSnippet } from './page/snippet.js';
+import { installBridge } from './page/sw-bridge.js';
+import { setAttr, setText } from './page/dom.js';
 
 const $ = (id) => document.getElementById(id);
-const SETTINGS_KEY = "azqueue-page"; // display settings (speed, step size, guided mode)
-const EXTRA_NAMES = ["Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Max"];
+const SETTINGS_KEY = 'azqueue-page'; // display settings (speed, step size, guided mode)
+const EXTRA_NAMES = ['Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kit', 'Lu', 'Max'];
 
 function loadSettings() {
   try {
@@ -56,43 +56,73 @@ async function boot() {
   page.perform = async (action) => {
     await page.timeline.settled();
     return demo.clock.run(async () => {
-      if (page.timeline.fork()) demo.say(`You acted at ${formatElapsed(demo.clock.elapsed())} after rewinding: the timeline forks here.`, "fork");
+      if (page.timeline.fork())
+        demo.say(
+          `You acted at ${formatElapsed(demo.clock.elapsed())} after rewinding: the timeline forks here.`,
+          'fork',
+        );
       session.record(demo.clock.now(), action);
       return apply(action);
     });
   };
   page.views = createViews({
-    onAction: (actor, action, arg) => page.perform({ type: "actor", name: actor.name, action, ...arg }),
+    onAction: (actor, action, arg) =>
+      page.perform({ type: 'actor', name: actor.name, action, ...arg }),
     onSelect: (messageId) => page.views.history.open(messageId, demo),
   });
   page.refreshSnippet = bindSnippet(
-    { code: $("snippet"), copy: $("copy-snippet"), status: $("copy-status"), start: $("start-sw"), startStatus: $("sw-status") },
+    {
+      code: $('snippet'),
+      copy: $('copy-snippet'),
+      status: $('copy-status'),
+      start: $('start-sw'),
+      startStatus: $('sw-status'),
+    },
     () => demo.queue,
     bridge.ready,
   );
   page.load = (scenario, options) => loadScenario(page, scenario, options);
-  page.timeline = new Timeline({ demo, session, apply, reload: () => page.load(scenarioById(session.scenario), { resume: true }) });
+  page.timeline = new Timeline({
+    demo,
+    session,
+    apply,
+    reload: () => page.load(scenarioById(session.scenario), { resume: true }),
+  });
   page.time = bindTimeControls({ demo, timeline: page.timeline, session, settings, saveSettings });
   page.guide = new Guide({
-    el: { box: $("guide"), text: $("guide-text"), when: $("guide-when"), cont: $("guide-continue"), toggle: $("guided"), next: $("next-moment") },
+    el: {
+      box: $('guide'),
+      text: $('guide-text'),
+      when: $('guide-when'),
+      cont: $('guide-continue'),
+      toggle: $('guided'),
+      next: $('next-moment'),
+    },
     demo,
     timeline: page.timeline,
     setPlaying: page.time.setPlaying,
     enabled: settings.guided === true,
   });
-  $("guided").addEventListener("change", () => saveSettings({ guided: $("guided").checked }));
+  $('guided').addEventListener('change', () => saveSettings({ guided: $('guided').checked }));
 
   bindScenarioControls(page);
   bindActionForms(page);
   bindTimeTravel(page);
   await start(page);
-  document.body.dataset.ready = "true";
+  document.body.dataset.ready = 'true';
   // Recorded like any action, so a reload replays what the snippet did too.
   bridge.serve(async (request) => {
-    const body = request.method === "GET" || request.method === "HEAD" ? null : await request.text();
-    return page.perform({ type: "sdk", method: request.method, url: request.url, headers: [...request.headers], body });
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
+    return page.perform({
+      type: 'sdk',
+      method: request.method,
+      url: request.url,
+      headers: [...request.headers],
+      body,
+    });
   });
-  addEventListener("pagehide", () => session.progress(demo.clock.now(), true));
+  addEventListener('pagehide', () => session.progress(demo.clock.now(), true));
   startLoop({ demo, timeline: page.timeline, session, draw: (meter) => draw(page, meter) });
 }
 
@@ -107,10 +137,10 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
     page.timeline.restart();
   }
   clearViews(views);
-  $("scenario").value = scenario.id;
-  setText($("queue-name"), demo.queue);
-  setText($("poison-name"), demo.poisonQueue);
-  $("poison-threshold").value = demo.poisonThreshold;
+  $('scenario').value = scenario.id;
+  setText($('queue-name'), demo.queue);
+  setText($('poison-name'), demo.poisonQueue);
+  $('poison-threshold').value = demo.poisonThreshold;
   page.refreshSnippet();
   showStore(demo);
   document.body.dataset.loads = String(Number(document.body.dataset.loads ?? 0) + 1);
@@ -129,7 +159,7 @@ async function start(page) {
     await timeline.seek(EPOCH + moment.t); // as a replay: guided mode does not stop on the way
     session.progress(demo.clock.now(), true);
     // The link has done its work: a reload from here restores the session like any other.
-    history.replaceState(null, "", location.pathname);
+    history.replaceState(null, '', location.pathname);
     showStore(demo, `opened at ${formatElapsed(demo.clock.elapsed())} from a link`);
     return;
   }
@@ -138,7 +168,7 @@ async function start(page) {
     return;
   }
   const { actions, at } = session;
-  setText($("store"), "Restoring your session…");
+  setText($('store'), 'Restoring your session…');
   const reached = await timeline.seek(at);
   const requests = demo.log.length ? demo.log[demo.log.length - 1].seq : 0;
   showStore(
@@ -147,45 +177,50 @@ async function start(page) {
       ? `restored after reload: replayed ${actions.length} action(s) and ${requests} request(s) to ${formatElapsed(demo.clock.elapsed())}`
       : `restored up to ${formatElapsed(demo.clock.elapsed())} (replay stopped early)`,
   );
-  setAttr($("store"), "data-restored", "true");
+  setAttr($('store'), 'data-restored', 'true');
 }
 
 function bindScenarioControls(page) {
-  for (const s of scenarios) $("scenario").append(new Option(s.title, s.id));
-  $("reset").addEventListener("click", () => page.load(page.demo.scenario));
-  $("scenario").addEventListener("change", () => page.load(scenarioById($("scenario").value)));
+  for (const s of scenarios) $('scenario').append(new Option(s.title, s.id));
+  $('reset').addEventListener('click', () => page.load(page.demo.scenario));
+  $('scenario').addEventListener('change', () => page.load(scenarioById($('scenario').value)));
 }
 
 /** The send form, the consumer buttons and the poison threshold: each a recorded action. */
 function bindActionForms(page) {
   const { demo, perform } = page;
-  $("send-form").addEventListener("submit", async (e) => {
+  $('send-form').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const ttl = Math.round(Number($("send-ttl").value) || 0);
+    const ttl = Math.round(Number($('send-ttl').value) || 0);
     const r = await perform({
-      type: "send",
-      text: $("send-text").value.trim() || "hello",
-      delayS: Math.max(0, Math.round(Number($("send-delay").value) || 0)),
+      type: 'send',
+      text: $('send-text').value.trim() || 'hello',
+      delayS: Math.max(0, Math.round(Number($('send-delay').value) || 0)),
       ttlS: ttl === -1 ? -1 : Math.max(0, ttl),
     });
-    const out = $("send-status");
-    out.textContent = r?.ok ? "" : `Refused: ${r?.status} ${r?.code ?? ""} — ${r?.reason ?? ""}`;
-    setAttr(out, "data-code", r?.ok ? undefined : r?.code);
+    const out = $('send-status');
+    out.textContent = r?.ok ? '' : `Refused: ${r?.status} ${r?.code ?? ''} — ${r?.reason ?? ''}`;
+    setAttr(out, 'data-code', r?.ok ? undefined : r?.code);
   });
-  const nextName = () => EXTRA_NAMES.find((n) => !demo.actors.some((a) => a.name === n)) ?? `C${demo.actors.length + 1}`;
-  $("add-consumer").addEventListener("click", () => perform({ type: "add-consumer", name: nextName() }));
-  $("add-lease-worker").addEventListener("click", () => perform({ type: "add-lease-worker", name: nextName() }));
-  $("poison-threshold").addEventListener("change", () => {
-    const value = Math.max(0, Math.min(50, Math.round(Number($("poison-threshold").value) || 0)));
-    $("poison-threshold").value = value;
-    perform({ type: "poison-threshold", value });
+  const nextName = () =>
+    EXTRA_NAMES.find((n) => !demo.actors.some((a) => a.name === n)) ?? `C${demo.actors.length + 1}`;
+  $('add-consumer').addEventListener('click', () =>
+    perform({ type: 'add-consumer', name: nextName() }),
+  );
+  $('add-lease-worker').addEventListener('click', () =>
+    perform({ type: 'add-lease-worker', name: nextName() }),
+  );
+  $('poison-threshold').addEventListener('change', () => {
+    const value = Math.max(0, Math.min(50, Math.round(Number($('poison-threshold').value) || 0)));
+    $('poison-threshold').value = value;
+    perform({ type: 'poison-threshold', value });
   });
 }
 
 /** The rewind slider and "copy link to this moment". */
 function bindTimeTravel(page) {
   const { demo, session, timeline } = page;
-  const scrub = $("scrub");
+  const scrub = $('scrub');
   let pending = 0;
   const seek = async () => {
     page.time.setPlaying(false);
@@ -193,10 +228,11 @@ function bindTimeTravel(page) {
     pending++;
     await timeline.seek(EPOCH + Math.round(Number(scrub.value) * 1000));
     drawViews(page.views, demo, timeline); // now, not when the loop next looks (it waits out replays)
-    if (--pending === 0) document.body.dataset.seeks = String(Number(document.body.dataset.seeks ?? 0) + 1);
+    if (--pending === 0)
+      document.body.dataset.seeks = String(Number(document.body.dataset.seeks ?? 0) + 1);
   };
-  scrub.addEventListener("input", seek);
-  bindCopyLink({ button: $("copy-link"), status: $("link-status") }, () => ({
+  scrub.addEventListener('input', seek);
+  bindCopyLink({ button: $('copy-link'), status: $('link-status') }, () => ({
     scenario: demo.scenario.id,
     elapsed: demo.clock.elapsed(),
     acted: session.actions.length > 0,
@@ -209,10 +245,10 @@ function draw(page, meter) {
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;
   const label = short ? `${wanted}× (running at ${formatRate(meter.rate)}×)` : `${wanted}×`;
-  setText($("speed-out"), label);
-  setAttr($("speed-out"), "data-rate", meter.rate === null ? undefined : meter.rate.toFixed(2));
-  setAttr($("speed-out"), "data-draw-ms", meter.drawMs.toFixed(1));
-  setAttr($("speed-out"), "data-advance-ms", meter.advanceMs.toFixed(1));
+  setText($('speed-out'), label);
+  setAttr($('speed-out'), 'data-rate', meter.rate === null ? undefined : meter.rate.toFixed(2));
+  setAttr($('speed-out'), 'data-draw-ms', meter.drawMs.toFixed(1));
+  setAttr($('speed-out'), 'data-advance-ms', meter.advanceMs.toFixed(1));
 }
 
 function formatRate(rate) {
@@ -220,27 +256,30 @@ function formatRate(rate) {
 }
 
 function showStore(demo, restored) {
-  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === "indexeddb" ? " (relaxed)" : ""}`;
-  const tail = restored ?? (demo.store === "memory" ? "a reload replays your session" : undefined);
-  setText($("store"), tail ? `${engine} · ${tail}` : engine);
-  setAttr($("store"), "data-store", demo.store);
-  setAttr($("store"), "title", demo.storeNote || "");
+  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === 'indexeddb' ? ' (relaxed)' : ''}`;
+  const tail = restored ?? (demo.store === 'memory' ? 'a reload replays your session' : undefined);
+  setText($('store'), tail ? `${engine} · ${tail}` : engine);
+  setAttr($('store'), 'data-store', demo.store);
+  setAttr($('store'), 'title', demo.storeNote || '');
 }
 
 function showBridge(state, detail) {
   document.body.dataset.sw = state;
-  const out = $("sw-status");
+  const out = $('sw-status');
   if (!out) return;
-  const text = {
-    registering: "Starting the service worker…",
-    forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
-  }[state] ?? detail ?? "";
+  const text =
+    {
+      registering: 'Starting the service worker…',
+      forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
+    }[state] ??
+    detail ??
+    '';
   setText(out, text);
-  setAttr(out, "data-bridge", state);
+  setAttr(out, 'data-bridge', state);
 }
 
 boot().catch((e) => {
-  console.error("azqueue page failed to start", e);
-  const s = document.getElementById("store");
+  console.error('azqueue page failed to start', e);
+  const s = document.getElementById('store');
   if (s) s.textContent = `The engine failed to start: ${e?.message ?? e}`;
 });

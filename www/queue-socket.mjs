@@ -18,9 +18,11 @@ export const MAX_CONNECTIONS = 1000;
 
 // Azure's throttling answer, for a connection over the limit (no request has been read, so it
 // is the same for everyone). The SDKs retry 503 with backoff.
-const BUSY_BODY = '<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>';
+const BUSY_BODY =
+  '<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>';
 const BUSY = `HTTP/1.1 503 The server is busy.\r\ncontent-type: application/xml\r\nx-ms-error-code: ServerBusy\r\ncontent-length: ${Buffer.byteLength(BUSY_BODY)}\r\nconnection: close\r\n\r\n${BUSY_BODY}`;
-const HEAD_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
+const HEAD_TIMEOUT =
+  'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
 
 /** Answers `socket` with `answer`, then drops it once the client stops sending (or soon). */
 function refuse(socket, answer) {
@@ -43,11 +45,18 @@ function refuse(socket, answer) {
  * sockets are `node:tls` ones (the listener then goes to `tls.createServer`), so requests are
  * HTTPS.
  */
-export function queueConnectionListener(service, {
-  fallbackHost, onDone = null, logHeaders = false,
-  idleMs = IDLE_TIMEOUT_MS, headMs = HEAD_TIMEOUT_MS, maxConnections = MAX_CONNECTIONS,
-  secure = false,
-}) {
+export function queueConnectionListener(
+  service,
+  {
+    fallbackHost,
+    onDone = null,
+    logHeaders = false,
+    idleMs = IDLE_TIMEOUT_MS,
+    headMs = HEAD_TIMEOUT_MS,
+    maxConnections = MAX_CONNECTIONS,
+    secure = false,
+  },
+) {
   const sockets = new Set();
   const level = onDone ? (logHeaders ? 2 : 1) : 0;
 
@@ -67,8 +76,12 @@ export function queueConnectionListener(service, {
     // Reasons not to read from the socket now (an answer waiting for the store, answers the
     // client is not reading): requests queue in the kernel, not in this process.
     let holds = 0;
-    const hold = () => { if (holds++ === 0) socket.pause(); };
-    const unhold = () => { if (--holds === 0 && !closed) socket.resume(); };
+    const hold = () => {
+      if (holds++ === 0) socket.pause();
+    };
+    const unhold = () => {
+      if (--holds === 0 && !closed) socket.resume();
+    };
     // Runs from a head's first byte to its end. While an answer waits for the store, the
     // client is not being read, so the wait is not held against it.
     let headTimer = null;
@@ -78,8 +91,14 @@ export function queueConnectionListener(service, {
         headTimer = null;
       } else if (headTimer === null) {
         headTimer = setTimeout(function expire() {
-          if (closed || !conn.inHead) { headTimer = null; return; }
-          if (pending > 0) { headTimer = setTimeout(expire, headMs); return; }
+          if (closed || !conn.inHead) {
+            headTimer = null;
+            return;
+          }
+          if (pending > 0) {
+            headTimer = setTimeout(expire, headMs);
+            return;
+          }
           closed = true;
           refuse(socket, HEAD_TIMEOUT);
         }, headMs);
@@ -126,7 +145,11 @@ export function queueConnectionListener(service, {
       } else {
         pending++;
         hold();
-        out.then((n) => { pending--; write(n); unhold(); }, fail);
+        out.then((n) => {
+          pending--;
+          write(n);
+          unhold();
+        }, fail);
       }
     });
     socket.on('end', () => {

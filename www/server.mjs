@@ -19,7 +19,10 @@ import { Journal } from './journal.mjs';
 const WWW = path.dirname(fileURLToPath(import.meta.url));
 
 // Run as the npm package's `azqueue` command, or from a checkout.
-const PROGRAM = process.argv[1] && path.basename(process.argv[1]) !== 'server.mjs' ? 'azqueue' : 'node www/server.mjs';
+const PROGRAM =
+  process.argv[1] && path.basename(process.argv[1]) !== 'server.mjs'
+    ? 'azqueue'
+    : 'node www/server.mjs';
 
 const USAGE = `usage: ${PROGRAM} [options]
 
@@ -84,9 +87,10 @@ const OPTIONS = {
 export function parseArgs(argv) {
   const opts = { queueHost: '127.0.0.1', queuePort: 10001, webPort: 8080 };
   for (let i = 0; i < argv.length; i++) {
-    const [name, inline] = argv[i].startsWith('--') && argv[i].includes('=')
-      ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
-      : [argv[i], undefined];
+    const [name, inline] =
+      argv[i].startsWith('--') && argv[i].includes('=')
+        ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
+        : [argv[i], undefined];
     const spec = OPTIONS[name];
     if (!spec) throw new UsageError(`unknown option ${JSON.stringify(argv[i])}`);
     const [kind, key] = spec;
@@ -104,7 +108,9 @@ export function parseArgs(argv) {
   for (const key of ['queuePort', 'webPort']) {
     const n = Number(opts[key]);
     if (!Number.isInteger(n) || n < 0 || n > 65535) {
-      throw new UsageError(`--${key} must be a port number from 0 to 65535, not ${JSON.stringify(opts[key])}`);
+      throw new UsageError(
+        `--${key} must be a port number from 0 to 65535, not ${JSON.stringify(opts[key])}`,
+      );
     }
     opts[key] = n;
   }
@@ -127,7 +133,9 @@ export function parseArgs(argv) {
   }
   // As in Azurite: a bearer token is only ever read over TLS, so OAuth without it is a mistake.
   if (opts.oauth && !opts.cert) {
-    throw new UsageError('--oauth needs HTTPS: give --cert and --key (or --cert FILE.pfx --pwd PASSWORD)');
+    throw new UsageError(
+      '--oauth needs HTTPS: give --cert and --key (or --cert FILE.pfx --pwd PASSWORD)',
+    );
   }
   return opts;
 }
@@ -141,7 +149,9 @@ function tlsOptions(opts) {
     try {
       return fs.readFileSync(file);
     } catch (err) {
-      throw new Error(`cannot read the ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+      throw new Error(
+        `cannot read the ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`,
+      );
     }
   };
   const options = opts.key
@@ -220,9 +230,14 @@ function staticListener(root) {
 function listen(server, host, port, what) {
   return new Promise((resolve, reject) => {
     server.once('error', (err) => {
-      const why = err.code === 'EADDRINUSE' ? 'the port is already in use'
-        : err.code === 'EACCES' ? 'permission denied'
-        : err.code === 'EADDRNOTAVAIL' ? 'no such local address' : err.message;
+      const why =
+        err.code === 'EADDRINUSE'
+          ? 'the port is already in use'
+          : err.code === 'EACCES'
+            ? 'permission denied'
+            : err.code === 'EADDRNOTAVAIL'
+              ? 'no such local address'
+              : err.message;
       reject(new Error(`cannot serve the ${what} on ${host}:${port}: ${why}`));
     });
     server.listen(port, host, () => resolve(server.address().port));
@@ -234,19 +249,24 @@ function urlHost(host) {
 }
 
 /** One request in the --debug log: the access line, the request, then the answer. */
-function debugEntry(line, { headers = [], body = '', status, responseHeaders = [], responseBody = '' }) {
+function debugEntry(
+  line,
+  { headers = [], body = '', status, responseHeaders = [], responseBody = '' },
+) {
   const block = (pairs, text) => [
     ...pairs.map(([k, v]) => `  ${k}: ${v}`),
     ...(text ? ['', ...text.split('\n').map((l) => `  ${l}`)] : []),
   ];
-  return [
-    line,
-    '> request',
-    ...block(headers, body),
-    `< response ${status}`,
-    ...block(responseHeaders, responseBody),
-    '',
-  ].join('\n') + '\n';
+  return (
+    [
+      line,
+      '> request',
+      ...block(headers, body),
+      `< response ${status}`,
+      ...block(responseHeaders, responseBody),
+      '',
+    ].join('\n') + '\n'
+  );
 }
 
 /**
@@ -259,18 +279,34 @@ export async function startServer(opts, { log = console.log } = {}) {
   const secure = opts.cert ? tlsOptions(opts) : null;
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
   // --location DIR: the journal; --inMemoryPersistence wins, as in Azurite.
-  const journal = opts.location && !opts.inMemoryPersistence
-    ? new Journal(path.resolve(opts.location), { log: (line) => console.error(line) })
-    : null;
-  const service = await QueueService.open({ store: journal ?? 'memory', accounts, oauth: opts.oauth });
+  const journal =
+    opts.location && !opts.inMemoryPersistence
+      ? new Journal(path.resolve(opts.location), { log: (line) => console.error(line) })
+      : null;
+  const service = await QueueService.open({
+    store: journal ?? 'memory',
+    accounts,
+    oauth: opts.oauth,
+  });
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
   // Entries come from the wasm connection with the URL's sig, Authorization's credential
   // and any account key already <redacted>, so nothing here sees a secret.
-  const onDone = ({ method, url, status, errorCode, ms, headers, body, responseHeaders, responseBody }) => {
+  const onDone = ({
+    method,
+    url,
+    status,
+    errorCode,
+    ms,
+    headers,
+    body,
+    responseHeaders,
+    responseBody,
+  }) => {
     const line = `${new Date().toISOString()} ${method} ${url} ${status}${errorCode ? ` ${errorCode}` : ''} ${ms.toFixed(1)}ms`;
     if (!opts.silent) log(line);
-    if (debug) debug.write(debugEntry(line, { headers, body, status, responseHeaders, responseBody }));
+    if (debug)
+      debug.write(debugEntry(line, { headers, body, status, responseHeaders, responseBody }));
   };
 
   const connections = queueConnectionListener(service, {
@@ -291,16 +327,25 @@ export async function startServer(opts, { log = console.log } = {}) {
   const webServer = secure
     ? https.createServer(secure, staticListener(WWW))
     : http.createServer(staticListener(WWW));
-  const closeServers = () => new Promise((resolve) => {
-    let pending = 2;
-    const done = () => { if (--pending === 0) { debug?.end(); resolve(); } };
-    for (const s of [queueServer, webServer]) {
-      if (!s.listening) { done(); continue; }
-      s.close(done);
-    }
-    connections.destroyAll();
-    webServer.closeAllConnections();
-  });
+  const closeServers = () =>
+    new Promise((resolve) => {
+      let pending = 2;
+      const done = () => {
+        if (--pending === 0) {
+          debug?.end();
+          resolve();
+        }
+      };
+      for (const s of [queueServer, webServer]) {
+        if (!s.listening) {
+          done();
+          continue;
+        }
+        s.close(done);
+      }
+      connections.destroyAll();
+      webServer.closeAllConnections();
+    });
   // Stop taking requests, let the store finish, then release the directory.
   const close = async () => {
     await closeServers();
@@ -340,9 +385,13 @@ async function main() {
     return;
   }
   if (opts.location && opts.inMemoryPersistence) {
-    console.log(`azqueue: --inMemoryPersistence: data is memory-only (--location ${opts.location} is not used)`);
+    console.log(
+      `azqueue: --inMemoryPersistence: data is memory-only (--location ${opts.location} is not used)`,
+    );
   } else if (opts.location) {
-    console.log(`azqueue: data in ${path.resolve(opts.location)} (journal; every answer waits for fsync)`);
+    console.log(
+      `azqueue: data in ${path.resolve(opts.location)} (journal; every answer waits for fsync)`,
+    );
   }
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   let server = null;
@@ -366,10 +415,15 @@ async function main() {
     await server.close();
     return;
   }
-  console.log(`azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`);
+  console.log(
+    `azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`,
+  );
 }
 
 // Also when started through a symlink, as npm's `node_modules/.bin/azqueue` is.
-if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(path.resolve(process.argv[1]))).href) {
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(fs.realpathSync(path.resolve(process.argv[1]))).href
+) {
   await main();
 }

@@ -40,11 +40,13 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 let ready = null;
 function service() {
   ready ??= init()
-    .then(() => QueueService.open({
-      store: 'memory',
-      anonymous: params.get('anonymous') === '1',
-      accounts: params.get('accounts') || undefined,
-    }))
+    .then(() =>
+      QueueService.open({
+        store: 'memory',
+        anonymous: params.get('anonymous') === '1',
+        accounts: params.get('accounts') || undefined,
+      }),
+    )
     .then((svc) => ({ handle: svc.fetchHandler() }))
     .catch((err) => {
       ready = null; // a later request may retry
@@ -55,7 +57,10 @@ function service() {
 
 function accountNames(spec) {
   if (!spec) return ['devstoreaccount1'];
-  return spec.split(';').map((entry) => entry.split(':')[0].trim()).filter(Boolean);
+  return spec
+    .split(';')
+    .map((entry) => entry.split(':')[0].trim())
+    .filter(Boolean);
 }
 
 self.addEventListener('install', (event) => {
@@ -75,7 +80,13 @@ self.addEventListener('fetch', (event) => {
   if (!ACCOUNTS.includes(account)) return;
   if (FORWARD) {
     event.respondWith(
-      forward(event).catch((err) => azureError(500, 'InternalError', `The service worker could not forward the request: ${err?.message ?? err}`)),
+      forward(event).catch((err) =>
+        azureError(
+          500,
+          'InternalError',
+          `The service worker could not forward the request: ${err?.message ?? err}`,
+        ),
+      ),
     );
     return;
   }
@@ -104,7 +115,11 @@ async function forward(event) {
   const body = hasBody ? await request.arrayBuffer() : null;
   const client = await pickClient(event.clientId);
   if (!client) {
-    return azureError(503, 'ServerBusy', 'No page of this origin is open to answer: open the azqueue page and try again.');
+    return azureError(
+      503,
+      'ServerBusy',
+      'No page of this origin is open to answer: open the azqueue page and try again.',
+    );
   }
   const channel = new MessageChannel();
   const reply = new Promise((resolve) => {
@@ -115,7 +130,13 @@ async function forward(event) {
     };
   });
   client.postMessage(
-    { type: 'azqueue-forward', method: request.method, url: request.url, headers: [...request.headers], body },
+    {
+      type: 'azqueue-forward',
+      method: request.method,
+      url: request.url,
+      headers: [...request.headers],
+      body,
+    },
     body ? [channel.port2, body] : [channel.port2],
   );
   const answer = await reply;
@@ -127,7 +148,8 @@ async function forward(event) {
       `The page did not answer within ${FORWARD_TIMEOUT_MS / 1000} s (is it the azqueue page, and is it still open?).`,
     );
   }
-  if (answer.error) return azureError(500, 'InternalError', `The page could not answer: ${answer.error}`);
+  if (answer.error)
+    return azureError(500, 'InternalError', `The page could not answer: ${answer.error}`);
   const status = Number(answer.status) || 500;
   const empty = request.method === 'HEAD' || NULL_BODY.has(status) || !answer.body;
   return new Response(empty ? null : answer.body, {
@@ -157,5 +179,8 @@ function azureError(status, code, message) {
 }
 
 function escapeXml(s) {
-  return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]);
+  return s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c],
+  );
 }

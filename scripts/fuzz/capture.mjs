@@ -20,7 +20,8 @@ if (dir && isServer) {
   const createServer = net.createServer;
   let next = 0;
   net.createServer = function capturing(options, listener) {
-    const [opts, onConnection] = typeof options === 'function' ? [{}, options] : [options, listener];
+    const [opts, onConnection] =
+      typeof options === 'function' ? [{}, options] : [options, listener];
     return createServer.call(net, opts, (socket) => {
       const file = path.join(dir, `${process.pid}-${next++}.http`);
       socket.on('data', (chunk) => fs.appendFileSync(file, chunk));

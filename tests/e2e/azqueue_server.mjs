@@ -19,7 +19,8 @@ export const TARGET = process.env.AZQUEUE_E2E === 'edge' ? 'edge' : 'node';
 export const DEV_ACCOUNT = 'devstoreaccount1';
 /** The x-ms-version that raw-socket tests send (the newest the server speaks). */
 export const API_VERSION = '2026-04-06';
-export const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+export const DEV_KEY =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 /** Runs the server CLI with `args`; resolves when it exits: { code, signal, stdout, stderr }. */
 export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
@@ -27,10 +28,20 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
     const child = spawn(process.execPath, [SERVER, ...args], { env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not exit: ${stdout}${stderr}`)); }, timeoutMs);
-    child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not exit: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
   });
 }
 
@@ -41,12 +52,14 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
  */
 export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
   const tlsDir = process.env.AZQUEUE_E2E_TLS;
-  const tlsArgs = tlsDir && TARGET !== 'edge' && !args.includes('--cert')
-    ? ['--cert', path.join(tlsDir, 'cert.pem'), '--key', path.join(tlsDir, 'key.pem')]
-    : [];
-  const argv = TARGET === 'edge'
-    ? [EDGE, '--port', '0', ...args]
-    : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...tlsArgs, ...args];
+  const tlsArgs =
+    tlsDir && TARGET !== 'edge' && !args.includes('--cert')
+      ? ['--cert', path.join(tlsDir, 'cert.pem'), '--key', path.join(tlsDir, 'key.pem')]
+      : [];
+  const argv =
+    TARGET === 'edge'
+      ? [EDGE, '--port', '0', ...args]
+      : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...tlsArgs, ...args];
   const child = spawn(process.execPath, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,15 +83,18 @@ export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
         connectionString: m[3],
         child,
         output: () => out,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
-          child.once('exit', (code) => done(code));
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill('SIGTERM');
+          }),
       });
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before it was ready:\n${out}`));
@@ -112,13 +128,30 @@ export async function rejectsWith(assert, promise, statusCode, code) {
 export function sharedKey(method, path, query, headers) {
   const h = (name) => headers[name] ?? '';
   const length = h('content-length') === '0' ? '' : h('content-length');
-  const xms = Object.keys(headers).filter((k) => k.startsWith('x-ms-')).sort()
-    .map((k) => `${k}:${headers[k]}\n`).join('');
-  const params = [...new URLSearchParams(query)].sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `\n${k}:${v}`).join('');
-  const toSign = [method, h('content-encoding'), h('content-language'), length, h('content-md5'), h('content-type'),
-    '', h('if-modified-since'), h('if-match'), h('if-none-match'), h('if-unmodified-since'), h('range')].join('\n') +
-    `\n${xms}/${DEV_ACCOUNT}${path}${params}`;
+  const xms = Object.keys(headers)
+    .filter((k) => k.startsWith('x-ms-'))
+    .sort()
+    .map((k) => `${k}:${headers[k]}\n`)
+    .join('');
+  const params = [...new URLSearchParams(query)]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `\n${k}:${v}`)
+    .join('');
+  const toSign =
+    [
+      method,
+      h('content-encoding'),
+      h('content-language'),
+      length,
+      h('content-md5'),
+      h('content-type'),
+      '',
+      h('if-modified-since'),
+      h('if-match'),
+      h('if-none-match'),
+      h('if-unmodified-since'),
+      h('range'),
+    ].join('\n') + `\n${xms}/${DEV_ACCOUNT}${path}${params}`;
   const key = Buffer.from(DEV_KEY, 'base64');
   return `SharedKey ${DEV_ACCOUNT}:${crypto.createHmac('sha256', key).update(toSign, 'utf8').digest('base64')}`;
 }

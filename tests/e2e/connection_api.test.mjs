@@ -8,15 +8,31 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
-const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const { QueueService } = createRequire(import.meta.url)(
+  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+);
 
-const req = (method, target, { body = '', extra = [] } = {}) => Buffer.from(
-  [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1:10001', 'x-ms-version: 2026-04-06',
-    `Content-Length: ${Buffer.byteLength(body)}`, ...extra, '', body].join('\r\n'));
+const req = (method, target, { body = '', extra = [] } = {}) =>
+  Buffer.from(
+    [
+      `${method} ${target} HTTP/1.1`,
+      'Host: 127.0.0.1:10001',
+      'x-ms-version: 2026-04-06',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      ...extra,
+      '',
+      body,
+    ].join('\r\n'),
+  );
 const message = (text) => `<QueueMessage><MessageText>${text}</MessageText></QueueMessage>`;
 
 /** The status lines in `bytes`, in order. */
-const statuses = (bytes) => [...Buffer.from(bytes).toString('latin1').matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+const statuses = (bytes) =>
+  [
+    ...Buffer.from(bytes)
+      .toString('latin1')
+      .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+  ].map((m) => Number(m[1]));
 
 /** What a host does with feed's result: the bytes it writes (awaiting a Promise). */
 async function written(conn, n) {
@@ -36,7 +52,10 @@ test('with the memory store the bytes are ready at once; a request split anywher
   const m = conn.feed(req('GET', '/devstoreaccount1?comp=list'));
   const first = conn.take(Buffer.allocUnsafe(10));
   const rest = conn.take(Buffer.allocUnsafe(m - 10));
-  assert.match(Buffer.concat([first, rest]).toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[^]*<\/EnumerationResults>$/);
+  assert.match(
+    Buffer.concat([first, rest]).toString('latin1'),
+    /^HTTP\/1\.1 200 OK\r\n[^]*<\/EnumerationResults>$/,
+  );
   assert.equal(conn.closing, false);
   conn.free();
   service.free();
@@ -49,28 +68,33 @@ test('answers wait for a slow store, and pipelined ones behind them keep their o
   const adapter = {
     load: () => [...records].map(([key, value]) => ({ key, value })),
     // Once `hold` is set, every commit waits until the test lets it through.
-    commit: (batch) => new Promise((resolve) => {
-      const apply = () => {
-        for (const op of batch) if (op.op === 'put') records.set(op.key, op.value);
-        resolve();
-      };
-      if (hold) release.push(apply);
-      else apply();
-    }),
+    commit: (batch) =>
+      new Promise((resolve) => {
+        const apply = () => {
+          for (const op of batch) if (op.op === 'put') records.set(op.key, op.value);
+          resolve();
+        };
+        if (hold) release.push(apply);
+        else apply();
+      }),
   };
   const service = await QueueService.open({ store: adapter, anonymous: true });
   hold = true;
   const conn = service.connection('127.0.0.1:10001', 1);
   const q = '/devstoreaccount1/conn-slow';
-  const out = conn.feed(Buffer.concat([
-    req('PUT', q),
-    req('POST', `${q}/messages`, { body: message('one') }),
-  ]));
+  const out = conn.feed(
+    Buffer.concat([req('PUT', q), req('POST', `${q}/messages`, { body: message('one') })]),
+  );
   assert.ok(out instanceof Promise, 'a commit is pending, so the answer is a Promise');
   // More requests while it waits: no bytes now, they join the Promise's answer.
-  assert.equal(conn.feed(req('GET', `${q}/messages?peekonly=true`, { extra: ['Connection: close'] })), 0);
+  assert.equal(
+    conn.feed(req('GET', `${q}/messages?peekonly=true`, { extra: ['Connection: close'] })),
+    0,
+  );
   let settled = false;
-  out.then(() => { settled = true; });
+  out.then(() => {
+    settled = true;
+  });
   // Durable before visible: nothing is answered while the first commit is held.
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
   assert.equal(settled, false);
@@ -85,7 +109,14 @@ test('answers wait for a slow store, and pipelined ones behind them keep their o
   assert.match(Buffer.from(bytes).toString('latin1'), /<MessageText>one<\/MessageText>/);
   assert.equal(conn.closing, true);
   const log = conn.takeLog();
-  assert.deepEqual(log.map((e) => [e.method, e.status]), [['PUT', 201], ['POST', 201], ['GET', 200]]);
+  assert.deepEqual(
+    log.map((e) => [e.method, e.status]),
+    [
+      ['PUT', 201],
+      ['POST', 201],
+      ['GET', 200],
+    ],
+  );
   assert.equal(log[0].url, q);
   conn.free();
   service.free();
@@ -94,14 +125,20 @@ test('answers wait for a slow store, and pipelined ones behind them keep their o
 test('garbage is answered 400 with an Azure error and closes; nothing after it is read', async () => {
   const service = await QueueService.open({ store: 'memory', anonymous: true });
   const conn = service.connection('127.0.0.1:10001', 1);
-  const bytes = await written(conn, conn.feed(Buffer.from('\x00\x01\x02 nonsense\r\n\r\nGET / HTTP/1.1\r\n\r\n', 'latin1')));
+  const bytes = await written(
+    conn,
+    conn.feed(Buffer.from('\x00\x01\x02 nonsense\r\n\r\nGET / HTTP/1.1\r\n\r\n', 'latin1')),
+  );
   const text = Buffer.from(bytes).toString('latin1');
   assert.deepEqual(statuses(bytes), [400]);
   assert.match(text, /\r\nconnection: close\r\n/);
   assert.match(text, /x-ms-error-code: InvalidInput/);
   assert.equal(conn.closing, true);
   assert.equal(conn.feed(req('GET', '/devstoreaccount1?comp=list')), 0);
-  assert.deepEqual(conn.takeLog().map((e) => e.status), [400]);
+  assert.deepEqual(
+    conn.takeLog().map((e) => e.status),
+    [400],
+  );
   conn.free();
   service.free();
 });

@@ -43,27 +43,40 @@ describe('--debug FILE', () => {
     await q.create();
     await q.sendMessage(`a body worth seeing; the key itself: ${DEV_KEY}`);
 
-    const sasUrl = q.generateSasUrl({ permissions: QueueSASPermissions.parse('rp'), expiresOn: new Date(Date.now() + 3600_000) });
+    const sasUrl = q.generateSasUrl({
+      permissions: QueueSASPermissions.parse('rp'),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
     const sig = new URL(sasUrl).searchParams.get('sig');
-    const { receivedMessageItems: [m] } = await new QueueClient(sasUrl).receiveMessages();
+    const {
+      receivedMessageItems: [m],
+    } = await new QueueClient(sasUrl).receiveMessages();
     assert.ok(m.messageText.startsWith('a body worth seeing'));
 
     // A forged SharedKey signature: the 403's detail quotes it back to the client.
     const forged = 'Zm9yZ2VkIHNpZ25hdHVyZSBmb3IgdGhlIGxvZw==';
     const url = new URL(`${server.queueUrl}/${name}?comp=metadata`);
     const refused = await new Promise((resolve, reject) => {
-      http.get(url, {
-        headers: {
-          authorization: `SharedKey ${DEV_ACCOUNT}:${forged}`,
-          'x-ms-date': new Date().toUTCString(),
-          'x-ms-version': '2025-11-05',
-          'x-ms-client-request-id': 'forged-signature',
-        },
-      }, (res) => {
-        let body = '';
-        res.on('data', (d) => { body += d; });
-        res.on('end', () => resolve({ status: res.statusCode, body }));
-      }).on('error', reject);
+      http
+        .get(
+          url,
+          {
+            headers: {
+              authorization: `SharedKey ${DEV_ACCOUNT}:${forged}`,
+              'x-ms-date': new Date().toUTCString(),
+              'x-ms-version': '2025-11-05',
+              'x-ms-client-request-id': 'forged-signature',
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => {
+              body += d;
+            });
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+          },
+        )
+        .on('error', reject);
     });
     assert.equal(refused.status, 403);
     assert.ok(refused.body.includes(forged), 'the client itself is told which signature it sent');
@@ -71,14 +84,24 @@ describe('--debug FILE', () => {
     const text = await logMentioning(file, 'forged-signature');
     // What a debug log is for: the request and the answer, bodies included.
     assert.match(text, /> request\n/);
-    assert.match(text, /<MessageText>a body worth seeing; the key itself: <redacted><\/MessageText>/);
-    assert.match(text, /< response 201\n(.*\n)*? {2}<\?xml [^>]*\?><QueueMessagesList><QueueMessage><MessageId>/);
+    assert.match(
+      text,
+      /<MessageText>a body worth seeing; the key itself: <redacted><\/MessageText>/,
+    );
+    assert.match(
+      text,
+      /< response 201\n(.*\n)*? {2}<\?xml [^>]*\?><QueueMessagesList><QueueMessage><MessageId>/,
+    );
     assert.match(text, /< response 403\n/);
     assert.match(text, /SharedKey devstoreaccount1:<redacted>/);
     assert.match(text, /[?&]sig=<redacted>/);
     // What it must never hold.
     for (const secret of [DEV_KEY, sig, encodeURIComponent(sig), forged]) {
-      assert.equal(text.includes(secret), false, `the debug log contains a secret (${secret.slice(0, 6)}…)`);
+      assert.equal(
+        text.includes(secret),
+        false,
+        `the debug log contains a secret (${secret.slice(0, 6)}…)`,
+      );
     }
     assert.doesNotMatch(text, /SharedKey devstoreaccount1:(?!<redacted>)/);
   });

@@ -12,7 +12,9 @@ let server;
 let queue;
 before(async () => {
   server = await startServer();
-  queue = QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient(uniqueName('guard'));
+  queue = QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient(
+    uniqueName('guard'),
+  );
   await queue.create();
   await queue.sendMessage('still here');
 });
@@ -28,7 +30,9 @@ function raw(lines) {
       socket.end(`${lines.join('\r\n')}\r\nconnection: close\r\n\r\n`);
     });
     let text = '';
-    socket.on('data', (d) => { text += d; });
+    socket.on('data', (d) => {
+      text += d;
+    });
     socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1])));
     socket.on('error', reject);
   });
@@ -38,7 +42,10 @@ test('a simple cross-site POST /_azqueue/reset is refused and deletes nothing', 
   // What an HTML form on another site sends: an Origin, a safelisted content type, no custom header.
   const r = await fetch(`${server.origin}/_azqueue/reset`, {
     method: 'POST',
-    headers: { origin: 'https://attacker.example', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      origin: 'https://attacker.example',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'a=b',
   });
   assert.equal(r.status, 403);
@@ -64,12 +71,28 @@ test('the dev header from a foreign origin is refused too', async () => {
 
 test('a DNS-rebound Host is refused on every dev path; the listening address is served', async () => {
   const { port } = new URL(server.origin);
-  for (const path of ['/_azqueue/snapshot', '/_azqueue/store', '/_azqueue/inspect/devstoreaccount1']) {
-    assert.equal(await raw([`GET ${path} HTTP/1.1`, `host: rebound.attacker.example:${port}`]), 403, path);
+  for (const path of [
+    '/_azqueue/snapshot',
+    '/_azqueue/store',
+    '/_azqueue/inspect/devstoreaccount1',
+  ]) {
+    assert.equal(
+      await raw([`GET ${path} HTTP/1.1`, `host: rebound.attacker.example:${port}`]),
+      403,
+      path,
+    );
     assert.equal(await raw([`GET ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`]), 200, path);
     assert.equal(await raw([`GET ${path} HTTP/1.1`, `host: localhost:${port}`]), 200, path);
   }
-  assert.equal(await raw([`POST /_azqueue/reset HTTP/1.1`, `host: rebound.attacker.example:${port}`, 'x-azqueue-dev: 1', 'content-length: 0']), 403);
+  assert.equal(
+    await raw([
+      `POST /_azqueue/reset HTTP/1.1`,
+      `host: rebound.attacker.example:${port}`,
+      'x-azqueue-dev: 1',
+      'content-length: 0',
+    ]),
+    403,
+  );
   assert.equal(await count(), 1);
 });
 

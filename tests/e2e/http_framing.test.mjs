@@ -13,10 +13,16 @@ import { API_VERSION, DEV_ACCOUNT, sharedKey, startServer, uniqueName } from './
 /** One signed request's bytes. `body` goes as given; `framing` adds its own header lines. */
 function request(port, method, path, { query = '', headers = {}, body = '', framing = [] } = {}) {
   const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION, ...headers };
-  const lines = [`${method} ${path}${query ? `?${query}` : ''} HTTP/1.1`, `Host: 127.0.0.1:${port}`];
+  const lines = [
+    `${method} ${path}${query ? `?${query}` : ''} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+  ];
   for (const [k, v] of Object.entries(signed)) lines.push(`${k}: ${v}`);
   lines.push(`Authorization: ${sharedKey(method, path, query, signed)}`, ...framing);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'),
+    Buffer.from(body, 'latin1'),
+  ]);
 }
 
 /**
@@ -48,28 +54,40 @@ function connect(port) {
       while (waiters.length && responses.length) waiters.shift()(responses.shift());
     }
   };
-  socket.on('data', (d) => { buffered = Buffer.concat([buffered, d]); parse(); });
+  socket.on('data', (d) => {
+    buffered = Buffer.concat([buffered, d]);
+    parse();
+  });
   socket.on('error', () => {});
-  socket.on('close', () => { closed = true; for (const w of closeWaiters) w(true); });
+  socket.on('close', () => {
+    closed = true;
+    for (const w of closeWaiters) w(true);
+  });
   return {
     socket,
     write: (bytes) => socket.write(bytes),
-    next: () => new Promise((resolve) => {
-      if (responses.length) resolve(responses.shift());
-      else waiters.push(resolve);
-    }),
+    next: () =>
+      new Promise((resolve) => {
+        if (responses.length) resolve(responses.shift());
+        else waiters.push(resolve);
+      }),
     closed: () => new Promise((resolve) => (closed ? resolve(true) : closeWaiters.push(resolve))),
     destroy: () => socket.destroy(),
   };
 }
 
-for (const [what, args] of [['in memory', []], ['with the journal store', ['--location']]]) {
+for (const [what, args] of [
+  ['in memory', []],
+  ['with the journal store', ['--location']],
+]) {
   describe(`queue port framing (${what})`, () => {
     let server;
     let port;
     let dir;
     before(async () => {
-      const extra = args.length ? [...args, (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azq-framing-')))] : [];
+      const extra = args.length
+        ? [...args, (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azq-framing-')))]
+        : [];
       server = await startServer({ args: extra });
       port = Number(new URL(server.origin).port);
     });
@@ -83,20 +101,32 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
       const p = `/${DEV_ACCOUNT}/${queue}`;
       const put = (text) => {
         const body = `<QueueMessage><MessageText>${text}</MessageText></QueueMessage>`;
-        return request(port, 'POST', `${p}/messages`, { headers: { 'content-length': String(body.length) }, body });
+        return request(port, 'POST', `${p}/messages`, {
+          headers: { 'content-length': String(body.length) },
+          body,
+        });
       };
       const c = connect(port);
       // One write holding five requests: create, two puts, a peek, a missing queue.
-      c.write(Buffer.concat([
-        request(port, 'PUT', p, { headers: { 'content-length': '0' } }),
-        put('one'), put('two'),
-        request(port, 'GET', `${p}/messages`, { query: 'peekonly=true&numofmessages=32' }),
-        request(port, 'DELETE', `/${DEV_ACCOUNT}/${uniqueName('none')}`),
-      ]));
+      c.write(
+        Buffer.concat([
+          request(port, 'PUT', p, { headers: { 'content-length': '0' } }),
+          put('one'),
+          put('two'),
+          request(port, 'GET', `${p}/messages`, { query: 'peekonly=true&numofmessages=32' }),
+          request(port, 'DELETE', `/${DEV_ACCOUNT}/${uniqueName('none')}`),
+        ]),
+      );
       const got = [];
       for (let i = 0; i < 5; i++) got.push(await c.next());
-      assert.deepEqual(got.map((r) => r.status), [201, 201, 201, 200, 404]);
-      assert.match(got[3].body, /<MessageText>one<\/MessageText>.*<MessageText>two<\/MessageText>/s);
+      assert.deepEqual(
+        got.map((r) => r.status),
+        [201, 201, 201, 200, 404],
+      );
+      assert.match(
+        got[3].body,
+        /<MessageText>one<\/MessageText>.*<MessageText>two<\/MessageText>/s,
+      );
       assert.equal(got[4].headers['x-ms-error-code'], 'QueueNotFound');
       // Azure's status line carries the error's message.
       assert.equal(got[4].statusLine, 'HTTP/1.1 404 The specified queue does not exist.');
@@ -116,7 +146,12 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
       const n = 2000;
       const requests = [];
       for (let i = 0; i < n; i++) {
-        requests.push(request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list', headers: { 'x-ms-client-request-id': `r${i}` } }));
+        requests.push(
+          request(port, 'GET', `/${DEV_ACCOUNT}`, {
+            query: 'comp=list',
+            headers: { 'x-ms-client-request-id': `r${i}` },
+          }),
+        );
       }
       const c = connect(port);
       // Not reading for a while: the answers (over a megabyte) fill the socket buffers, and
@@ -142,8 +177,12 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
       const body = '<QueueMessage><MessageText>chunked hello</MessageText></QueueMessage>';
       const chunks = `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)};ext=1\r\n${body.slice(10)}\r\n0\r\n\r\n`;
       // Pipelined behind the chunked write: answered only if its body was consumed exactly.
-      c.write(request(port, 'POST', `${p}/messages`, { framing: ['Transfer-Encoding: chunked'], body: chunks }) +
-        request(port, 'GET', `${p}/messages`, { query: 'peekonly=true' }));
+      c.write(
+        request(port, 'POST', `${p}/messages`, {
+          framing: ['Transfer-Encoding: chunked'],
+          body: chunks,
+        }) + request(port, 'GET', `${p}/messages`, { query: 'peekonly=true' }),
+      );
       const put = await c.next();
       assert.equal(put.status, 411, put.body);
       assert.match(put.body, /<Code>MissingContentLengthHeader<\/Code>/);
@@ -160,9 +199,12 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
       c.write(request(port, 'PUT', p, { headers: { 'content-length': '0' } }));
       assert.equal((await c.next()).status, 201);
       const body = '<QueueMessage><MessageText>after 100</MessageText></QueueMessage>';
-      c.write(request(port, 'POST', `${p}/messages`, {
-        headers: { 'content-length': String(body.length) }, framing: ['Expect: 100-continue'],
-      }));
+      c.write(
+        request(port, 'POST', `${p}/messages`, {
+          headers: { 'content-length': String(body.length) },
+          framing: ['Expect: 100-continue'],
+        }),
+      );
       const interim = await c.next();
       assert.equal(interim.statusLine, 'HTTP/1.1 100 Continue');
       c.write(body);
@@ -172,12 +214,18 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
 
     test('Connection: close ends the connection after its answer', async () => {
       const c = connect(port);
-      c.write(Buffer.concat([
-        request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' }),
-        Buffer.from(request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' }).toString('latin1')
-          .replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'), 'latin1'),
-        request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' }),
-      ]));
+      c.write(
+        Buffer.concat([
+          request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' }),
+          Buffer.from(
+            request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' })
+              .toString('latin1')
+              .replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'),
+            'latin1',
+          ),
+          request(port, 'GET', `/${DEV_ACCOUNT}`, { query: 'comp=list' }),
+        ]),
+      );
       const first = await c.next();
       const second = await c.next();
       assert.equal(first.status, 200);
@@ -198,9 +246,11 @@ for (const [what, args] of [['in memory', []], ['with the journal store', ['--lo
 
     test('a body over 16 MiB is refused with 413 as soon as its length is known', async () => {
       const c = connect(port);
-      c.write(request(port, 'POST', `/${DEV_ACCOUNT}/${uniqueName('big')}/messages`, {
-        headers: { 'content-length': String(16 * 1024 * 1024 + 1) },
-      }));
+      c.write(
+        request(port, 'POST', `/${DEV_ACCOUNT}/${uniqueName('big')}/messages`, {
+          headers: { 'content-length': String(16 * 1024 * 1024 + 1) },
+        }),
+      );
       const res = await c.next();
       assert.equal(res.status, 413);
       assert.equal(res.headers['x-ms-error-code'], 'RequestBodyTooLarge');

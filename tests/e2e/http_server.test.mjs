@@ -5,18 +5,28 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { API_VERSION, DEV_ACCOUNT, sharedKey as authorization, startServer, uniqueName } from './azqueue_server.mjs';
+import {
+  API_VERSION,
+  DEV_ACCOUNT,
+  sharedKey as authorization,
+  startServer,
+  uniqueName,
+} from './azqueue_server.mjs';
 
 /**
  * Sends one request as raw bytes on a fresh connection and reads until the server closes it.
  * `headers` are signed; `extra` lines (e.g. a repeated header) are sent as given, unsigned
  * unless the signature's `headers` already account for them.
  */
-function raw(port, { method, path, query = '', headers = {}, extra = [], body = '', http10 = false }) {
+function raw(
+  port,
+  { method, path, query = '', headers = {}, extra = [], body = '', http10 = false },
+) {
   const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION, ...headers };
   const lines = [`${method} ${path}${query ? `?${query}` : ''} HTTP/${http10 ? '1.0' : '1.1'}`];
   if (!http10) lines.push(`Host: 127.0.0.1:${port}`);
-  for (const [k, v] of Object.entries(signed)) if (!extra.some((e) => e.toLowerCase().startsWith(`${k}:`))) lines.push(`${k}: ${v}`);
+  for (const [k, v] of Object.entries(signed))
+    if (!extra.some((e) => e.toLowerCase().startsWith(`${k}:`))) lines.push(`${k}: ${v}`);
   lines.push(...extra);
   lines.push(`Authorization: ${authorization(method, path, query, signed)}`, 'Connection: close');
   return new Promise((resolve, reject) => {
@@ -33,7 +43,11 @@ function raw(port, { method, path, query = '', headers = {}, extra = [], body = 
         const i = line.indexOf(':');
         responseHeaders[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers: responseHeaders, body: text.slice(split + 4) });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers: responseHeaders,
+        body: text.slice(split + 4),
+      });
     });
     socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, 'latin1');
   });
@@ -53,10 +67,17 @@ describe('the queue port over raw HTTP', () => {
     const path = `/${DEV_ACCOUNT}/${queue}`;
     const created = await raw(port, { method: 'PUT', path, headers: { 'content-length': '0' } });
     assert.equal(created.status, 201, created.body);
-    const listed = await raw(port, { method: 'GET', path: `/${DEV_ACCOUNT}`, query: `comp=list&prefix=${queue}` });
+    const listed = await raw(port, {
+      method: 'GET',
+      path: `/${DEV_ACCOUNT}`,
+      query: `comp=list&prefix=${queue}`,
+    });
     assert.equal(listed.status, 200);
     assert.equal(listed.headers['transfer-encoding'], undefined);
-    assert.equal(Number(listed.headers['content-length']), Buffer.byteLength(listed.body, 'latin1'));
+    assert.equal(
+      Number(listed.headers['content-length']),
+      Buffer.byteLength(listed.body, 'latin1'),
+    );
     assert.match(listed.body, new RegExp(`<Name>${queue}</Name>`));
 
     const head = await raw(port, { method: 'HEAD', path, query: 'comp=metadata' });
@@ -66,7 +87,12 @@ describe('the queue port over raw HTTP', () => {
   });
 
   test('a request without a Host header (HTTP/1.0) is served', async () => {
-    const res = await raw(port, { method: 'GET', path: `/${DEV_ACCOUNT}`, query: 'comp=list', http10: true });
+    const res = await raw(port, {
+      method: 'GET',
+      path: `/${DEV_ACCOUNT}`,
+      query: 'comp=list',
+      http10: true,
+    });
     assert.equal(res.status, 200, res.body);
     assert.match(res.body, /<EnumerationResults/);
   });
@@ -75,7 +101,9 @@ describe('the queue port over raw HTTP', () => {
     const queue = uniqueName('raw');
     const path = `/${DEV_ACCOUNT}/${queue}`;
     const created = await raw(port, {
-      method: 'PUT', path, headers: { 'content-length': '0', 'x-ms-meta-team': 'web, ops' },
+      method: 'PUT',
+      path,
+      headers: { 'content-length': '0', 'x-ms-meta-team': 'web, ops' },
       extra: ['x-ms-meta-team: web', 'X-Ms-Meta-Team: ops'],
     });
     assert.equal(created.status, 201, created.body);
@@ -84,15 +112,20 @@ describe('the queue port over raw HTTP', () => {
   });
 
   test('an Azure error keeps its code and XML; a body over 16 MiB is refused before the service', async () => {
-    const missing = await raw(port, { method: 'DELETE', path: `/${DEV_ACCOUNT}/${uniqueName('none')}` });
+    const missing = await raw(port, {
+      method: 'DELETE',
+      path: `/${DEV_ACCOUNT}/${uniqueName('none')}`,
+    });
     assert.equal(missing.status, 404);
     assert.equal(missing.headers['x-ms-error-code'], 'QueueNotFound');
     assert.match(missing.body, /<Code>QueueNotFound<\/Code>/);
 
     const huge = 'a'.repeat(16 * 1024 * 1024 + 1);
     const tooLarge = await raw(port, {
-      method: 'POST', path: `/${DEV_ACCOUNT}/${uniqueName('big')}/messages`,
-      headers: { 'content-length': String(huge.length), 'content-type': 'application/xml' }, body: huge,
+      method: 'POST',
+      path: `/${DEV_ACCOUNT}/${uniqueName('big')}/messages`,
+      headers: { 'content-length': String(huge.length), 'content-type': 'application/xml' },
+      body: huge,
     });
     assert.equal(tooLarge.status, 413);
   });

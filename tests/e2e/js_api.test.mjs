@@ -8,12 +8,19 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { ROOT } from './azqueue_server.mjs';
 
-const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const { QueueService } = createRequire(import.meta.url)(
+  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+);
 
 /** A clock that moves only when told: the teaching page's speed control works the same way. */
 function virtualClock(start = Date.UTC(2030, 0, 1)) {
   let now = start;
-  return { now: () => now, advance: (secs) => { now += secs * 1000; } };
+  return {
+    now: () => now,
+    advance: (secs) => {
+      now += secs * 1000;
+    },
+  };
 }
 
 describe('QueueService and Queue (nodejs build)', () => {
@@ -24,13 +31,22 @@ describe('QueueService and Queue (nodejs build)', () => {
     assert.equal(q.name, 'orders');
     const sent = await q.sendMessage('hello', { visibilityTimeout: 0, messageTimeToLive: 3600 });
     assert.equal(sent.insertedOn.getTime(), clock.now());
-    const { receivedMessageItems: [m] } = await q.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 30 });
+    const {
+      receivedMessageItems: [m],
+    } = await q.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 30 });
     assert.equal(m.messageText, 'hello');
     const updated = await q.updateMessage(m.messageId, m.popReceipt, '50% done', 60);
     assert.equal(updated.nextVisibleOn.getTime(), clock.now() + 60_000);
-    await assert.rejects(q.deleteMessage(m.messageId, m.popReceipt), { name: 'QueueError', code: 'MessageNotFound', statusCode: 404 });
+    await assert.rejects(q.deleteMessage(m.messageId, m.popReceipt), {
+      name: 'QueueError',
+      code: 'MessageNotFound',
+      statusCode: 404,
+    });
     await q.deleteMessage(m.messageId, updated.popReceipt);
-    assert.deepEqual(await q.getProperties(), { metadata: { team: 'web' }, approximateMessagesCount: 0 });
+    assert.deepEqual(await q.getProperties(), {
+      metadata: { team: 'web' },
+      approximateMessagesCount: 0,
+    });
   });
 
   test('virtual time: a 7-day TTL passes without waiting', async () => {
@@ -67,15 +83,22 @@ describe('QueueService and Queue (nodejs build)', () => {
     const names = [];
     for await (const item of service.listQueues({ prefix: '' })) names.push(item.name);
     assert.deepEqual(names, ['a-queue', 'b-queue', 'c-other']);
-    assert.deepEqual(service.listQueues({ prefix: 'c' }).map((i) => i.name), ['c-other']);
+    assert.deepEqual(
+      service.listQueues({ prefix: 'c' }).map((i) => i.name),
+      ['c-other'],
+    );
   });
 
   test('bad arguments throw QueueErrors with the REST codes', async () => {
     const service = await QueueService.open();
     assert.throws(() => service.queue('NOPE'), { code: 'InvalidResourceName', statusCode: 400 });
     const q = await service.createQueue('args');
-    await assert.rejects(q.receiveMessages({ numberOfMessages: 1.5 }), { code: 'InvalidQueryParameterValue' });
-    await assert.rejects(q.sendMessage('x', { messageTimeToLive: 0 }), { code: 'InvalidQueryParameterValue' });
+    await assert.rejects(q.receiveMessages({ numberOfMessages: 1.5 }), {
+      code: 'InvalidQueryParameterValue',
+    });
+    await assert.rejects(q.sendMessage('x', { messageTimeToLive: 0 }), {
+      code: 'InvalidQueryParameterValue',
+    });
     await assert.rejects(QueueService.open({ accounts: 'missing-key' }), { code: 'InvalidInput' });
     await assert.rejects(QueueService.open({ store: 'indexeddb' }), { code: 'StoreUnavailable' });
   });
@@ -83,13 +106,23 @@ describe('QueueService and Queue (nodejs build)', () => {
 
 describe('web build (www/pkg) outside a browser', () => {
   test('initSync with a compiled module, then the fetch handler answers', async () => {
-    const { initSync, QueueService: WebQueueService } = await import(path.join(ROOT, 'www', 'pkg', 'azqueue.js'));
+    const { initSync, QueueService: WebQueueService } = await import(
+      path.join(ROOT, 'www', 'pkg', 'azqueue.js')
+    );
     const bytes = fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'));
     initSync({ module: new WebAssembly.Module(bytes) });
     const service = await WebQueueService.open({ anonymous: true });
     const handle = service.fetchHandler();
-    const created = await handle(new Request('http://127.0.0.1:10001/devstoreaccount1/webq', { method: 'PUT', headers: { 'x-ms-version': '2026-04-06' } }));
+    const created = await handle(
+      new Request('http://127.0.0.1:10001/devstoreaccount1/webq', {
+        method: 'PUT',
+        headers: { 'x-ms-version': '2026-04-06' },
+      }),
+    );
     assert.equal(created.status, 201);
-    assert.deepEqual(service.listQueues().map((q) => q.name), ['webq']);
+    assert.deepEqual(
+      service.listQueues().map((q) => q.name),
+      ['webq'],
+    );
   });
 });

@@ -11,9 +11,10 @@ const require = createRequire(import.meta.url);
 const azure = require('azure-storage');
 
 /** The library's callback style as a Promise of its result. */
-const call = (fn) => new Promise((resolve, reject) => {
-  fn((err, result) => (err ? reject(err) : resolve(result)));
-});
+const call = (fn) =>
+  new Promise((resolve, reject) => {
+    fn((err, result) => (err ? reject(err) : resolve(result)));
+  });
 
 describe('npm azure-storage 2.x', () => {
   let server;
@@ -22,7 +23,9 @@ describe('npm azure-storage 2.x', () => {
     server = await startServer();
     owner = azure.createQueueService(server.connectionString);
   });
-  after(async () => { await server?.stop(); });
+  after(async () => {
+    await server?.stop();
+  });
 
   /** A new queue and a client for it through a queue SAS the library makes itself. */
   async function queueWithSas(prefix, permissions) {
@@ -50,10 +53,13 @@ describe('npm azure-storage 2.x', () => {
 
   test('a SAS without process permission is still refused with 403', async () => {
     const { name, viaSas: readOnly } = await queueWithSas('legacy-ro', 'r');
-    await assert.rejects(call((cb) => readOnly.createMessage(name, 'nope', cb)), (err) => {
-      assert.equal(err.statusCode, 403);
-      assert.equal(err.code, 'AuthorizationPermissionMismatch');
-      return true;
-    });
+    await assert.rejects(
+      call((cb) => readOnly.createMessage(name, 'nope', cb)),
+      (err) => {
+        assert.equal(err.statusCode, 403);
+        assert.equal(err.code, 'AuthorizationPermissionMismatch');
+        return true;
+      },
+    );
   });
 });

@@ -20,8 +20,15 @@ function connect() {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const conn = { socket, text: '', closed: false };
-    conn.ended = new Promise((done) => socket.on('close', () => { conn.closed = true; done(); }));
-    socket.on('data', (d) => { conn.text += d.toString('latin1'); });
+    conn.ended = new Promise((done) =>
+      socket.on('close', () => {
+        conn.closed = true;
+        done();
+      }),
+    );
+    socket.on('data', (d) => {
+      conn.text += d.toString('latin1');
+    });
     socket.on('error', () => {});
     socket.once('connect', () => resolve(conn));
     socket.once('error', reject);
@@ -48,7 +55,9 @@ async function served() {
 /** Sends one anonymous-safe request (the inspection path needs no credentials); resolves to its status. */
 async function ask(conn) {
   const before = conn.text.length;
-  conn.socket.write(`GET /_azqueue/inspect/devstoreaccount1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+  conn.socket.write(
+    `GET /_azqueue/inspect/devstoreaccount1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`,
+  );
   while (!/\r\n\r\n[^]*\}$/.test(conn.text.slice(before))) {
     if (conn.closed) throw new Error(`closed before an answer: ${conn.text.slice(before)}`);
     await new Promise((r) => setTimeout(r, 10));

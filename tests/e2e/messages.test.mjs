@@ -13,7 +13,9 @@ before(async () => {
   server = await startServer();
   service = QueueServiceClient.fromConnectionString(server.connectionString);
 });
-after(async () => { await server?.stop(); });
+after(async () => {
+  await server?.stop();
+});
 
 async function freshQueue(prefix) {
   const q = service.getQueueClient(uniqueName(prefix));
@@ -30,7 +32,8 @@ describe('send', () => {
     const sent = await q.sendMessage('hello');
     assert.match(sent.messageId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     assert.ok(sent.popReceipt.length > 0);
-    for (const d of [sent.insertedOn, sent.expiresOn, sent.nextVisibleOn]) assert.ok(d instanceof Date);
+    for (const d of [sent.insertedOn, sent.expiresOn, sent.nextVisibleOn])
+      assert.ok(d instanceof Date);
     assert.ok(Math.abs(sent.insertedOn.getTime() - before) < 5_000);
     assert.equal(sent.expiresOn.getTime() - sent.insertedOn.getTime(), 7 * 24 * 3600 * 1000);
     assert.equal(sent.nextVisibleOn.getTime(), sent.insertedOn.getTime());
@@ -51,15 +54,32 @@ describe('send', () => {
     assert.equal(forever.expiresOn.getUTCFullYear(), 9999);
     const hour = await q.sendMessage('hour', { messageTimeToLive: 3600 });
     assert.equal(hour.expiresOn.getTime() - hour.insertedOn.getTime(), 3_600_000);
-    await rejectsWith(assert, q.sendMessage('x', { visibilityTimeout: 60, messageTimeToLive: 60 }), 400, 'InvalidQueryParameterValue');
+    await rejectsWith(
+      assert,
+      q.sendMessage('x', { visibilityTimeout: 60, messageTimeToLive: 60 }),
+      400,
+      'InvalidQueryParameterValue',
+    );
     await rejectsWith(assert, q.sendMessage('x', { messageTimeToLive: 0 }), 400);
-    await rejectsWith(assert, q.sendMessage('x', { visibilityTimeout: 604_801 }), 400, 'OutOfRangeQueryParameterValue');
-    await rejectsWith(assert, q.sendMessage('x', { visibilityTimeout: -1 }), 400, 'OutOfRangeQueryParameterValue');
+    await rejectsWith(
+      assert,
+      q.sendMessage('x', { visibilityTimeout: 604_801 }),
+      400,
+      'OutOfRangeQueryParameterValue',
+    );
+    await rejectsWith(
+      assert,
+      q.sendMessage('x', { visibilityTimeout: -1 }),
+      400,
+      'OutOfRangeQueryParameterValue',
+    );
   });
 
   test('TTL past 2^31−1 (Number.MAX_SAFE_INTEGER as "forever") lives until 9999-12-31', async () => {
     const q = await freshQueue('ttl-max');
-    const sent = await q.sendMessage('practically forever', { messageTimeToLive: Number.MAX_SAFE_INTEGER });
+    const sent = await q.sendMessage('practically forever', {
+      messageTimeToLive: Number.MAX_SAFE_INTEGER,
+    });
     assert.equal(sent.expiresOn.toISOString(), '9999-12-31T23:59:59.000Z');
     const [peeked] = (await q.peekMessages()).peekedMessageItems;
     assert.equal(peeked.expiresOn.toISOString(), '9999-12-31T23:59:59.000Z');
@@ -81,19 +101,32 @@ describe('send', () => {
     await q.sendMessage('\u20ac'.repeat(21_845));
     await rejectsWith(assert, q.sendMessage('\u20ac'.repeat(21_846)), 413, 'RequestBodyTooLarge');
     const peeked = await q.peekMessages({ numberOfMessages: 3 });
-    assert.deepEqual(peeked.peekedMessageItems.map((m) => m.messageText.length), [65_536, 65_536, 21_845]);
+    assert.deepEqual(
+      peeked.peekedMessageItems.map((m) => m.messageText.length),
+      [65_536, 65_536, 21_845],
+    );
   });
 
   test('unicode and XML special characters round-trip exactly', async () => {
     const q = await freshQueue('chars');
-    const samples = ['<tag attr="v">&amp; \'quoted\'</tag>', 'emoji \u{1F600} and \u00e9\u00e8 \u4e2d\u6587', '  spaces kept  ', ''];
+    const samples = [
+      '<tag attr="v">&amp; \'quoted\'</tag>',
+      'emoji \u{1F600} and \u00e9\u00e8 \u4e2d\u6587',
+      '  spaces kept  ',
+      '',
+    ];
     for (const s of samples) await q.sendMessage(s);
     const got = await q.receiveMessages({ numberOfMessages: 32 });
     assert.deepEqual(texts(got), samples);
   });
 
   test('sending to a missing queue → 404 QueueNotFound', async () => {
-    await rejectsWith(assert, service.getQueueClient(uniqueName('nosuch')).sendMessage('x'), 404, 'QueueNotFound');
+    await rejectsWith(
+      assert,
+      service.getQueueClient(uniqueName('nosuch')).sendMessage('x'),
+      404,
+      'QueueNotFound',
+    );
   });
 });
 
@@ -103,12 +136,33 @@ describe('receive and peek', () => {
     for (let i = 0; i < 40; i++) await q.sendMessage(`m${i}`);
     assert.deepEqual(texts(await q.receiveMessages()), ['m0']);
     const batch = await q.receiveMessages({ numberOfMessages: 32 });
-    assert.deepEqual(texts(batch), Array.from({ length: 32 }, (_, i) => `m${i + 1}`));
+    assert.deepEqual(
+      texts(batch),
+      Array.from({ length: 32 }, (_, i) => `m${i + 1}`),
+    );
     assert.ok(batch.receivedMessageItems.every((m) => m.dequeueCount === 1));
-    assert.deepEqual(texts(await q.receiveMessages({ numberOfMessages: 32 })), Array.from({ length: 7 }, (_, i) => `m${i + 33}`));
-    await rejectsWith(assert, q.receiveMessages({ numberOfMessages: 33 }), 400, 'OutOfRangeQueryParameterValue');
-    await rejectsWith(assert, q.receiveMessages({ numberOfMessages: 0 }), 400, 'OutOfRangeQueryParameterValue');
-    await rejectsWith(assert, q.receiveMessages({ visibilityTimeout: 0 }), 400, 'OutOfRangeQueryParameterValue');
+    assert.deepEqual(
+      texts(await q.receiveMessages({ numberOfMessages: 32 })),
+      Array.from({ length: 7 }, (_, i) => `m${i + 33}`),
+    );
+    await rejectsWith(
+      assert,
+      q.receiveMessages({ numberOfMessages: 33 }),
+      400,
+      'OutOfRangeQueryParameterValue',
+    );
+    await rejectsWith(
+      assert,
+      q.receiveMessages({ numberOfMessages: 0 }),
+      400,
+      'OutOfRangeQueryParameterValue',
+    );
+    await rejectsWith(
+      assert,
+      q.receiveMessages({ visibilityTimeout: 0 }),
+      400,
+      'OutOfRangeQueryParameterValue',
+    );
   });
 
   test('peek changes nothing: no receipt, dequeue count unchanged, still receivable', async () => {
@@ -134,8 +188,18 @@ describe('receive and peek', () => {
     assert.equal(second.messageId, first.messageId);
     assert.equal(second.dequeueCount, 2);
     assert.notEqual(second.popReceipt, first.popReceipt);
-    await rejectsWith(assert, q.deleteMessage(first.messageId, first.popReceipt), 404, 'MessageNotFound');
-    await rejectsWith(assert, q.updateMessage(first.messageId, first.popReceipt, 'x', 0), 404, 'MessageNotFound');
+    await rejectsWith(
+      assert,
+      q.deleteMessage(first.messageId, first.popReceipt),
+      404,
+      'MessageNotFound',
+    );
+    await rejectsWith(
+      assert,
+      q.updateMessage(first.messageId, first.popReceipt, 'x', 0),
+      404,
+      'MessageNotFound',
+    );
     await q.deleteMessage(second.messageId, second.popReceipt);
     assert.equal((await q.getProperties()).approximateMessagesCount, 0);
   });
@@ -166,14 +230,29 @@ describe('update, delete, clear', () => {
     const u2 = await q.updateMessage(again.messageId, again.popReceipt, undefined, 0);
     assert.equal((await q.peekMessages()).peekedMessageItems[0].messageText, '50% done');
     await q.deleteMessage(again.messageId, u2.popReceipt);
-    await rejectsWith(assert, q.updateMessage(again.messageId, u2.popReceipt, 'x', 0), 404, 'MessageNotFound');
+    await rejectsWith(
+      assert,
+      q.updateMessage(again.messageId, u2.popReceipt, 'x', 0),
+      404,
+      'MessageNotFound',
+    );
   });
 
   test('delete with an unknown id or a malformed receipt', async () => {
     const q = await freshQueue('del');
     const sent = await q.sendMessage('x');
-    await rejectsWith(assert, q.deleteMessage('00000000-0000-4000-8000-000000000000', sent.popReceipt), 404, 'MessageNotFound');
-    await rejectsWith(assert, q.deleteMessage(sent.messageId, 'not base64!'), 400, 'InvalidQueryParameterValue');
+    await rejectsWith(
+      assert,
+      q.deleteMessage('00000000-0000-4000-8000-000000000000', sent.popReceipt),
+      404,
+      'MessageNotFound',
+    );
+    await rejectsWith(
+      assert,
+      q.deleteMessage(sent.messageId, 'not base64!'),
+      400,
+      'InvalidQueryParameterValue',
+    );
     await q.deleteMessage(sent.messageId, sent.popReceipt);
   });
 
@@ -196,9 +275,17 @@ describe('time to live', () => {
     const r = (await q.receiveMessages({ visibilityTimeout: 1 })).receivedMessageItems[0];
     assert.equal(r.messageId, short.messageId);
     await pause(1_200);
-    assert.deepEqual((await q.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((m) => m.messageText), ['long-lived']);
+    assert.deepEqual(
+      (await q.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((m) => m.messageText),
+      ['long-lived'],
+    );
     assert.equal((await q.getProperties()).approximateMessagesCount, 1);
     await rejectsWith(assert, q.deleteMessage(r.messageId, r.popReceipt), 404, 'MessageNotFound');
-    await rejectsWith(assert, q.updateMessage(r.messageId, r.popReceipt, 'x', 0), 404, 'MessageNotFound');
+    await rejectsWith(
+      assert,
+      q.updateMessage(r.messageId, r.popReceipt, 'x', 0),
+      404,
+      'MessageNotFound',
+    );
   });
 });

@@ -13,7 +13,9 @@ before(async () => {
   server = await startServer();
   service = QueueServiceClient.fromConnectionString(server.connectionString);
 });
-after(async () => { await server?.stop(); });
+after(async () => {
+  await server?.stop();
+});
 
 describe('create and delete', () => {
   test('create answers 201, again with the same metadata 204, with other metadata 409', async () => {
@@ -35,13 +37,26 @@ describe('create and delete', () => {
   });
 
   test('bad names: characters → 400 InvalidResourceName, length → 400 OutOfRangeInput', async () => {
-    await rejectsWith(assert, service.getQueueClient('Upper-Case').create(), 400, 'InvalidResourceName');
+    await rejectsWith(
+      assert,
+      service.getQueueClient('Upper-Case').create(),
+      400,
+      'InvalidResourceName',
+    );
     await rejectsWith(assert, service.getQueueClient('a--b').create(), 400, 'InvalidResourceName');
     await rejectsWith(assert, service.getQueueClient('ab').create(), 400, 'OutOfRangeInput');
-    await rejectsWith(assert, service.getQueueClient('a'.repeat(64)).create(), 400, 'OutOfRangeInput');
+    await rejectsWith(
+      assert,
+      service.getQueueClient('a'.repeat(64)).create(),
+      400,
+      'OutOfRangeInput',
+    );
     // Azure storage's words for the length (issue 13), as the SDK shows them.
     await assert.rejects(service.getQueueClient('ab').create(), (err) => {
-      assert.match(err.message, /^The specified resource name length is not within the permissible limits\.\n/);
+      assert.match(
+        err.message,
+        /^The specified resource name length is not within the permissible limits\.\n/,
+      );
       return true;
     });
   });
@@ -56,10 +71,17 @@ describe('list', () => {
     for await (const page of service.listQueues({ prefix }).byPage({ maxPageSize: 2 })) {
       pages.push(page.queueItems.map((q) => q.name));
     }
-    assert.deepEqual(pages, [names.slice().sort().slice(0, 2), names.slice().sort().slice(2, 4), names.slice().sort().slice(4)]);
+    assert.deepEqual(pages, [
+      names.slice().sort().slice(0, 2),
+      names.slice().sort().slice(2, 4),
+      names.slice().sort().slice(4),
+    ]);
     const all = [];
     for await (const q of service.listQueues({ prefix, includeMetadata: true })) all.push(q);
-    assert.deepEqual(all.map((q) => q.metadata.letter), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(
+      all.map((q) => q.metadata.letter),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
     const none = [];
     for await (const q of service.listQueues({ prefix: `${prefix}-zzz` })) none.push(q);
     assert.deepEqual(none, []);
@@ -80,8 +102,11 @@ describe('metadata', () => {
     // List Queues names each pair by element: the case it was sent in, as Azure keeps it. Behind
     // Fetch (the edge Worker) header names arrive lowercased, so that is all it can keep (README).
     const listed = [];
-    for await (const item of service.listQueues({ prefix: q.name, includeMetadata: true })) listed.push(item.metadata);
-    assert.deepEqual(listed, [TARGET === 'edge' ? { color: 'red', size: 'XL' } : { Color: 'red', size: 'XL' }]);
+    for await (const item of service.listQueues({ prefix: q.name, includeMetadata: true }))
+      listed.push(item.metadata);
+    assert.deepEqual(listed, [
+      TARGET === 'edge' ? { color: 'red', size: 'XL' } : { Color: 'red', size: 'XL' },
+    ]);
     await q.setMetadata();
     assert.deepEqual((await q.getProperties()).metadata, {});
   });
@@ -104,10 +129,19 @@ describe('access policies', () => {
       { id: 'all', accessPolicy: { startsOn, expiresOn, permissions: 'raup' } },
     ]);
     const got = await q.getAccessPolicy();
-    assert.deepEqual(got.signedIdentifiers.map((s) => [s.id, s.accessPolicy.permissions]), [['readers', 'r'], ['all', 'raup']]);
+    assert.deepEqual(
+      got.signedIdentifiers.map((s) => [s.id, s.accessPolicy.permissions]),
+      [
+        ['readers', 'r'],
+        ['all', 'raup'],
+      ],
+    );
     assert.equal(got.signedIdentifiers[0].accessPolicy.startsOn.getTime(), startsOn.getTime());
     assert.equal(got.signedIdentifiers[0].accessPolicy.expiresOn.getTime(), expiresOn.getTime());
-    const six = Array.from({ length: 6 }, (_, i) => ({ id: `p${i}`, accessPolicy: { permissions: 'r', startsOn, expiresOn } }));
+    const six = Array.from({ length: 6 }, (_, i) => ({
+      id: `p${i}`,
+      accessPolicy: { permissions: 'r', startsOn, expiresOn },
+    }));
     await rejectsWith(assert, q.setAccessPolicy(six), 400, 'InvalidXmlDocument');
     await q.setAccessPolicy([]);
     assert.deepEqual((await q.getAccessPolicy()).signedIdentifiers, []);
@@ -121,7 +155,15 @@ describe('service properties and CORS', () => {
     assert.equal(props.minuteMetrics.enabled, false);
     assert.equal(props.queueAnalyticsLogging.read, false);
     await service.setProperties({
-      cors: [{ allowedOrigins: 'http://example.com', allowedMethods: 'GET,PUT', allowedHeaders: 'x-ms-meta-*', exposedHeaders: '*', maxAgeInSeconds: 600 }],
+      cors: [
+        {
+          allowedOrigins: 'http://example.com',
+          allowedMethods: 'GET,PUT',
+          allowedHeaders: 'x-ms-meta-*',
+          exposedHeaders: '*',
+          maxAgeInSeconds: 600,
+        },
+      ],
     });
     const after = await service.getProperties();
     assert.equal(after.cors.length, 1);
@@ -132,12 +174,24 @@ describe('service properties and CORS', () => {
 
   test('preflight: a matching rule answers 200 with the CORS headers, others 403', async () => {
     await service.setProperties({
-      cors: [{ allowedOrigins: 'http://example.com', allowedMethods: 'GET,PUT', allowedHeaders: 'x-ms-meta-*', exposedHeaders: '*', maxAgeInSeconds: 600 }],
+      cors: [
+        {
+          allowedOrigins: 'http://example.com',
+          allowedMethods: 'GET,PUT',
+          allowedHeaders: 'x-ms-meta-*',
+          exposedHeaders: '*',
+          maxAgeInSeconds: 600,
+        },
+      ],
     });
     const url = `${server.queueUrl}/any-queue`;
     const ok = await fetch(url, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://example.com', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'x-ms-meta-a' },
+      headers: {
+        Origin: 'http://example.com',
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'x-ms-meta-a',
+      },
     });
     assert.equal(ok.status, 200);
     assert.equal(ok.headers.get('access-control-allow-origin'), 'http://example.com');

@@ -7,17 +7,26 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
-const { QueueService } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const { QueueService } = createRequire(import.meta.url)(
+  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+);
 const EMPTY = new Uint8Array();
 
 /** `[name, value, …]` → the `headers` string handleRaw takes. */
-const head = (...pairs) => ['Host', '127.0.0.1:10001', 'x-ms-version', '2026-04-06', ...pairs].join('\n');
+const head = (...pairs) =>
+  ['Host', '127.0.0.1:10001', 'x-ms-version', '2026-04-06', ...pairs].join('\n');
 
 /** Awaits a handleRaw answer and reads it into plain values (freeing the wasm object). */
 async function answer(out) {
   const r = await out;
   const headers = r.headers.split('\n');
-  const value = { status: r.status, statusText: r.statusText, headers, body: Buffer.from(r.body).toString('utf8'), errorCode: r.errorCode };
+  const value = {
+    status: r.status,
+    statusText: r.statusText,
+    headers,
+    body: Buffer.from(r.body).toString('utf8'),
+    errorCode: r.errorCode,
+  };
   r.free();
   return value;
 }
@@ -40,11 +49,34 @@ test('with the memory store the answer comes back at once, not as a Promise', as
 
 test('origin-form and absolute URLs, a message round trip, and the body of a GET ignored', async () => {
   const service = await QueueService.open({ store: 'memory', anonymous: true });
-  assert.equal((await answer(service.handleRaw('PUT', 'http://127.0.0.1:10001/devstoreaccount1/raw-urls', head(), EMPTY))).status, 201);
-  const body = Buffer.from('<QueueMessage><MessageText>héllo &amp; bye</MessageText></QueueMessage>');
-  const sent = await answer(service.handleRaw('POST', '/devstoreaccount1/raw-urls/messages', head('Content-Length', String(body.length)), body));
+  assert.equal(
+    (
+      await answer(
+        service.handleRaw('PUT', 'http://127.0.0.1:10001/devstoreaccount1/raw-urls', head(), EMPTY),
+      )
+    ).status,
+    201,
+  );
+  const body = Buffer.from(
+    '<QueueMessage><MessageText>héllo &amp; bye</MessageText></QueueMessage>',
+  );
+  const sent = await answer(
+    service.handleRaw(
+      'POST',
+      '/devstoreaccount1/raw-urls/messages',
+      head('Content-Length', String(body.length)),
+      body,
+    ),
+  );
   assert.equal(sent.status, 201, sent.body);
-  const peeked = await answer(service.handleRaw('GET', '/devstoreaccount1/raw-urls/messages?peekonly=true', head(), Buffer.from('ignored')));
+  const peeked = await answer(
+    service.handleRaw(
+      'GET',
+      '/devstoreaccount1/raw-urls/messages?peekonly=true',
+      head(),
+      Buffer.from('ignored'),
+    ),
+  );
   assert.equal(peeked.status, 200);
   assert.match(peeked.body, /<MessageText>héllo &amp; bye<\/MessageText>/);
   service.free();
@@ -52,10 +84,18 @@ test('origin-form and absolute URLs, a message round trip, and the body of a GET
 
 test('a repeated header is joined with ", "; names are case-insensitive', async () => {
   const service = await QueueService.open({ store: 'memory', anonymous: true });
-  const created = await answer(service.handleRaw('PUT', '/devstoreaccount1/raw-meta',
-    head('x-ms-meta-team', 'web', 'X-MS-META-TEAM', 'ops'), EMPTY));
+  const created = await answer(
+    service.handleRaw(
+      'PUT',
+      '/devstoreaccount1/raw-meta',
+      head('x-ms-meta-team', 'web', 'X-MS-META-TEAM', 'ops'),
+      EMPTY,
+    ),
+  );
   assert.equal(created.status, 201);
-  const meta = await answer(service.handleRaw('GET', '/devstoreaccount1/raw-meta?comp=metadata', head(), EMPTY));
+  const meta = await answer(
+    service.handleRaw('GET', '/devstoreaccount1/raw-meta?comp=metadata', head(), EMPTY),
+  );
   assert.equal(header(meta, 'x-ms-meta-team'), 'web, ops');
   service.free();
 });
@@ -74,6 +114,9 @@ test('what HTTP cannot represent is a 400 InvalidInput, never a throw', async ()
     assert.match(res.body, /<Code>InvalidInput<\/Code>/);
   }
   // Still serving afterwards.
-  assert.equal((await answer(service.handleRaw('GET', '/devstoreaccount1?comp=list', head(), EMPTY))).status, 200);
+  assert.equal(
+    (await answer(service.handleRaw('GET', '/devstoreaccount1?comp=list', head(), EMPTY))).status,
+    200,
+  );
   service.free();
 });

@@ -44,7 +44,16 @@ describe('server command line', () => {
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, message);
     }
-    const missing = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', '/nonexistent/c.pem', '--key', '/nonexistent/k.pem']);
+    const missing = await runServer([
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+      '--cert',
+      '/nonexistent/c.pem',
+      '--key',
+      '/nonexistent/k.pem',
+    ]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /cannot read the certificate \/nonexistent\/c\.pem: no such file/);
   });
@@ -57,7 +66,14 @@ describe('server command line', () => {
 
   test('Azurite flags are accepted; --inMemoryPersistence keeps data in memory despite --location', async () => {
     const server = await startServer({
-      args: ['--inMemoryPersistence', '--skipApiVersionCheck', '--loose', '--location', '/tmp/azqueue-e2e', '--disableProductStyleUrl'],
+      args: [
+        '--inMemoryPersistence',
+        '--skipApiVersionCheck',
+        '--loose',
+        '--location',
+        '/tmp/azqueue-e2e',
+        '--disableProductStyleUrl',
+      ],
     });
     try {
       assert.match(server.output(), /memory-only \(--location \/tmp\/azqueue-e2e is not used\)/);
@@ -79,13 +95,20 @@ describe('server command line', () => {
 
 describe('server endpoints', () => {
   let server;
-  before(async () => { server = await startServer(); });
-  after(async () => { await server?.stop(); });
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
 
   test('the ready line names both URLs and a working connection string', () => {
     assert.match(server.queueUrl, /^http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
     assert.match(server.webUrl, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-    assert.match(server.connectionString, /AccountName=devstoreaccount1;AccountKey=[^;]+;QueueEndpoint=http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1;/);
+    assert.match(
+      server.connectionString,
+      /AccountName=devstoreaccount1;AccountKey=[^;]+;QueueEndpoint=http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1;/,
+    );
   });
 
   test('www/ files are served, .wasm as application/wasm', async () => {
@@ -106,7 +129,10 @@ describe('server endpoints', () => {
   });
 
   test('an unauthenticated REST request is refused with an Azure error', async () => {
-    const r = await fetch(`${server.queueUrl}/some-queue`, { method: 'PUT', headers: { 'x-ms-version': '2026-04-06' } });
+    const r = await fetch(`${server.queueUrl}/some-queue`, {
+      method: 'PUT',
+      headers: { 'x-ms-version': '2026-04-06' },
+    });
     assert.ok([401, 403, 404].includes(r.status), `status ${r.status}`);
     assert.ok(r.headers.get('x-ms-error-code'));
     assert.ok(r.headers.get('x-ms-request-id'));

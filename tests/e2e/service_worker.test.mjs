@@ -27,7 +27,9 @@ test('a page talks to the queue service living in its service worker', async () 
     await navigator.serviceWorker.register('/sw.js?anonymous=1', { type: 'module' });
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
-      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      await new Promise((r) =>
+        navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }),
+      );
     }
     const v = { 'x-ms-version': '2026-04-06' };
     const created = await fetch('/devstoreaccount1/sw-queue', { method: 'PUT', headers: v });

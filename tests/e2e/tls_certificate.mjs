@@ -12,28 +12,80 @@ import path from 'node:path';
 
 export const PFX_PASSWORD = 'azqueue-test';
 
-const openssl = (args, cwd) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+const openssl = (args, cwd) =>
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 
 /** Makes the files in a new temporary directory (or `dir`) and returns their paths. */
 export function makeCertificate(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-tls-'))) {
   // P-256 keys: quick to make, and every client here speaks them.
   const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(['req', '-x509', ...newKey, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2',
-    '-subj', '/CN=azqueue test CA'], dir);
-  openssl(['req', ...newKey, '-keyout', 'key.pem', '-out', 'server.csr', '-subj', '/CN=127.0.0.1'], dir);
-  fs.writeFileSync(path.join(dir, 'server.ext'), [
-    'basicConstraints = critical, CA:FALSE',
-    'keyUsage = critical, digitalSignature',
-    'extendedKeyUsage = serverAuth',
-    'subjectAltName = IP:127.0.0.1, IP:::1, DNS:localhost',
-    'subjectKeyIdentifier = hash',
-    'authorityKeyIdentifier = keyid',
-    '',
-  ].join('\n'));
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', 'cert.pem', '-days', '2', '-extfile', 'server.ext'], dir);
-  openssl(['pkcs12', '-export', '-in', 'cert.pem', '-inkey', 'key.pem', '-out', 'cert.pfx',
-    '-passout', `pass:${PFX_PASSWORD}`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      ...newKey,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=azqueue test CA',
+    ],
+    dir,
+  );
+  openssl(
+    ['req', ...newKey, '-keyout', 'key.pem', '-out', 'server.csr', '-subj', '/CN=127.0.0.1'],
+    dir,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'server.ext'),
+    [
+      'basicConstraints = critical, CA:FALSE',
+      'keyUsage = critical, digitalSignature',
+      'extendedKeyUsage = serverAuth',
+      'subjectAltName = IP:127.0.0.1, IP:::1, DNS:localhost',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      '',
+    ].join('\n'),
+  );
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'cert.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
+    ],
+    dir,
+  );
+  openssl(
+    [
+      'pkcs12',
+      '-export',
+      '-in',
+      'cert.pem',
+      '-inkey',
+      'key.pem',
+      '-out',
+      'cert.pfx',
+      '-passout',
+      `pass:${PFX_PASSWORD}`,
+    ],
+    dir,
+  );
   const at = (name) => path.join(dir, name);
   return { dir, ca: at('ca.pem'), cert: at('cert.pem'), key: at('key.pem'), pfx: at('cert.pfx') };
 }

@@ -18,8 +18,11 @@ const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 /** Message rows stored in the object holding `queue`. */
 function storedMessages(dir, queue) {
   const script = path.join(ROOT, 'tests', 'edge', 'read-objects.bun.mjs');
-  const objects = JSON.parse(execFileSync(BUN, [script, path.join(dir, '-QueueObject')], { encoding: 'utf8' }));
-  return Object.values(objects).find((o) => o.queues.includes(`queue/devstoreaccount1/${queue}`)).messages;
+  const objects = JSON.parse(
+    execFileSync(BUN, [script, path.join(dir, '-QueueObject')], { encoding: 'utf8' }),
+  );
+  return Object.values(objects).find((o) => o.queues.includes(`queue/devstoreaccount1/${queue}`))
+    .messages;
 }
 
 async function until(what, check) {
@@ -36,7 +39,8 @@ test('the alarm purges expired messages from storage, and is kept across a resta
   let server = null;
   try {
     server = await startEdge({ args: ['--persist', dir], env });
-    const q = () => QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient('purged');
+    const q = () =>
+      QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient('purged');
     await q().create();
     await q().sendMessage('stays', { messageTimeToLive: 3600 });
     for (let i = 0; i < 3; i++) await q().sendMessage(`expires ${i}`, { messageTimeToLive: 1 });
@@ -50,7 +54,10 @@ test('the alarm purges expired messages from storage, and is kept across a resta
     server = await startEdge({ args: ['--persist', dir], env });
     await until('the purge after the restart', () => storedMessages(dir, 'purged') === 1);
     const peeked = (await q().peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
-    assert.deepEqual(peeked.map((m) => m.messageText), ['stays']);
+    assert.deepEqual(
+      peeked.map((m) => m.messageText),
+      ['stays'],
+    );
     assert.equal(await server.stop(), 0);
     server = null;
   } finally {

@@ -9,7 +9,8 @@ export class ContractObject extends DurableObject {
   async fetch() {
     // Every check gets a fresh, empty store: the same object's storage with its tables dropped.
     const fresh = () => {
-      for (const table of ['azqueue_records', 'azqueue_edge']) this.ctx.storage.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+      for (const table of ['azqueue_records', 'azqueue_edge'])
+        this.ctx.storage.sql.exec(`DROP TABLE IF EXISTS ${table}`);
       return new SqliteStore(this.ctx.storage).adapter();
     };
     try {

@@ -9,7 +9,9 @@ import { ROOT } from '../e2e/azqueue_server.mjs';
 import { workerOptions } from '../../www/edge/miniflare-options.mjs';
 
 test('the SQLite adapter passes the store contract suite inside a Durable Object', async () => {
-  const options = workerOptions({ scriptPath: path.join(ROOT, 'tests', 'edge', 'contract-worker.mjs') });
+  const options = workerOptions({
+    scriptPath: path.join(ROOT, 'tests', 'edge', 'contract-worker.mjs'),
+  });
   const mf = new Miniflare({
     ...options,
     modulesRoot: ROOT,

@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkLastRestart, Ledger, present, randomBetween, workUntilKilled } from '../persistence/ledger.mjs';
+import {
+  checkLastRestart,
+  Ledger,
+  present,
+  randomBetween,
+  workUntilKilled,
+} from '../persistence/ledger.mjs';
 import { childrenOf, running, startEdge } from './edge_server.mjs';
 
 const ROUNDS = Number(process.env.EDGE_CRASH_ROUNDS ?? 3);
@@ -25,7 +31,11 @@ test(`the edge Worker survives ${ROUNDS} SIGKILLs of workerd: nothing acknowledg
     for (let round = 1; round <= ROUNDS; round++) {
       server = await startEdge({ args: ['--persist', dir] });
       const workerd = childrenOf(server.child.pid);
-      assert.deepEqual(ledger.check(await present(server.origin, QUEUE)), [], `after restart ${round - 1}`);
+      assert.deepEqual(
+        ledger.check(await present(server.origin, QUEUE)),
+        [],
+        `after restart ${round - 1}`,
+      );
       const signal = await workUntilKilled({
         connectionString: server.connectionString,
         queue: QUEUE,

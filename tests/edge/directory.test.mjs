@@ -18,15 +18,25 @@ const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 
 function directoryFile(dir) {
   const classDir = path.join(dir, '-DirectoryObject');
-  const [file] = fs.readdirSync(classDir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  const [file] = fs
+    .readdirSync(classDir)
+    .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
   return path.join(classDir, file);
 }
 
-const tamper = (dir, ...args) => JSON.parse(execFileSync(BUN, [path.join(ROOT, 'tests', 'edge', 'tamper-directory.bun.mjs'), directoryFile(dir), ...args], { encoding: 'utf8' }));
+const tamper = (dir, ...args) =>
+  JSON.parse(
+    execFileSync(
+      BUN,
+      [path.join(ROOT, 'tests', 'edge', 'tamper-directory.bun.mjs'), directoryFile(dir), ...args],
+      { encoding: 'utf8' },
+    ),
+  );
 
 async function listed(service) {
   const names = [];
-  for await (const q of service.listQueues({ prefix: 'half-', includeMetadata: true })) names.push([q.name, q.metadata]);
+  for await (const q of service.listQueues({ prefix: 'half-', includeMetadata: true }))
+    names.push([q.name, q.metadata]);
   return names;
 }
 
@@ -38,7 +48,10 @@ test('List Queues shows what the queue objects hold after a crash between the tw
     let service = QueueServiceClient.fromConnectionString(server.connectionString);
     await service.getQueueClient('half-created').create({ metadata: { step: 'one' } });
     await service.getQueueClient('half-deleted').create({ metadata: { step: 'two' } });
-    assert.deepEqual(await listed(service), [['half-created', { step: 'one' }], ['half-deleted', { step: 'two' }]]);
+    assert.deepEqual(await listed(service), [
+      ['half-created', { step: 'one' }],
+      ['half-deleted', { step: 'two' }],
+    ]);
     await service.getQueueClient('half-deleted').delete();
     assert.equal(await server.stop(), 0);
     server = null;
@@ -54,7 +67,12 @@ test('List Queues shows what the queue objects hold after a crash between the tw
     service = QueueServiceClient.fromConnectionString(server.connectionString);
     assert.deepEqual(await listed(service), [['half-created', { step: 'one' }]]);
     await service.getQueueClient('half-created').sendMessage('usable and listed');
-    await rejectsWith(assert, service.getQueueClient('half-deleted').sendMessage('x'), 404, 'QueueNotFound');
+    await rejectsWith(
+      assert,
+      service.getQueueClient('half-deleted').sendMessage('x'),
+      404,
+      'QueueNotFound',
+    );
     assert.equal(await server.stop(), 0);
     server = null;
     // The directory's own copy was repaired, not only the answer.

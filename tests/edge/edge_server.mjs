@@ -17,7 +17,9 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
     detached: true,
   });
   let out = '';
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       kill();
@@ -49,14 +51,18 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           let timer;
-          const hung = new Promise((resolve) => { timer = setTimeout(() => kill().then(() => resolve('hung')), 20_000); });
+          const hung = new Promise((resolve) => {
+            timer = setTimeout(() => kill().then(() => resolve('hung')), 20_000);
+          });
           return Promise.race([exited, hung]).finally(() => clearTimeout(timer));
         },
         /** SIGKILLs dev.mjs and workerd together, as a crash would. */
         kill,
       });
     });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`dev.mjs exited with ${code} before it was ready:\n${out}`));
@@ -70,8 +76,12 @@ export function runEdge(args, { env = {} } = {}) {
     const child = spawn(process.execPath, [EDGE, ...args], { env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -15,19 +15,26 @@ import { ROOT, rejectsWith } from '../e2e/azqueue_server.mjs';
 import { startEdge } from './edge_server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
-const bun = (script, ...args) => JSON.parse(execFileSync(BUN, [path.join(ROOT, 'tests', 'edge', script), ...args], { encoding: 'utf8' }));
+const bun = (script, ...args) =>
+  JSON.parse(
+    execFileSync(BUN, [path.join(ROOT, 'tests', 'edge', script), ...args], { encoding: 'utf8' }),
+  );
 
 /** The SQLite file of the one queue object holding `queue`. */
 function objectFile(dir, queue) {
   const objects = bun('read-objects.bun.mjs', path.join(dir, '-QueueObject'));
-  const [id] = Object.entries(objects).find(([, o]) => o.queues.includes(`queue/devstoreaccount1/${queue}`));
+  const [id] = Object.entries(objects).find(([, o]) =>
+    o.queues.includes(`queue/devstoreaccount1/${queue}`),
+  );
   return { file: path.join(dir, '-QueueObject', `${id}.sqlite`), id, objects };
 }
 
 async function withEdge(dir, fn) {
   const server = await startEdge({ args: ['--persist', dir] });
   try {
-    const service = QueueServiceClient.fromConnectionString(server.connectionString, { retryOptions: { maxTries: 1 } });
+    const service = QueueServiceClient.fromConnectionString(server.connectionString, {
+      retryOptions: { maxTries: 1 },
+    });
     return await fn(service.getQueueClient('layout'));
   } finally {
     assert.equal(await server.stop(), 0);
@@ -52,8 +59,13 @@ test('an object stored the older way loads; one marked newer is refused, untouch
 
     await withEdge(dir, async (q) => {
       const peeked = (await q.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
-      assert.deepEqual(peeked.map((m) => [m.messageId, m.messageText, m.dequeueCount]),
-        [[sent.ids[1], sent.texts[1], 0], [sent.ids[2], sent.texts[2], 0]]);
+      assert.deepEqual(
+        peeked.map((m) => [m.messageId, m.messageText, m.dequeueCount]),
+        [
+          [sent.ids[1], sent.texts[1], 0],
+          [sent.ids[2], sent.texts[2], 0],
+        ],
+      );
       assert.equal((await q.getProperties()).approximateMessagesCount, 3);
       await q.sendMessage('fourth'); // a write marks the object with this build's layout
     });

@@ -14,16 +14,21 @@ const TEXT = 'k'.repeat(1024);
 test('past the memory bound, Put Message is 503 ServerBusy and changes nothing; consuming makes room', async () => {
   const server = await startEdge({ env: { AZQUEUE_ENGINE_BUDGET: String(256 * 1024) } });
   try {
-    const service = QueueServiceClient.fromConnectionString(server.connectionString, { retryOptions: { maxTries: 1 } });
+    const service = QueueServiceClient.fromConnectionString(server.connectionString, {
+      retryOptions: { maxTries: 1 },
+    });
     const q = service.getQueueClient('bounded');
     await q.create();
     let accepted = 0;
     for (;;) {
-      const ok = await q.sendMessage(TEXT).then(() => true, (err) => {
-        assert.equal(err.statusCode, 503);
-        assert.equal(err.code, 'ServerBusy');
-        return false;
-      });
+      const ok = await q.sendMessage(TEXT).then(
+        () => true,
+        (err) => {
+          assert.equal(err.statusCode, 503);
+          assert.equal(err.code, 'ServerBusy');
+          return false;
+        },
+      );
       if (!ok) break;
       accepted++;
       assert.ok(accepted < 1000, 'the bound was never met');

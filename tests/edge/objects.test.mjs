@@ -17,7 +17,9 @@ const COUNT = 64;
 /** What each object file of one class holds: { id: { queues, messages, layout } }. */
 function objectsOf(dir, className) {
   const script = path.join(ROOT, 'tests', 'edge', 'read-objects.bun.mjs');
-  return JSON.parse(execFileSync(BUN, [script, path.join(dir, `-${className}`)], { encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(BUN, [script, path.join(dir, `-${className}`)], { encoding: 'utf8' }),
+  );
 }
 
 test(`${COUNT} queues are ${COUNT} objects, and List Queues pages through them with metadata`, async () => {
@@ -34,24 +36,42 @@ test(`${COUNT} queues are ${COUNT} objects, and List Queues pages through them w
         await q.sendMessage(`first message of ${name}`);
       }
       const pages = [];
-      for await (const page of service.listQueues({ includeMetadata: true, prefix: 'spread-' }).byPage({ maxPageSize: 10 })) {
+      for await (const page of service
+        .listQueues({ includeMetadata: true, prefix: 'spread-' })
+        .byPage({ maxPageSize: 10 })) {
         pages.push(page.queueItems.map((q) => [q.name, q.metadata.index]));
       }
       assert.equal(pages.length, Math.ceil(COUNT / 10));
-      assert.deepEqual(pages.flat(), names.map((n) => [n, n.slice(-2)]));
+      assert.deepEqual(
+        pages.flat(),
+        names.map((n) => [n, n.slice(-2)]),
+      );
       // Each queue answers from its own object: its message is there, and only its.
       for (const name of names) {
         const r = await fetch(`${server.origin}/_azqueue/inspect/devstoreaccount1/${name}`);
-        assert.deepEqual((await r.json()).messages.map((m) => m.messageText), [`first message of ${name}`]);
+        assert.deepEqual(
+          (await r.json()).messages.map((m) => m.messageText),
+          [`first message of ${name}`],
+        );
       }
     } finally {
       assert.equal(await server.stop(), 0);
     }
     const queues = Object.values(objectsOf(dir, 'QueueObject'));
     assert.equal(queues.length, COUNT, 'one SQLite file per queue object');
-    assert.deepEqual(queues.map((o) => o.queues.length), Array(COUNT).fill(1), 'each object holds one queue');
-    assert.deepEqual(queues.flatMap((o) => o.queues).sort(), names.map((n) => `queue/devstoreaccount1/${n}`));
-    assert.deepEqual(queues.map((o) => o.messages), Array(COUNT).fill(1));
+    assert.deepEqual(
+      queues.map((o) => o.queues.length),
+      Array(COUNT).fill(1),
+      'each object holds one queue',
+    );
+    assert.deepEqual(
+      queues.flatMap((o) => o.queues).sort(),
+      names.map((n) => `queue/devstoreaccount1/${n}`),
+    );
+    assert.deepEqual(
+      queues.map((o) => o.messages),
+      Array(COUNT).fill(1),
+    );
     const directories = Object.values(objectsOf(dir, 'DirectoryObject'));
     assert.equal(directories.length, 1, 'one directory object for the account');
     assert.equal(directories[0].queues.length, COUNT);

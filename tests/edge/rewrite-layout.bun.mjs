@@ -7,7 +7,16 @@ import { Database } from 'bun:sqlite';
 const [file, mode] = process.argv.slice(2);
 const db = new Database(file);
 if (mode === 'older') {
-  const fields = ['id', 'seq', 'text', 'insertion_time', 'expiration_time', 'time_next_visible', 'dequeue_count', 'pop_receipt'];
+  const fields = [
+    'id',
+    'seq',
+    'text',
+    'insertion_time',
+    'expiration_time',
+    'time_next_visible',
+    'dequeue_count',
+    'pop_receipt',
+  ];
   const rows = db.query("SELECT key, value FROM azqueue_records WHERE key LIKE 'message/%'").all();
   const update = db.prepare('UPDATE azqueue_records SET value = ? WHERE key = ?');
   for (const { key, value } of rows) {

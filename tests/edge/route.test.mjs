@@ -7,24 +7,58 @@ import { couldBeQueueName, isQueueName, route } from '../../www/edge/route.mjs';
 const at = (path) => `http://127.0.0.1:8787${path}`;
 
 test('queue and message operations go to the queue object; listing changes are marked', () => {
-  assert.deepEqual(route('PUT', at('/acct/orders')), { kind: 'queue', account: 'acct', queue: 'orders', listing: true });
-  assert.deepEqual(route('DELETE', at('/acct/orders/')), { kind: 'queue', account: 'acct', queue: 'orders', listing: true });
+  assert.deepEqual(route('PUT', at('/acct/orders')), {
+    kind: 'queue',
+    account: 'acct',
+    queue: 'orders',
+    listing: true,
+  });
+  assert.deepEqual(route('DELETE', at('/acct/orders/')), {
+    kind: 'queue',
+    account: 'acct',
+    queue: 'orders',
+    listing: true,
+  });
   assert.equal(route('PUT', at('/acct/orders?comp=metadata')).listing, true);
   assert.equal(route('GET', at('/acct/orders?comp=metadata')).listing, false);
   assert.equal(route('PUT', at('/acct/orders?comp=acl')).listing, false);
-  assert.deepEqual(route('POST', at('/acct/orders/messages')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+  assert.deepEqual(route('POST', at('/acct/orders/messages')), {
+    kind: 'queue',
+    account: 'acct',
+    queue: 'orders',
+    listing: false,
+  });
   assert.equal(route('DELETE', at('/acct/orders/messages/abc?popreceipt=x')).kind, 'queue');
   // The secondary endpoint reads the same queue and never changes the listing.
-  assert.deepEqual(route('GET', at('/acct-secondary/orders/messages?peekonly=true')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+  assert.deepEqual(route('GET', at('/acct-secondary/orders/messages?peekonly=true')), {
+    kind: 'queue',
+    account: 'acct',
+    queue: 'orders',
+    listing: false,
+  });
   assert.equal(route('PUT', at('/acct-secondary/orders')).listing, false);
-  assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/orders')), { kind: 'queue', account: 'acct', queue: 'orders', listing: false });
+  assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/orders')), {
+    kind: 'queue',
+    account: 'acct',
+    queue: 'orders',
+    listing: false,
+  });
 });
 
 test('account operations, preflights and impossible names go to the directory', () => {
   assert.deepEqual(route('GET', at('/acct?comp=list')), { kind: 'directory', account: 'acct' });
-  assert.deepEqual(route('GET', at('/acct/?restype=service&comp=properties')), { kind: 'directory', account: 'acct' });
-  assert.deepEqual(route('GET', at('/acct-secondary/?restype=service&comp=stats')), { kind: 'directory', account: 'acct' });
-  assert.deepEqual(route('OPTIONS', at('/acct/orders/messages')), { kind: 'directory', account: 'acct' });
+  assert.deepEqual(route('GET', at('/acct/?restype=service&comp=properties')), {
+    kind: 'directory',
+    account: 'acct',
+  });
+  assert.deepEqual(route('GET', at('/acct-secondary/?restype=service&comp=stats')), {
+    kind: 'directory',
+    account: 'acct',
+  });
+  assert.deepEqual(route('OPTIONS', at('/acct/orders/messages')), {
+    kind: 'directory',
+    account: 'acct',
+  });
   assert.deepEqual(route('PUT', at('/acct/Upper-Case')), { kind: 'directory', account: 'acct' });
   assert.deepEqual(route('PUT', at('/acct/ab')), { kind: 'directory', account: 'acct' });
   // Percent-encoding is decoded before naming, so one queue never has two objects.
@@ -42,5 +76,6 @@ test('queue names: the router only rules out what can never be one', () => {
   for (const name of ['a--b', '-ab', 'ab-']) {
     assert.ok(couldBeQueueName(name) && !isQueueName(name), name);
   }
-  for (const name of ['ab', 'a'.repeat(64), 'Abc', 'a_b', 'a.b']) assert.ok(!couldBeQueueName(name), name);
+  for (const name of ['ab', 'a'.repeat(64), 'Abc', 'a_b', 'a.b'])
+    assert.ok(!couldBeQueueName(name), name);
 });

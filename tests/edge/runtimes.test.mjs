@@ -10,7 +10,14 @@ import { ROOT, rejectsWith } from '../e2e/azqueue_server.mjs';
 
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const RUNTIMES = {
-  deno: [path.join(BIN, 'deno'), 'run', '--allow-net=127.0.0.1', `--allow-read=${path.join(ROOT, 'www')}`, '--allow-env=AZURITE_ACCOUNTS', path.join(ROOT, 'www', 'edge', 'deno.mjs')],
+  deno: [
+    path.join(BIN, 'deno'),
+    'run',
+    '--allow-net=127.0.0.1',
+    `--allow-read=${path.join(ROOT, 'www')}`,
+    '--allow-env=AZURITE_ACCOUNTS',
+    path.join(ROOT, 'www', 'edge', 'deno.mjs'),
+  ],
   bun: [path.join(BIN, 'bun'), path.join(ROOT, 'www', 'edge', 'bun.mjs')],
 };
 
@@ -18,17 +25,32 @@ function start([command, ...args]) {
   const child = spawn(command, [...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`not ready: ${out}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`not ready: ${out}`));
+    }, 30_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /azqueue ready: queue (\S+) connection "([^"]+)"/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       const exited = new Promise((r) => child.once('exit', (code) => r(code)));
-      resolve({ connectionString: m[2], output: () => out, stop: () => { child.kill('SIGTERM'); return exited; } });
+      resolve({
+        connectionString: m[2],
+        output: () => out,
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
     });
-    child.stderr.on('data', (d) => { out += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${out}`)); });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${out}`));
+    });
   });
 }
 
@@ -40,7 +62,8 @@ for (const [name, command] of Object.entries(RUNTIMES)) {
       const q = service.getQueueClient(`on-${name}`);
       assert.equal((await q.create({ metadata: { runtime: name } }))._response.status, 201);
       const listed = [];
-      for await (const item of service.listQueues({ includeMetadata: true })) listed.push([item.name, item.metadata.runtime]);
+      for await (const item of service.listQueues({ includeMetadata: true }))
+        listed.push([item.name, item.metadata.runtime]);
       assert.deepEqual(listed, [[`on-${name}`, name]]);
       const sent = await q.sendMessage(`hello from ${name} <&>`);
       const [m] = (await q.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;

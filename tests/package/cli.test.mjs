@@ -11,7 +11,9 @@ let server;
 
 before(async () => {
   const child = spawn('npx', ['--no-install', 'azqueue', '--queuePort', '0', '--webPort', '0'], {
-    cwd: installedProject().dir, env: USER_ENV, detached: true,
+    cwd: installedProject().dir,
+    env: USER_ENV,
+    detached: true,
   });
   let out = '';
   server = await new Promise((resolve, reject) => {
@@ -24,7 +26,9 @@ before(async () => {
         resolve({ child, queueUrl: m[1], webUrl: m[2], connectionString: m[3] });
       }
     });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.once('exit', (code) => reject(new Error(`azqueue exited ${code}:\n${out}`)));
   });
 });
@@ -40,12 +44,18 @@ test('it listens on 127.0.0.1 with path-style URLs, as azurite-queue does', () =
 });
 
 test('the official SDK: create, send, peek, receive, update, delete, delete the queue', async () => {
-  const queue = QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient(`pkg-${process.pid}`);
+  const queue = QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient(
+    `pkg-${process.pid}`,
+  );
   await queue.create();
   await queue.sendMessage('hello from npx');
-  const { peekedMessageItems: [peeked] } = await queue.peekMessages();
+  const {
+    peekedMessageItems: [peeked],
+  } = await queue.peekMessages();
   assert.equal(peeked.messageText, 'hello from npx');
-  const { receivedMessageItems: [m] } = await queue.receiveMessages({ visibilityTimeout: 30 });
+  const {
+    receivedMessageItems: [m],
+  } = await queue.receiveMessages({ visibilityTimeout: 30 });
   assert.equal(m.messageText, 'hello from npx');
   assert.equal(m.dequeueCount, 1);
   const updated = await queue.updateMessage(m.messageId, m.popReceipt, 'half done', 0);

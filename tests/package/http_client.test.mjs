@@ -12,7 +12,9 @@ net.Server.prototype.listen = () => { throw new Error('a port was opened'); };
 `;
 
 test('a message not deleted within its visibility timeout comes back, on a virtual clock', async () => {
-  const r = await runInProject('visibility.mjs', `${NO_SOCKETS}
+  const r = await runInProject(
+    'visibility.mjs',
+    `${NO_SOCKETS}
 import { QueueServiceClient } from '@azure/storage-queue';
 import { QueueService } from 'azqueue';
 
@@ -47,7 +49,8 @@ console.log(JSON.stringify({
   metadata: props.metadata,
 }));
 await service.close();
-`);
+`,
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     first: [['charge card 42', 1]],
@@ -61,7 +64,9 @@ await service.close();
 });
 
 test('SDK errors arrive as the service answers them, and nothing listens', async () => {
-  const r = await runInProject('errors.mjs', `${NO_SOCKETS}
+  const r = await runInProject(
+    'errors.mjs',
+    `${NO_SOCKETS}
 import { QueueServiceClient, StorageSharedKeyCredential } from '@azure/storage-queue';
 import { QueueService } from 'azqueue';
 
@@ -73,7 +78,11 @@ try { await client.getQueueClient('orders').create(); } catch (e) { out.wrongKey
 const good = QueueServiceClient.fromConnectionString('UseDevelopmentStorage=true', { httpClient: service.httpClient() });
 try { await good.getQueueClient('missing').getProperties(); } catch (e) { out.missing = [e.statusCode, e.code]; }
 console.log(JSON.stringify(out));
-`);
+`,
+  );
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { wrongKey: [403, 'AuthenticationFailed'], missing: [404, 'QueueNotFound'] });
+  assert.deepEqual(JSON.parse(r.stdout), {
+    wrongKey: [403, 'AuthenticationFailed'],
+    missing: [404, 'QueueNotFound'],
+  });
 });

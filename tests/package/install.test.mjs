@@ -31,14 +31,30 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
   assert.equal(manifest.dependencies, undefined, 'nothing else to download');
   assert.deepEqual(manifest.bin, { azqueue: 'www/server.mjs' });
   const files = fs.readdirSync(dir, { recursive: true });
-  assert.deepEqual(files.filter((f) => /\.(rs|toml)$/.test(f) || f.includes('Cargo')), []);
-  for (const f of ['www/pkg/azqueue_bg.wasm', 'www/pkg-node/azqueue_bg.wasm', 'lib/node.cjs', 'lib/node.mjs',
-    'lib/web.js', 'lib/workerd.js', 'types/web.d.ts', 'types/node.d.ts', 'www/index.html']) {
+  assert.deepEqual(
+    files.filter((f) => /\.(rs|toml)$/.test(f) || f.includes('Cargo')),
+    [],
+  );
+  for (const f of [
+    'www/pkg/azqueue_bg.wasm',
+    'www/pkg-node/azqueue_bg.wasm',
+    'lib/node.cjs',
+    'lib/node.mjs',
+    'lib/web.js',
+    'lib/workerd.js',
+    'types/web.d.ts',
+    'types/node.d.ts',
+    'www/index.html',
+  ]) {
     assert.ok(fs.existsSync(path.join(dir, f)), `${f} is in the package`);
   }
   // Every export names files that are there.
-  const targets = JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g).map((s) => s.slice(1, -1))
-    .filter((t) => !t.endsWith('/') && t !== './package.json' && !Object.hasOwn(manifest.exports, t));
+  const targets = JSON.stringify(manifest.exports)
+    .match(/"\.\/[^"]+"/g)
+    .map((s) => s.slice(1, -1))
+    .filter(
+      (t) => !t.endsWith('/') && t !== './package.json' && !Object.hasOwn(manifest.exports, t),
+    );
   for (const t of targets) assert.ok(fs.existsSync(path.join(dir, t)), `export target ${t} exists`);
 });
 
@@ -46,15 +62,27 @@ test(`the gzipped web wasm is within its ${WASM_BUDGET_BYTES / 1024} KiB ceiling
   const file = path.join(installed(), 'www', 'pkg', 'azqueue_bg.wasm');
   const wasm = fs.readFileSync(file);
   const gzipped = spawnSync('gzip', ['-9', '-c', file], { maxBuffer: 64 << 20 }).stdout.length;
-  assert.ok(gzipped <= WASM_BUDGET_BYTES,
-    `azqueue_bg.wasm is ${(gzipped / 1024).toFixed(1)} KiB gzipped (${(wasm.length / 1024).toFixed(0)} KiB raw); the ceiling is ${WASM_BUDGET_BYTES / 1024} KiB`);
+  assert.ok(
+    gzipped <= WASM_BUDGET_BYTES,
+    `azqueue_bg.wasm is ${(gzipped / 1024).toFixed(1)} KiB gzipped (${(wasm.length / 1024).toFixed(0)} KiB raw); the ceiling is ${WASM_BUDGET_BYTES / 1024} KiB`,
+  );
 });
 
 test('npx azqueue --help lists the server flags', () => {
-  const r = spawnSync('npx', ['--no-install', 'azqueue', '--help'], { cwd: installedProject().dir, env: USER_ENV, encoding: 'utf8' });
+  const r = spawnSync('npx', ['--no-install', 'azqueue', '--help'], {
+    cwd: installedProject().dir,
+    env: USER_ENV,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^usage: azqueue \[options\]/);
-  for (const flag of ['--queuePort', '--webPort', '--location', '--inMemoryPersistence', '--debug']) {
+  for (const flag of [
+    '--queuePort',
+    '--webPort',
+    '--location',
+    '--inMemoryPersistence',
+    '--debug',
+  ]) {
     assert.ok(r.stdout.includes(flag), `--help mentions ${flag}`);
   }
 });

@@ -16,26 +16,35 @@ const roundTrip = (open) => `
 `;
 
 test('an ES module import round-trips a message', async () => {
-  const r = await runInProject('esm.mjs', `import { QueueService, init } from 'azqueue';
+  const r = await runInProject(
+    'esm.mjs',
+    `import { QueueService, init } from 'azqueue';
 await init();
-${roundTrip('QueueService.open()')}`);
+${roundTrip('QueueService.open()')}`,
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { text: 'hello', count: 1, http: 'function' });
 });
 
 test('a CommonJS require round-trips a message', async () => {
-  const r = await runInProject('cjs.cjs', `const { QueueService } = require('azqueue');
+  const r = await runInProject(
+    'cjs.cjs',
+    `const { QueueService } = require('azqueue');
 (async () => {
 ${roundTrip("QueueService.open({ store: 'memory' })")}
-})().catch((e) => { console.error(e); process.exit(1); });`);
+})().catch((e) => { console.error(e); process.exit(1); });`,
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { text: 'hello', count: 1, http: 'function' });
 });
 
 test('import and require share one wasm instance', async () => {
-  const r = await runInProject('both.mjs', `import { createRequire } from 'node:module';
+  const r = await runInProject(
+    'both.mjs',
+    `import { createRequire } from 'node:module';
 import { QueueService } from 'azqueue';
-console.log(createRequire(import.meta.url)('azqueue').QueueService === QueueService);`);
+console.log(createRequire(import.meta.url)('azqueue').QueueService === QueueService);`,
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'true');
 });

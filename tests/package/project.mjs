@@ -11,19 +11,30 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEV_ACCOUNT = 'devstoreaccount1';
-export const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+export const DEV_KEY =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 /** PATH without any directory that holds cargo or rustc: the package must not need them. */
-export const PATH_WITHOUT_RUST = (process.env.PATH ?? '').split(path.delimiter)
+export const PATH_WITHOUT_RUST = (process.env.PATH ?? '')
+  .split(path.delimiter)
   .filter((dir) => !['cargo', 'rustc'].some((tool) => fs.existsSync(path.join(dir, tool))))
   .join(path.delimiter);
 
 /** The environment the project's commands run with. */
-export const USER_ENV = { ...process.env, PATH: PATH_WITHOUT_RUST, npm_config_update_notifier: 'false' };
+export const USER_ENV = {
+  ...process.env,
+  PATH: PATH_WITHOUT_RUST,
+  npm_config_update_notifier: 'false',
+};
 
 /** The version of @azure/storage-queue the repository tests with (what the npm cache holds). */
 function sdkVersion() {
-  return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', '@azure', 'storage-queue', 'package.json'), 'utf8')).version;
+  return JSON.parse(
+    fs.readFileSync(
+      path.join(ROOT, 'node_modules', '@azure', 'storage-queue', 'package.json'),
+      'utf8',
+    ),
+  ).version;
 }
 
 let project = null;
@@ -33,12 +44,28 @@ export function installedProject() {
   project ??= (() => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-user-'));
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'package.mjs'), path.join(dir, 'dist')],
-      { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'package.mjs'), path.join(dir, 'dist')],
+      { encoding: 'utf8' },
+    );
     const tarball = out.trim().split('\n').pop();
-    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "user-project", "version": "1.0.0", "private": true }\n');
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund',
-      tarball, `@azure/storage-queue@${sdkVersion()}`], { cwd: dir, env: USER_ENV, stdio: ['ignore', 'ignore', 'inherit'] });
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      '{ "name": "user-project", "version": "1.0.0", "private": true }\n',
+    );
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        tarball,
+        `@azure/storage-queue@${sdkVersion()}`,
+      ],
+      { cwd: dir, env: USER_ENV, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     return { dir, tarball };
   })();
   return project;
@@ -52,8 +79,12 @@ export function runInProject(name, source, { args = [] } = {}) {
     const child = spawn(process.execPath, [name, ...args], { cwd: dir, env: USER_ENV });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -17,14 +17,24 @@ const { receivedMessageItems: [m] } = await q.receiveMessages();
 console.log(JSON.stringify({ text: m.messageText, dequeueCount: m.dequeueCount, webGlue: typeof azqueue.initSync === "function" }));
 `;
 
-for (const [runtime, args] of [['bun', ['runtime.mjs']], ['deno', ['run', '--allow-read', 'runtime.mjs']]]) {
+for (const [runtime, args] of [
+  ['bun', ['runtime.mjs']],
+  ['deno', ['run', '--allow-read', 'runtime.mjs']],
+]) {
   test(`${runtime} takes the web glue and round-trips a message`, () => {
     const { dir } = installedProject();
     fs.writeFileSync(path.join(dir, 'runtime.mjs'), SCRIPT);
     const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', runtime), args, {
-      cwd: dir, env: { ...USER_ENV, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, encoding: 'utf8', timeout: 60_000,
+      cwd: dir,
+      env: { ...USER_ENV, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()), { text: 'hello', dequeueCount: 1, webGlue: true });
+    assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()), {
+      text: 'hello',
+      dequeueCount: 1,
+      webGlue: true,
+    });
   });
 }

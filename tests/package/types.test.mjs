@@ -15,21 +15,33 @@ const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 function compile(name, compilerOptions, files) {
   const dir = path.join(installedProject().dir, name);
   fs.mkdirSync(dir, { recursive: true });
-  for (const [file, source] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), source);
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'es2022', lib: ['esnext', 'dom'], strict: true, noEmit: true,
-      typeRoots: [path.join(ROOT, 'node_modules', '@types')], types: ['node'], ...compilerOptions,
-    },
-    files: Object.keys(files),
-  }));
+  for (const [file, source] of Object.entries(files))
+    fs.writeFileSync(path.join(dir, file), source);
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['esnext', 'dom'],
+        strict: true,
+        noEmit: true,
+        typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+        types: ['node'],
+        ...compilerOptions,
+      },
+      files: Object.keys(files),
+    }),
+  );
   const r = spawnSync(process.execPath, [TSC, '-p', dir], { env: USER_ENV, encoding: 'utf8' });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
 test('Node ESM: every export, init as default, httpClient() in the SDK options', () => {
-  const r = compile('types-node', { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'check.mts': `import init, { QueueService, Queue, Connection, RawResponse, checkStorageAdapter, type InProcessHttpClient } from "azqueue";
+  const r = compile(
+    'types-node',
+    { module: 'nodenext', moduleResolution: 'nodenext' },
+    {
+      'check.mts': `import init, { QueueService, Queue, Connection, RawResponse, checkStorageAdapter, type InProcessHttpClient } from "azqueue";
 import { QueueServiceClient } from "@azure/storage-queue";
 import { startServer, parseArgs } from "azqueue/server";
 import worker, { QueueObject, DirectoryObject } from "azqueue/worker";
@@ -48,35 +60,48 @@ const running = await startServer(parseArgs(["--queuePort", "0"]));
 await running.close();
 export const all = [Connection, RawResponse, checkStorageAdapter, worker.fetch, QueueObject, DirectoryObject, workerOptions({})];
 `,
-  });
+    },
+  );
   assert.equal(r.status, 0, r.output);
 });
 
 test('CommonJS require: the same names, and no default', () => {
-  const good = compile('types-cjs', { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'check.cts': `import azqueue = require("azqueue");
+  const good = compile(
+    'types-cjs',
+    { module: 'nodenext', moduleResolution: 'nodenext' },
+    {
+      'check.cts': `import azqueue = require("azqueue");
 export async function main() {
   await azqueue.init();
   const service = await azqueue.QueueService.open();
   return service.httpClient();
 }
 `,
-  });
+    },
+  );
   assert.equal(good.status, 0, good.output);
-  const bad = compile('types-cjs-default', { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'check.cts': 'import azqueue = require("azqueue");\nexport const d = azqueue.default;\n',
-  });
+  const bad = compile(
+    'types-cjs-default',
+    { module: 'nodenext', moduleResolution: 'nodenext' },
+    {
+      'check.cts': 'import azqueue = require("azqueue");\nexport const d = azqueue.default;\n',
+    },
+  );
   assert.notEqual(bad.status, 0, 'require("azqueue") has no default export');
 });
 
 test('browser condition: init(url) and the web glue initSync', () => {
-  const r = compile('types-web', { module: 'esnext', moduleResolution: 'bundler', customConditions: ['browser'], types: [] }, {
-    'check.ts': `import init, { QueueService, initSync } from "azqueue";
+  const r = compile(
+    'types-web',
+    { module: 'esnext', moduleResolution: 'bundler', customConditions: ['browser'], types: [] },
+    {
+      'check.ts': `import init, { QueueService, initSync } from "azqueue";
 await init(new URL("./azqueue_bg.wasm", import.meta.url));
 const service = await QueueService.open();
 export const client = service.httpClient();
 export const sync = initSync;
 `,
-  });
+    },
+  );
   assert.equal(r.status, 0, r.output);
 });

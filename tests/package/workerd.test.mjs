@@ -30,14 +30,18 @@ test('the packaged edge Worker serves the official SDK', async () => {
   const resolve = createRequire(path.join(dir, 'package.json')).resolve;
   const worker = resolve('azqueue/worker');
   assert.ok(worker.startsWith(path.join(dir, 'node_modules', 'azqueue')), worker);
-  const { workerOptions } = await import(pathToFileURL(resolve('azqueue/worker/miniflare-options')).href);
+  const { workerOptions } = await import(
+    pathToFileURL(resolve('azqueue/worker/miniflare-options')).href
+  );
   const origin = await serve(workerOptions({ scriptPath: worker }));
   const queue = QueueServiceClient.fromConnectionString(
     `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};QueueEndpoint=${origin}${DEV_ACCOUNT};`,
   ).getQueueClient('edge-orders');
   await queue.create();
   await queue.sendMessage('hello from workerd');
-  const { receivedMessageItems: [m] } = await queue.receiveMessages({ visibilityTimeout: 30 });
+  const {
+    receivedMessageItems: [m],
+  } = await queue.receiveMessages({ visibilityTimeout: 30 });
   assert.equal(m.messageText, 'hello from workerd');
   await queue.deleteMessage(m.messageId, m.popReceipt);
   assert.equal((await queue.getProperties()).approximateMessagesCount, 0);
@@ -46,7 +50,9 @@ test('the packaged edge Worker serves the official SDK', async () => {
 test('a user Worker that imports "azqueue" runs under workerd without an init call', async () => {
   const { dir } = installedProject();
   const out = path.join(dir, 'worker-out');
-  fs.writeFileSync(path.join(dir, 'worker.js'), `import { QueueService } from "azqueue";
+  fs.writeFileSync(
+    path.join(dir, 'worker.js'),
+    `import { QueueService } from "azqueue";
 export default {
   async fetch() {
     const service = await QueueService.open();
@@ -56,16 +62,31 @@ export default {
     return Response.json({ text: m.messageText, dequeueCount: m.dequeueCount });
   },
 };
-`);
+`,
+  );
   // wrangler's own bundling, reduced to its essentials: the workerd condition, .wasm kept as a module.
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'esbuild'), ['worker.js', '--bundle', '--format=esm',
-    '--platform=neutral', '--conditions=workerd,worker,browser', '--loader:.wasm=copy', '--log-level=warning',
-    `--outdir=${out}`], { cwd: dir, env: USER_ENV, stdio: 'inherit' });
+  execFileSync(
+    path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
+    [
+      'worker.js',
+      '--bundle',
+      '--format=esm',
+      '--platform=neutral',
+      '--conditions=workerd,worker,browser',
+      '--loader:.wasm=copy',
+      '--log-level=warning',
+      `--outdir=${out}`,
+    ],
+    { cwd: dir, env: USER_ENV, stdio: 'inherit' },
+  );
   const origin = await serve({
     modules: true,
     scriptPath: path.join(out, 'worker.js'),
     modulesRoot: out,
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, { type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
     compatibilityDate: '2025-07-01',
   });
   const res = await fetch(origin);

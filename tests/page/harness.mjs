@@ -2,40 +2,44 @@
 // reports ready, else a tiny static server of our own), launch Debian's Chromium through
 // playwright-core, and collect console and page errors so a test can insist there are none.
 
-import { spawn } from "node:child_process";
-import { createServer } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { extname, join, normalize, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { after, afterEach, before } from "node:test";
-import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, afterEach, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
 
-export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-export const WWW = join(ROOT, "www");
-export const ARTIFACTS = join(ROOT, "test-artifacts");
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const WWW = join(ROOT, 'www');
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
 };
 
 /** Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL. */
 function startProjectServer() {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(WWW, "server.mjs"), "--queuePort", "0", "--webPort", "0"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
+    const child = spawn(
+      process.execPath,
+      [join(WWW, 'server.mjs'), '--queuePort', '0', '--webPort', '0'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
@@ -46,12 +50,16 @@ function startProjectServer() {
       const ready = /\bweb\s+(https?:\/\/\S+)/.exec(out);
       if (ready) {
         clearTimeout(timer);
-        resolvePromise({ url: new URL(ready[1]).origin, close: () => child.kill(), kind: "www/server.mjs" });
+        resolvePromise({
+          url: new URL(ready[1]).origin,
+          close: () => child.kill(),
+          kind: 'www/server.mjs',
+        });
       }
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => {
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
     });
@@ -62,36 +70,43 @@ function startProjectServer() {
 function startStaticServer() {
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       let file = normalize(join(WWW, path));
-      if (!file.startsWith(WWW)) throw new Error("outside www");
-      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      if (!file.startsWith(WWW)) throw new Error('outside www');
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
       res.end(body);
     } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
     }
   });
   return new Promise((resolvePromise) => {
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolvePromise({ url: `http://127.0.0.1:${port}`, close: () => server.close(), kind: "static" });
+      resolvePromise({
+        url: `http://127.0.0.1:${port}`,
+        close: () => server.close(),
+        kind: 'static',
+      });
     });
   });
 }
 
 /** The project's server when it can start, else our own. */
 export async function startServer() {
-  if (!existsSync(join(WWW, "pkg", "azqueue.js"))) {
-    throw new Error("www/pkg is missing: run `make build` first");
+  if (!existsSync(join(WWW, 'pkg', 'azqueue.js'))) {
+    throw new Error('www/pkg is missing: run `make build` first');
   }
-  if (existsSync(join(WWW, "server.mjs")) && !process.env.AZQ_PAGE_STATIC) {
+  if (existsSync(join(WWW, 'server.mjs')) && !process.env.AZQ_PAGE_STATIC) {
     try {
       return await startProjectServer();
     } catch (e) {
-      console.error(`# falling back to a static server: ${e.message.split("\n")[0]}`);
+      console.error(`# falling back to a static server: ${e.message.split('\n')[0]}`);
     }
   }
   return startStaticServer();
@@ -103,20 +118,20 @@ export async function startServer() {
  * context; tests open pages in it and set their viewport per page.
  */
 export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), "azq-page-"));
+  const profile = mkdtempSync(join(tmpdir(), 'azq-page-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
+    executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 720 },
     args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
     ],
   });
   return {
@@ -129,16 +144,20 @@ export async function launchBrowser() {
 }
 
 /** A page that records every console error and page error; `query` is added to its address. */
-export async function openPage(context, url, { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {}) {
+export async function openPage(
+  context,
+  url,
+  { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {},
+) {
   const page = await context.newPage();
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   const errors = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
   });
-  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
-  await page.goto(`${url}/index.html${query ? `?${query}` : ""}`);
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  await page.goto(`${url}/index.html${query ? `?${query}` : ''}`);
   await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
   return { page, errors };
 }
@@ -168,7 +187,7 @@ export function pageSuite() {
   serverAndBrowser(suite);
   afterEach(async () => {
     for (const p of suite.pages.splice(0)) {
-      assert.deepEqual(p.errors, [], "no console errors or page errors");
+      assert.deepEqual(p.errors, [], 'no console errors or page errors');
       await p.page.close();
     }
   });
@@ -188,7 +207,7 @@ export function onePageSuite(onOpen) {
     opened = await openPage(suite.browser.context, suite.server.url);
     onOpen(opened.page);
   });
-  afterEach(() => assert.deepEqual(opened.errors, [], "no console errors or page errors"));
+  afterEach(() => assert.deepEqual(opened.errors, [], 'no console errors or page errors'));
   return suite;
 }
 
@@ -200,19 +219,19 @@ export async function screenshot(page, name) {
 // ── driving the page through its controls ─────────────────────────────────────────────
 
 export async function elapsed(page) {
-  return Number(await page.getAttribute("[data-testid=clock]", "data-elapsed-ms"));
+  return Number(await page.getAttribute('[data-testid=clock]', 'data-elapsed-ms'));
 }
 
 /** Picks a scenario (or restarts it with `reset`) and waits until it is loaded at time zero. */
 export async function chooseScenario(page, id) {
   const loads = await page.evaluate(() => Number(document.body.dataset.loads));
-  await page.selectOption("[data-testid=scenario-select]", id);
+  await page.selectOption('[data-testid=scenario-select]', id);
   await waitLoaded(page, loads, id);
 }
 
 export async function restart(page) {
   const loads = await page.evaluate(() => Number(document.body.dataset.loads));
-  await page.click("[data-testid=reset]");
+  await page.click('[data-testid=reset]');
   await waitLoaded(page, loads);
 }
 
@@ -221,25 +240,27 @@ async function waitLoaded(page, loadsBefore, id) {
     ([before, want]) =>
       Number(document.body.dataset.loads) > before &&
       (!want || document.body.dataset.scenario === want) &&
-      document.querySelector("[data-testid=clock]").dataset.elapsedMs === "0",
+      document.querySelector('[data-testid=clock]').dataset.elapsedMs === '0',
     [loadsBefore, id],
   );
 }
 
 export async function setStep(page, seconds) {
-  await page.selectOption("[data-testid=step-size]", String(seconds * 1000));
+  await page.selectOption('[data-testid=step-size]', String(seconds * 1000));
 }
 
 async function stepOnce(page) {
   const [t, size] = await page.evaluate(() => [
-    Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs),
-    Number(document.querySelector("[data-testid=step-size]").value),
+    Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs),
+    Number(document.querySelector('[data-testid=step-size]').value),
   ]);
-  await page.click("[data-testid=step]");
+  await page.click('[data-testid=step]');
   // The display passes through intermediate times while the engine works through the step, and
   // reads the target before the timers due then have run: wait for the step itself to finish.
   await page.waitForFunction(
-    (want) => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs) >= want && !document.body.dataset.stepping,
+    (want) =>
+      Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) >= want &&
+      !document.body.dataset.stepping,
     t + size,
   );
   return t + size;
@@ -262,7 +283,7 @@ export async function stepUntil(page, predicate, { maxSeconds = 300, arg } = {})
 }
 
 /** Card attributes for every message in the main lane. */
-export function cards(page, lane = "queue-lane") {
+export function cards(page, lane = 'queue-lane') {
   return page.$$eval(`[data-testid=${lane}] [data-testid=message]`, (els) =>
     els.map((e) => ({ ...e.dataset, visible: e.offsetParent !== null, classes: e.className })),
   );

@@ -5,72 +5,109 @@
 // limits never stated, refused sends without a reason, narration lost on reload, and a lane that
 // claimed "oldest first".
 
-import { describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { cards, chooseScenario, screenshot, setStep, stepTo, stepUntil, pageSuite } from "./harness.mjs";
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cards,
+  chooseScenario,
+  screenshot,
+  setStep,
+  stepTo,
+  stepUntil,
+  pageSuite,
+} from './harness.mjs';
 
 const suite = pageSuite();
 const open = (options) => suite.open(options);
 
-const narration = (page) => page.$$eval("[data-testid=narration] li", (rows) => rows.map((r) => r.textContent));
-const momentDone = (page, on) => page.getAttribute(`[data-testid=moment][data-on="${on}"]`, "data-done");
+const narration = (page) =>
+  page.$$eval('[data-testid=narration] li', (rows) => rows.map((r) => r.textContent));
+const momentDone = (page, on) =>
+  page.getAttribute(`[data-testid=moment][data-on="${on}"]`, 'data-done');
 /** Scenario 1 with a hand-added consumer, Dee, who crashes at 1 s holding a message; returns that card. */
 async function deeCrashesHoldingAnOrder(page) {
-  await chooseScenario(page, "slow-consumer");
-  await page.click("[data-testid=add-consumer]");
-  await page.waitForSelector("[data-testid=consumer][data-name=Dee]");
+  await chooseScenario(page, 'slow-consumer');
+  await page.click('[data-testid=add-consumer]');
+  await page.waitForSelector('[data-testid=consumer][data-name=Dee]');
   await setStep(page, 1);
   await stepTo(page, 1);
-  const held = (await cards(page)).find((c) => c.holder === "Dee");
-  await page.click("[data-testid=consumer][data-name=Dee] button.danger");
+  const held = (await cards(page)).find((c) => c.holder === 'Dee');
+  await page.click('[data-testid=consumer][data-name=Dee] button.danger');
   return held;
 }
-const consumerText = (page, name, part) => page.textContent(`[data-testid=consumer][data-name="${name}"] ${part}`);
+const consumerText = (page, name, part) =>
+  page.textContent(`[data-testid=consumer][data-name="${name}"] ${part}`);
 
-describe("nothing on the page misleads", () => {
+describe('nothing on the page misleads', () => {
   test("scenario 4: the departing card and its poison copy both say DequeueCount 4; 'empty' is not drawn over it", async () => {
     const page = await open();
-    await chooseScenario(page, "poison");
+    await chooseScenario(page, 'poison');
     await setStep(page, 1);
-    await stepUntil(page, () => document.querySelectorAll("[data-testid=poison-lane] [data-testid=message]").length > 0, { maxSeconds: 120 });
-    const leaving = await page.$('[data-testid=queue-lane] [data-testid=message][data-state="gone-poisoned"]');
-    assert.ok(leaving, "the moved card is still drawn, leaving");
-    assert.equal(await leaving.getAttribute("data-dequeue-count"), "4");
-    assert.equal(await leaving.$eval(".dqn", (e) => e.textContent), "4");
-    const copy = await page.$("[data-testid=poison-lane] [data-testid=message]");
-    assert.equal(await copy.$eval(".dq", (e) => e.innerText), "DequeueCount 4 in orders");
-    assert.equal(await copy.getAttribute("data-origin-dequeue-count"), "4");
-    assert.equal(await page.isVisible("#lane-empty"), false, "no 'The queue is empty.' over the departing card");
-    await screenshot(page, "misleads-poison-departing-1280");
-    await page.waitForFunction(() => !document.querySelector('[data-testid=queue-lane] [data-state="gone-poisoned"]'));
-    await stepTo(page, (await page.evaluate(() => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs))) / 1000 + 1);
-    if ((await cards(page)).length === 0) assert.equal(await page.isVisible("#lane-empty"), true, "'empty' once the card has gone");
+    await stepUntil(
+      page,
+      () => document.querySelectorAll('[data-testid=poison-lane] [data-testid=message]').length > 0,
+      { maxSeconds: 120 },
+    );
+    const leaving = await page.$(
+      '[data-testid=queue-lane] [data-testid=message][data-state="gone-poisoned"]',
+    );
+    assert.ok(leaving, 'the moved card is still drawn, leaving');
+    assert.equal(await leaving.getAttribute('data-dequeue-count'), '4');
+    assert.equal(await leaving.$eval('.dqn', (e) => e.textContent), '4');
+    const copy = await page.$('[data-testid=poison-lane] [data-testid=message]');
+    assert.equal(await copy.$eval('.dq', (e) => e.innerText), 'DequeueCount 4 in orders');
+    assert.equal(await copy.getAttribute('data-origin-dequeue-count'), '4');
+    assert.equal(
+      await page.isVisible('#lane-empty'),
+      false,
+      "no 'The queue is empty.' over the departing card",
+    );
+    await screenshot(page, 'misleads-poison-departing-1280');
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=queue-lane] [data-state="gone-poisoned"]'),
+    );
+    await stepTo(
+      page,
+      (await page.evaluate(() =>
+        Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs),
+      )) /
+        1000 +
+        1,
+    );
+    if ((await cards(page)).length === 0)
+      assert.equal(await page.isVisible('#lane-empty'), true, "'empty' once the card has gone");
   });
 
   test("scenario 1 at 38 s: Bob's card says his receipt is stale, not that the lease merely ran out", async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
+    await chooseScenario(page, 'slow-consumer');
     await setStep(page, 1);
     await stepTo(page, 33);
-    assert.match(await consumerText(page, "Bob", ".bar.lease"), /lease ran out: #2 is visible to others \(r1 works until one receives it\)/);
+    assert.match(
+      await consumerText(page, 'Bob', '.bar.lease'),
+      /lease ran out: #2 is visible to others \(r1 works until one receives it\)/,
+    );
     await stepTo(page, 38);
-    const lease = await consumerText(page, "Bob", ".bar.lease");
+    const lease = await consumerText(page, 'Bob', '.bar.lease');
     assert.match(lease, /receipt r1 is stale: Ann now holds r2/);
     assert.doesNotMatch(lease, /visible to others/);
-    assert.equal(await page.getAttribute("[data-testid=consumer][data-name=Bob] .bar.lease", "data-stale"), "true");
+    assert.equal(
+      await page.getAttribute('[data-testid=consumer][data-name=Bob] .bar.lease', 'data-stale'),
+      'true',
+    );
   });
 
-  test("a crash and a deliberate failure are narrated as what they were, not as slowness", async () => {
+  test('a crash and a deliberate failure are narrated as what they were, not as slowness', async () => {
     const page = await open();
     const held = await deeCrashesHoldingAnOrder(page);
     await stepTo(page, 31);
     const lines = await narration(page);
     const back = lines.find((l) => l.includes(`${held.label} “${held.text}” is visible again`));
-    assert.ok(back, lines.join("\n"));
+    assert.ok(back, lines.join('\n'));
     assert.match(back, /Dee crashed while holding it/);
     assert.doesNotMatch(back, /did not delete it in time/);
 
-    await chooseScenario(page, "poison");
+    await chooseScenario(page, 'poison');
     await setStep(page, 5);
     await stepTo(page, 15);
     const failed = (await narration(page)).find((l) => /#3 .* is visible again/.test(l));
@@ -82,58 +119,90 @@ describe("nothing on the page misleads", () => {
     const page = await open();
     await deeCrashesHoldingAnOrder(page);
     await stepTo(page, 31);
-    assert.ok((await narration(page)).some((l) => /visible again: Dee crashed/.test(l)), "Dee's message came back");
-    assert.equal(await momentDone(page, "reappeared"), "false", "…but that is not the moment to watch for");
+    assert.ok(
+      (await narration(page)).some((l) => /visible again: Dee crashed/.test(l)),
+      "Dee's message came back",
+    );
+    assert.equal(
+      await momentDone(page, 'reappeared'),
+      'false',
+      '…but that is not the moment to watch for',
+    );
     await stepTo(page, 33);
-    assert.equal(await momentDone(page, "reappeared"), "true", "Bob's order coming back is");
+    assert.equal(await momentDone(page, 'reappeared'), 'true', "Bob's order coming back is");
   });
 
   test("the chart's workers line counts only workers that have started", async () => {
     const page = await open();
-    await chooseScenario(page, "lease");
+    await chooseScenario(page, 'lease');
     await setStep(page, 1);
     await stepTo(page, 2);
-    assert.equal(await page.getAttribute("[data-testid=queue-length-chart]", "data-workers-now"), "1", "Encoder A (B starts at 56 s)");
+    assert.equal(
+      await page.getAttribute('[data-testid=queue-length-chart]', 'data-workers-now'),
+      '1',
+      'Encoder A (B starts at 56 s)',
+    );
     await setStep(page, 5);
     await stepTo(page, 52);
-    assert.equal(await page.getAttribute("[data-testid=queue-length-chart]", "data-workers-now"), "0", "A crashed, B not started yet");
+    assert.equal(
+      await page.getAttribute('[data-testid=queue-length-chart]', 'data-workers-now'),
+      '0',
+      'A crashed, B not started yet',
+    );
     await stepTo(page, 57);
-    assert.equal(await page.getAttribute("[data-testid=queue-length-chart]", "data-workers-now"), "1");
+    assert.equal(
+      await page.getAttribute('[data-testid=queue-length-chart]', 'data-workers-now'),
+      '1',
+    );
   });
 
   test("'+ Lease worker' leaves ordinary orders alone: no rewrite, no receive", async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
-    await page.click("[data-testid=add-lease-worker]");
-    await page.waitForSelector("[data-testid=lease-worker][data-name=Dee]");
+    await chooseScenario(page, 'slow-consumer');
+    await page.click('[data-testid=add-lease-worker]');
+    await page.waitForSelector('[data-testid=lease-worker][data-name=Dee]');
     await setStep(page, 5);
     await stepTo(page, 30);
-    for (const c of await cards(page)) assert.match(c.text, /^order \d$/, "texts untouched");
-    const dee = await page.$$eval('[data-testid=http-log] li[data-actor="Dee"]', (rows) => rows.map((r) => r.dataset.op));
-    assert.ok(dee.length > 0 && dee.every((op) => op === "Peek Messages"), `Dee only peeks: ${dee}`);
-    assert.match(await page.textContent("[data-testid=lease-worker][data-name=Dee] .status"), /not a video job: left alone|waiting for a job/);
+    for (const c of await cards(page)) assert.match(c.text, /^order \d$/, 'texts untouched');
+    const dee = await page.$$eval('[data-testid=http-log] li[data-actor="Dee"]', (rows) =>
+      rows.map((r) => r.dataset.op),
+    );
+    assert.ok(
+      dee.length > 0 && dee.every((op) => op === 'Peek Messages'),
+      `Dee only peeks: ${dee}`,
+    );
+    assert.match(
+      await page.textContent('[data-testid=lease-worker][data-name=Dee] .status'),
+      /not a video job: left alone|waiting for a job/,
+    );
   });
 
-  test("the defaults and limits are stated, and a refused send says why", async () => {
+  test('the defaults and limits are stated, and a refused send says why', async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
-    const note = await page.textContent(".send-note");
+    await chooseScenario(page, 'slow-consumer');
+    const note = await page.textContent('.send-note');
     assert.match(note, /30 s/);
     assert.match(note, /7 days/);
-    assert.equal(await page.getAttribute("#send-delay", "max"), "604800");
-    assert.equal(await page.getAttribute("[data-testid=consumer][data-name=Ann] .num:nth-child(2) input", "max"), "604800");
-    await page.fill("#send-delay", "100");
-    await page.fill("#send-ttl", "50");
-    await page.click("[data-testid=send]");
-    await page.waitForSelector("[data-testid=send-status][data-code]");
-    const status = await page.textContent("[data-testid=send-status]");
+    assert.equal(await page.getAttribute('#send-delay', 'max'), '604800');
+    assert.equal(
+      await page.getAttribute(
+        '[data-testid=consumer][data-name=Ann] .num:nth-child(2) input',
+        'max',
+      ),
+      '604800',
+    );
+    await page.fill('#send-delay', '100');
+    await page.fill('#send-ttl', '50');
+    await page.click('[data-testid=send]');
+    await page.waitForSelector('[data-testid=send-status][data-code]');
+    const status = await page.textContent('[data-testid=send-status]');
     assert.match(status, /^Refused: 400 \S+ — .+/, status);
-    assert.ok((await narration(page)).some((l) => l.includes("Your Put Message was refused: 400")));
+    assert.ok((await narration(page)).some((l) => l.includes('Your Put Message was refused: 400')));
   });
 
-  test("the narration survives a reload", async () => {
+  test('the narration survives a reload', async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
+    await chooseScenario(page, 'slow-consumer');
     await setStep(page, 1);
     await stepTo(page, 43);
     const before = await narration(page);
@@ -145,8 +214,8 @@ describe("nothing on the page misleads", () => {
 
   test("the lane says how delivery is ordered, not 'oldest first'", async () => {
     const page = await open();
-    await chooseScenario(page, "slow-consumer");
-    const hint = await page.textContent("[data-testid=lane-order]");
+    await chooseScenario(page, 'slow-consumer');
+    const hint = await page.textContent('[data-testid=lane-order]');
     assert.doesNotMatch(hint, /oldest first/);
     assert.match(hint, /in the order they became visible/);
   });

@@ -2,9 +2,9 @@
 // "What just happened" comes right after the queue, so a refused delete and the Step button are
 // on screen together. Screenshots go to test-artifacts/.
 
-import { describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { chooseScenario, screenshot, setStep, stepTo, pageSuite } from "./harness.mjs";
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chooseScenario, screenshot, setStep, stepTo, pageSuite } from './harness.mjs';
 
 const suite = pageSuite();
 const open = (options) => suite.open(options);
@@ -13,40 +13,59 @@ const open = (options) => suite.open(options);
 const box = (page, selector) =>
   page.$eval(selector, (el) => {
     const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, onScreen: r.top >= 0 && r.bottom <= innerHeight && r.height > 0 };
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      onScreen: r.top >= 0 && r.bottom <= innerHeight && r.height > 0,
+    };
   });
 
-describe("the page on a phone", () => {
-  test("at 390 px the controls stay on screen and the narration follows the queue", async () => {
+describe('the page on a phone', () => {
+  test('at 390 px the controls stay on screen and the narration follows the queue', async () => {
     const page = await open({ viewport: { width: 390, height: 844 } });
-    await chooseScenario(page, "slow-consumer");
+    await chooseScenario(page, 'slow-consumer');
     await setStep(page, 1);
     await stepTo(page, 43);
 
-    const queue = await box(page, ".col.queue");
-    const narration = await box(page, ".narration-panel");
-    const consumers = await box(page, ".col.consumers");
-    assert.ok(queue.bottom <= narration.top && narration.bottom <= consumers.top, "queue, then what just happened, then the consumers");
+    const queue = await box(page, '.col.queue');
+    const narration = await box(page, '.narration-panel');
+    const consumers = await box(page, '.col.consumers');
+    assert.ok(
+      queue.bottom <= narration.top && narration.bottom <= consumers.top,
+      'queue, then what just happened, then the consumers',
+    );
 
-    await page.evaluate(() => document.querySelector(".narration-panel").scrollIntoView({ block: "center" }));
-    const refused = await box(page, "[data-testid=narration] li.k-stale-delete");
-    assert.ok(refused.onScreen, "the refused delete is on screen");
-    assert.ok((await box(page, "[data-testid=step]")).onScreen, "…and so is the Step button");
-    assert.ok((await box(page, "[data-testid=play-pause]")).onScreen);
+    await page.evaluate(() =>
+      document.querySelector('.narration-panel').scrollIntoView({ block: 'center' }),
+    );
+    const refused = await box(page, '[data-testid=narration] li.k-stale-delete');
+    assert.ok(refused.onScreen, 'the refused delete is on screen');
+    assert.ok((await box(page, '[data-testid=step]')).onScreen, '…and so is the Step button');
+    assert.ok((await box(page, '[data-testid=play-pause]')).onScreen);
     const covered = await page.evaluate(() => {
-      const dock = document.querySelector(".dock").getBoundingClientRect();
-      const line = document.querySelector("[data-testid=narration] li.k-stale-delete").getBoundingClientRect();
+      const dock = document.querySelector('.dock').getBoundingClientRect();
+      const line = document
+        .querySelector('[data-testid=narration] li.k-stale-delete')
+        .getBoundingClientRect();
       return line.top < dock.bottom;
     });
-    assert.equal(covered, false, "the sticky controls do not cover the line");
-    await screenshot(page, "phone-refused-delete-and-step-390");
+    assert.equal(covered, false, 'the sticky controls do not cover the line');
+    await screenshot(page, 'phone-refused-delete-and-step-390');
 
-    await page.evaluate(() => document.querySelector("[data-testid=http-log]").scrollIntoView());
-    assert.ok((await box(page, "[data-testid=step]")).onScreen, "Step is still there down at the log");
-    const t = Number(await page.getAttribute("[data-testid=clock]", "data-elapsed-ms"));
-    await page.click("[data-testid=step]");
-    await page.waitForFunction((want) => Number(document.querySelector("[data-testid=clock]").dataset.elapsedMs) >= want, t + 1000);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.evaluate(() => document.querySelector('[data-testid=http-log]').scrollIntoView());
+    assert.ok(
+      (await box(page, '[data-testid=step]')).onScreen,
+      'Step is still there down at the log',
+    );
+    const t = Number(await page.getAttribute('[data-testid=clock]', 'data-elapsed-ms'));
+    await page.click('[data-testid=step]');
+    await page.waitForFunction(
+      (want) => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) >= want,
+      t + 1000,
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `no horizontal scrolling (${overflow}px)`);
   });
 });

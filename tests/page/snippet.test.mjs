@@ -4,19 +4,29 @@
 // imported from the server itself (www/vendor/, bundled by scripts/build-sdk.mjs), so nothing
 // leaves the machine; its messages become cards and its calls rows in the HTTP log.
 
-import { after, afterEach, before, describe, test } from "node:test";
-import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { WWW, cards, chooseScenario, launchBrowser, openPage, restart, screenshot, startServer } from "./harness.mjs";
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  WWW,
+  cards,
+  chooseScenario,
+  launchBrowser,
+  openPage,
+  restart,
+  screenshot,
+  startServer,
+} from './harness.mjs';
 
 let server;
 let browser;
 const pages = [];
-const SDK = "/vendor/azure-storage-queue.js";
+const SDK = '/vendor/azure-storage-queue.js';
 
 before(async () => {
-  if (!existsSync(join(WWW, SDK))) throw new Error(`www${SDK} is missing: run \`make build\` (scripts/build-sdk.mjs)`);
+  if (!existsSync(join(WWW, SDK)))
+    throw new Error(`www${SDK} is missing: run \`make build\` (scripts/build-sdk.mjs)`);
   server = await startServer();
   browser = await launchBrowser();
 });
@@ -32,8 +42,8 @@ async function open(options) {
   await p.page.waitForSelector("body[data-sw='forwarding']", { timeout: 20_000 });
   // Every request the page makes stays on the server's origin: the SDK comes from it too.
   p.foreign = [];
-  p.page.on("request", (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith("data:")) p.foreign.push(r.url());
+  p.page.on('request', (r) => {
+    if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) p.foreign.push(r.url());
   });
   return p;
 }
@@ -41,8 +51,10 @@ async function open(options) {
 afterEach(async () => {
   for (const p of pages.splice(0)) {
     // The snippet's refused delete is a 404 on purpose; Chromium reports every 4xx fetch this way.
-    const errors = p.errors.filter((e) => !/Failed to load resource: the server responded with a status of 404/.test(e));
-    assert.deepEqual(errors, [], "no console errors or page errors");
+    const errors = p.errors.filter(
+      (e) => !/Failed to load resource: the server responded with a status of 404/.test(e),
+    );
+    assert.deepEqual(errors, [], 'no console errors or page errors');
     assert.deepEqual(p.foreign, [], "no request left the server's origin");
     await p.page.close();
   }
@@ -50,7 +62,7 @@ afterEach(async () => {
 
 /** HTTP log rows, newest first. */
 const logRows = (page) =>
-  page.$$eval("[data-testid=http-log] li", (rows) =>
+  page.$$eval('[data-testid=http-log] li', (rows) =>
     rows.map((r) => ({
       op: r.dataset.op,
       actor: r.dataset.actor,
@@ -63,54 +75,76 @@ const logRows = (page) =>
   );
 
 describe("the snippet reaches the page's own queue through the service worker", () => {
-  test("QueueClient.sendMessage from the page context becomes a card and an HTTP log row", async () => {
+  test('QueueClient.sendMessage from the page context becomes a card and an HTTP log row', async () => {
     const { page } = await open();
-    await chooseScenario(page, "slow-consumer");
+    await chooseScenario(page, 'slow-consumer');
     const before = await cards(page);
-    const queue = await page.textContent("#queue-name");
+    const queue = await page.textContent('#queue-name');
     const sent = await page.evaluate(async (queue) => {
-      const { QueueClient, AnonymousCredential } = await import("/vendor/azure-storage-queue.js");
-      const client = new QueueClient(`${location.origin}/devstoreaccount1/${queue}`, new AnonymousCredential());
-      const r = await client.sendMessage("hello from the SDK test");
-      return { messageId: r.messageId, status: r._response.status, insertedOn: r.insertedOn.toISOString() };
+      const { QueueClient, AnonymousCredential } = await import('/vendor/azure-storage-queue.js');
+      const client = new QueueClient(
+        `${location.origin}/devstoreaccount1/${queue}`,
+        new AnonymousCredential(),
+      );
+      const r = await client.sendMessage('hello from the SDK test');
+      return {
+        messageId: r.messageId,
+        status: r._response.status,
+        insertedOn: r.insertedOn.toISOString(),
+      };
     }, queue);
     assert.equal(sent.status, 201);
-    assert.match(sent.insertedOn, /^2025-03-03T09:00:00/, "the page's virtual clock stamped it, not the real one");
+    assert.match(
+      sent.insertedOn,
+      /^2025-03-03T09:00:00/,
+      "the page's virtual clock stamped it, not the real one",
+    );
 
-    await page.waitForSelector(`[data-testid=queue-lane] [data-testid=message][data-id="${sent.messageId}"]`, { timeout: 5000 });
+    await page.waitForSelector(
+      `[data-testid=queue-lane] [data-testid=message][data-id="${sent.messageId}"]`,
+      { timeout: 5000 },
+    );
     const after = await cards(page);
     assert.equal(after.length, before.length + 1);
     const card = after.find((c) => c.id === sent.messageId);
-    assert.equal(card.text, "hello from the SDK test");
-    assert.equal(card.state, "visible");
+    assert.equal(card.text, 'hello from the SDK test');
+    assert.equal(card.state, 'visible');
 
     const rows = await logRows(page);
-    const put = rows.find((r) => r.op === "Put Message" && r.actor === "SDK snippet");
+    const put = rows.find((r) => r.op === 'Put Message' && r.actor === 'SDK snippet');
     assert.ok(put, JSON.stringify(rows.slice(0, 3)));
     assert.equal(put.status, 201);
-    assert.equal(put.via, "sw");
+    assert.equal(put.via, 'sw');
     assert.match(put.text, /hello from the SDK test/);
     assert.match(put.text, /from SDK snippet/);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, "snippet-sdk-card-1280");
-    await page.click("#snippet-panel summary");
-    await page.evaluate(() => document.getElementById("snippet-panel").scrollIntoView());
-    await screenshot(page, "snippet-panel-1280");
+    await screenshot(page, 'snippet-sdk-card-1280');
+    await page.click('#snippet-panel summary');
+    await page.evaluate(() => document.getElementById('snippet-panel').scrollIntoView());
+    await screenshot(page, 'snippet-panel-1280');
   });
 
-  test("the snippet as shown runs offline on its own queue: its calls are logged with receipts, the stale one gets 404", async () => {
+  test('the snippet as shown runs offline on its own queue: its calls are logged with receipts, the stale one gets 404', async () => {
     const { page } = await open();
-    await chooseScenario(page, "slow-consumer");
+    await chooseScenario(page, 'slow-consumer');
     const before = (await cards(page)).map((c) => [c.id, c.text, c.state]);
-    const deletedBefore = Number(await page.textContent("[data-testid=counter-deleted] .n"));
-    await page.click("#snippet-panel summary");
-    const snippet = await page.textContent("[data-testid=snippet]");
-    assert.ok(snippet.includes("await import(`${location.origin}/vendor/azure-storage-queue.js`)"), snippet);
-    assert.ok(snippet.includes("new QueueClient(`${location.origin}/devstoreaccount1/orders-sdk`, new AnonymousCredential())"), snippet);
+    const deletedBefore = Number(await page.textContent('[data-testid=counter-deleted] .n'));
+    await page.click('#snippet-panel summary');
+    const snippet = await page.textContent('[data-testid=snippet]');
+    assert.ok(
+      snippet.includes('await import(`${location.origin}/vendor/azure-storage-queue.js`)'),
+      snippet,
+    );
+    assert.ok(
+      snippet.includes(
+        'new QueueClient(`${location.origin}/devstoreaccount1/orders-sdk`, new AnonymousCredential())',
+      ),
+      snippet,
+    );
     const logged = await page.evaluate(async (body) => {
       const lines = [];
       const log = console.log;
-      console.log = (...a) => lines.push(a.join(" "));
+      console.log = (...a) => lines.push(a.join(' '));
       try {
         await new Function(`return (async () => {\n${body}\n})();`)();
       } finally {
@@ -118,55 +152,95 @@ describe("the snippet reaches the page's own queue through the service worker", 
       }
       return lines;
     }, snippet);
-    assert.deepEqual(logged, ["hello from the SDK DequeueCount 1", "stale receipt: 404 MessageNotFound", "deleted with the current receipt"]);
+    assert.deepEqual(logged, [
+      'hello from the SDK DequeueCount 1',
+      'stale receipt: 404 MessageNotFound',
+      'deleted with the current receipt',
+    ]);
 
-    await page.waitForSelector('[data-testid=http-log] li[data-actor="SDK snippet"][data-op="Delete Message"][data-status="204"]');
-    const rows = (await logRows(page)).filter((r) => r.actor === "SDK snippet").reverse();
+    await page.waitForSelector(
+      '[data-testid=http-log] li[data-actor="SDK snippet"][data-op="Delete Message"][data-status="204"]',
+    );
+    const rows = (await logRows(page)).filter((r) => r.actor === 'SDK snippet').reverse();
     assert.deepEqual(
       rows.map((r) => [r.op, r.status, r.presented ?? null, r.issued ?? null]),
       [
-        ["Create Queue", 201, null, null],
-        ["Put Message", 201, null, null],
-        ["Get Messages", 200, null, "r1"],
-        ["Update Message", 204, "r1", "r2"],
-        ["Delete Message", 404, "r1", null],
-        ["Delete Message", 204, "r2", null],
+        ['Create Queue', 201, null, null],
+        ['Put Message', 201, null, null],
+        ['Get Messages', 200, null, 'r1'],
+        ['Update Message', 204, 'r1', 'r2'],
+        ['Delete Message', 404, 'r1', null],
+        ['Delete Message', 204, 'r2', null],
       ],
     );
     const label = /→ (#\d+)/.exec(rows[1].text)[1];
-    assert.match(rows[2].text, new RegExp(`${label} DequeueCount=1`), "the log names the message each call touched");
-    assert.match(rows[4].text, new RegExp(`${label} not deleted: r1 is not the current receipt r2`));
+    assert.match(
+      rows[2].text,
+      new RegExp(`${label} DequeueCount=1`),
+      'the log names the message each call touched',
+    );
+    assert.match(
+      rows[4].text,
+      new RegExp(`${label} not deleted: r1 is not the current receipt r2`),
+    );
     assert.match(rows[5].text, new RegExp(`deleted ${label}`));
 
-    await page.waitForFunction((n) => Number(document.querySelector("[data-testid=counter-deleted] .n").textContent) === n + 1, deletedBefore);
-    assert.equal(await page.isVisible("#extra-box"), true, "its queue is drawn");
-    assert.equal(await page.textContent("#extra-name"), "orders-sdk");
-    const narration = await page.$$eval("[data-testid=narration] li", (els) => els.map((e) => e.textContent));
-    assert.ok(narration.some((l) => l.includes(`SDK snippet's delete of ${label} was refused (404 MessageNotFound): it presented r1, but the current receipt is r2.`)), narration.join("\n"));
-    assert.deepEqual((await cards(page)).map((c) => [c.id, c.text, c.state]), before, "the scenario's own messages were not touched");
-    await page.evaluate(() => document.getElementById("snippet-panel").scrollIntoView());
-    await screenshot(page, "snippet-stale-receipt-1280");
+    await page.waitForFunction(
+      (n) =>
+        Number(document.querySelector('[data-testid=counter-deleted] .n').textContent) === n + 1,
+      deletedBefore,
+    );
+    assert.equal(await page.isVisible('#extra-box'), true, 'its queue is drawn');
+    assert.equal(await page.textContent('#extra-name'), 'orders-sdk');
+    const narration = await page.$$eval('[data-testid=narration] li', (els) =>
+      els.map((e) => e.textContent),
+    );
+    assert.ok(
+      narration.some((l) =>
+        l.includes(
+          `SDK snippet's delete of ${label} was refused (404 MessageNotFound): it presented r1, but the current receipt is r2.`,
+        ),
+      ),
+      narration.join('\n'),
+    );
+    assert.deepEqual(
+      (await cards(page)).map((c) => [c.id, c.text, c.state]),
+      before,
+      "the scenario's own messages were not touched",
+    );
+    await page.evaluate(() => document.getElementById('snippet-panel').scrollIntoView());
+    await screenshot(page, 'snippet-stale-receipt-1280');
   });
 
-  test("the test-message button sends through the service worker; a reload replays what it sent", async () => {
+  test('the test-message button sends through the service worker; a reload replays what it sent', async () => {
     const { page } = await open();
-    await chooseScenario(page, "slow-consumer");
-    await page.click("#snippet-panel summary");
-    await page.click("[data-testid=start-sw]");
-    await page.waitForSelector("[data-testid=sw-status][data-status]", { timeout: 15_000 });
-    assert.equal(await page.getAttribute("[data-testid=sw-status]", "data-status"), "201", await page.textContent("[data-testid=sw-status]"));
-    await page.waitForSelector('[data-testid=queue-lane] [data-testid=message][data-text="hello through the service worker"]');
-    const row = (await logRows(page)).find((r) => r.op === "Put Message" && r.via === "sw");
-    assert.equal(row.actor, "Your code", "a plain fetch is not the SDK");
+    await chooseScenario(page, 'slow-consumer');
+    await page.click('#snippet-panel summary');
+    await page.click('[data-testid=start-sw]');
+    await page.waitForSelector('[data-testid=sw-status][data-status]', { timeout: 15_000 });
+    assert.equal(
+      await page.getAttribute('[data-testid=sw-status]', 'data-status'),
+      '201',
+      await page.textContent('[data-testid=sw-status]'),
+    );
+    await page.waitForSelector(
+      '[data-testid=queue-lane] [data-testid=message][data-text="hello through the service worker"]',
+    );
+    const row = (await logRows(page)).find((r) => r.op === 'Put Message' && r.via === 'sw');
+    assert.equal(row.actor, 'Your code', 'a plain fetch is not the SDK');
     const before = (await cards(page)).map((c) => [c.id, c.text]);
 
     await page.reload();
     await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
     await page.waitForSelector("[data-testid=store][data-restored='true']");
-    assert.deepEqual((await cards(page)).map((c) => [c.id, c.text]), before, "same messages, same ids after the replay");
+    assert.deepEqual(
+      (await cards(page)).map((c) => [c.id, c.text]),
+      before,
+      'same messages, same ids after the replay',
+    );
   });
 
-  test("with no page to answer, the worker says 503 ServerBusy instead of hanging", async () => {
+  test('with no page to answer, the worker says 503 ServerBusy instead of hanging', async () => {
     // A same-origin document that is not the teaching page: controlled by the worker, but deaf.
     const { page } = await open();
     await restart(page); // a fresh run: nothing replayed from the last test's session
@@ -175,15 +249,22 @@ describe("the snippet reaches the page's own queue through the service worker", 
     await other.waitForFunction(() => navigator.serviceWorker.controller !== null);
     const r = await other.evaluate(async () => {
       const started = performance.now();
-      const r = await fetch("/devstoreaccount1/orders?comp=metadata", { headers: { "x-ms-version": "2026-04-06" } });
-      return { status: r.status, code: r.headers.get("x-ms-error-code"), body: await r.text(), ms: performance.now() - started };
+      const r = await fetch('/devstoreaccount1/orders?comp=metadata', {
+        headers: { 'x-ms-version': '2026-04-06' },
+      });
+      return {
+        status: r.status,
+        code: r.headers.get('x-ms-error-code'),
+        body: await r.text(),
+        ms: performance.now() - started,
+      };
     });
     await other.close();
     assert.equal(r.status, 503);
-    assert.equal(r.code, "ServerBusy");
+    assert.equal(r.code, 'ServerBusy');
     assert.match(r.body, /<Error><Code>ServerBusy<\/Code><Message>/);
     assert.ok(r.ms >= 4000 && r.ms < 15_000, `waited ${r.ms} ms`);
     // The teaching page itself was not asked.
-    assert.equal((await logRows(page)).filter((x) => x.via === "sw").length, 0);
+    assert.equal((await logRows(page)).filter((x) => x.via === 'sw').length, 0);
   });
 });

@@ -21,36 +21,60 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * after `harness.onLedger(kind, ...args)` has run, so once the page has it, the test knows.
  */
 export async function serveHarness() {
-  if (!fs.existsSync(path.join(PKG, 'azqueue.js'))) throw new Error('www/pkg is missing: run `make build` first');
+  if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
+    throw new Error('www/pkg is missing: run `make build` first');
   const harness = { onLedger: () => {} };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     if (req.method === 'POST' && url.pathname === '/ledger') {
       let body = '';
-      req.on('data', (d) => { body += d; });
+      req.on('data', (d) => {
+        body += d;
+      });
       req.on('end', () => {
         harness.onLedger(...JSON.parse(body));
         res.writeHead(204).end();
       });
       return;
     }
-    const [root, rel] = url.pathname.startsWith('/pkg/') ? [PKG, url.pathname.slice(5)] : [PAGES, url.pathname.slice(1)];
+    const [root, rel] = url.pathname.startsWith('/pkg/')
+      ? [PKG, url.pathname.slice(5)]
+      : [PAGES, url.pathname.slice(1)];
     const file = path.join(root, rel);
     if (!file.startsWith(root + path.sep)) return res.writeHead(403).end();
     fs.readFile(file, (err, bytes) => {
       if (err) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(bytes);
+      res
+        .writeHead(200, {
+          'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+          'cache-control': 'no-store',
+        })
+        .end(bytes);
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   harness.url = `http://127.0.0.1:${server.address().port}/work.html`;
-  harness.close = () => new Promise((r) => { server.close(r); server.closeAllConnections(); });
+  harness.close = () =>
+    new Promise((r) => {
+      server.close(r);
+      server.closeAllConnections();
+    });
   return harness;
 }
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
-  '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--remote-debugging-port=0',
+  '--remote-debugging-address=127.0.0.1',
+];
 
 /**
  * Starts Chromium on `profile` (a user-data-dir, so IndexedDB persists across launches) in its
@@ -58,39 +82,64 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm
  * at `url`, its module loaded.
  */
 export async function launch(profile, url) {
-  const child = spawn('/usr/bin/chromium', [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
-    detached: true, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    '/usr/bin/chromium',
+    [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
   const ws = await new Promise((resolve, reject) => {
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`no DevTools endpoint from Chromium:\n${err}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no DevTools endpoint from Chromium:\n${err}`)),
+      30_000,
+    );
     child.stderr.on('data', (d) => {
       err += d;
       const m = /DevTools listening on (ws:\S+)/.exec(err);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
-    child.once('exit', () => { clearTimeout(timer); reject(new Error(`Chromium exited early:\n${err}`)); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited early:\n${err}`));
+    });
   });
   child.stderr.resume();
   const browser = await chromium.connectOverCDP(ws);
   const context = browser.contexts()[0];
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.getElementById('status')?.textContent === 'ready',
+    null,
+    { timeout: 30_000 },
+  );
   return {
-    browser, page, pid: child.pid, errors,
+    browser,
+    page,
+    pid: child.pid,
+    errors,
     /** SIGKILL to the whole process group (browser, renderers, utilities). */
     kill: async () => {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
       return exited;
     },
     /** A clean shutdown. */
     close: async () => {
       await browser.close().catch(() => {});
-      try { process.kill(-child.pid, 'SIGTERM'); } catch {}
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
       return exited;
     },
   };

@@ -23,14 +23,21 @@ test(`node server with --location survives ${ROUNDS} SIGKILLs: nothing acknowled
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       const server = await startServer({ args: ['--location', dir] });
-      assert.deepEqual(ledger.check(await present(server.origin, QUEUE)), [], `after restart ${round - 1}`);
+      assert.deepEqual(
+        ledger.check(await present(server.origin, QUEUE)),
+        [],
+        `after restart ${round - 1}`,
+      );
       const exited = new Promise((r) => server.child.once('exit', (code, signal) => r(signal)));
       const signal = await workUntilKilled({
         connectionString: server.connectionString,
         queue: QUEUE,
         ledger,
         stopAt: randomBetween(150, 600),
-        kill: () => { server.child.kill('SIGKILL'); return exited; },
+        kill: () => {
+          server.child.kill('SIGKILL');
+          return exited;
+        },
         producers: PRODUCERS,
         consumers: CONSUMERS,
       });

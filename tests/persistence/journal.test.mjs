@@ -12,7 +12,9 @@ import { createRequire } from 'node:module';
 import { Journal, frame, readFrames } from '../../www/journal.mjs';
 import { ROOT, startServer } from '../e2e/azqueue_server.mjs';
 
-const { QueueService, checkStorageAdapter } = createRequire(import.meta.url)(path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'));
+const { QueueService, checkStorageAdapter } = createRequire(import.meta.url)(
+  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+);
 
 const dirs = [];
 const tmp = (what) => {
@@ -20,11 +22,14 @@ const tmp = (what) => {
   dirs.push(dir);
   return dir;
 };
-after(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A fixed clock, so exports compare byte for byte. */
 const T0 = Date.UTC(2025, 0, 1);
-const open = (store, extra = {}) => QueueService.open({ store, now: () => T0, anonymous: true, ...extra });
+const open = (store, extra = {}) =>
+  QueueService.open({ store, now: () => T0, anonymous: true, ...extra });
 
 /** The export without its timestamp. */
 async function state(service) {
@@ -39,7 +44,9 @@ class MapAdapter {
   commits = [];
   hold = null; // a Promise each commit waits for, when set
   fail = null; // an Error each commit rejects with, when set
-  load() { return [...this.records]; }
+  load() {
+    return [...this.records];
+  }
   async commit(batch) {
     this.commits.push(batch);
     if (this.hold) await this.hold;
@@ -47,8 +54,10 @@ class MapAdapter {
     for (const op of batch) {
       if (op.op === 'put') this.records.set(op.key, op.value);
       else if (op.op === 'delete') this.records.delete(op.key);
-      else if (op.op === 'deletePrefix') { for (const k of [...this.records.keys()]) if (k.startsWith(op.prefix)) this.records.delete(k); }
-      else if (op.op === 'clear') this.records.clear();
+      else if (op.op === 'deletePrefix') {
+        for (const k of [...this.records.keys()])
+          if (k.startsWith(op.prefix)) this.records.delete(k);
+      } else if (op.op === 'clear') this.records.clear();
     }
   }
 }
@@ -56,7 +65,11 @@ class MapAdapter {
 describe('store contract', () => {
   test('the journal meets the store contract', async () => {
     const journals = [];
-    await checkStorageAdapter(() => { const j = new Journal(tmp('contract')); journals.push(j); return j; });
+    await checkStorageAdapter(() => {
+      const j = new Journal(tmp('contract'));
+      journals.push(j);
+      return j;
+    });
     assert.ok(journals.length >= 5);
     await Promise.all(journals.map((j) => j.close()));
   });
@@ -66,7 +79,13 @@ describe('store contract', () => {
   });
 
   test('a broken adapter fails the contract with a clear error', async () => {
-    await assert.rejects(checkStorageAdapter(() => ({ load: () => [], commit: () => Promise.reject(new Error('disk on fire')) })), /disk on fire/);
+    await assert.rejects(
+      checkStorageAdapter(() => ({
+        load: () => [],
+        commit: () => Promise.reject(new Error('disk on fire')),
+      })),
+      /disk on fire/,
+    );
   });
 });
 
@@ -79,8 +98,14 @@ describe('journal on disk', () => {
     const sent = [];
     for (let i = 0; i < 20; i++) sent.push(await q.sendMessage(`order ${i}`));
     const got = await q.receiveMessages({ numberOfMessages: 5, visibilityTimeout: 60 });
-    for (const m of got.receivedMessageItems.slice(0, 3)) await q.deleteMessage(m.messageId, m.popReceipt);
-    await q.updateMessage(got.receivedMessageItems[3].messageId, got.receivedMessageItems[3].popReceipt, 'half done', 10);
+    for (const m of got.receivedMessageItems.slice(0, 3))
+      await q.deleteMessage(m.messageId, m.popReceipt);
+    await q.updateMessage(
+      got.receivedMessageItems[3].messageId,
+      got.receivedMessageItems[3].popReceipt,
+      'half done',
+      10,
+    );
     const before = await state(s);
     await s.close();
     await j.close();
@@ -181,7 +206,10 @@ describe('journal on disk', () => {
     await s.close();
     await j.close();
     // What a crash right after the rename leaves: the old generation's frames still there.
-    fs.appendFileSync(path.join(dir, 'journal.azq'), frame(Buffer.from(JSON.stringify({ g: 0, ops: [{ op: 'clear' }] }))));
+    fs.appendFileSync(
+      path.join(dir, 'journal.azq'),
+      frame(Buffer.from(JSON.stringify({ g: 0, ops: [{ op: 'clear' }] }))),
+    );
     j = new Journal(dir);
     s = await open(j);
     assert.deepEqual(await state(s), before);
@@ -211,9 +239,15 @@ describe('the durability guarantee through an adapter', () => {
     const q = await s.createQueue('group');
     const before = adapter.commits.length;
     let release;
-    adapter.hold = new Promise((r) => { release = r; });
+    adapter.hold = new Promise((r) => {
+      release = r;
+    });
     let resolved = 0;
-    const sends = Array.from({ length: 32 }, (_, i) => q.sendMessage(`m${i}`).then(() => { resolved++; }));
+    const sends = Array.from({ length: 32 }, (_, i) =>
+      q.sendMessage(`m${i}`).then(() => {
+        resolved++;
+      }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(resolved, 0, 'nothing resolves while its commit is pending');
     adapter.hold = null;
@@ -231,11 +265,15 @@ describe('the durability guarantee through an adapter', () => {
     s.subscribe((e) => heard.push(e.type));
     const tick = () => new Promise((r) => setTimeout(r, 5));
     let releaseFirst;
-    adapter.hold = new Promise((r) => { releaseFirst = r; });
+    adapter.hold = new Promise((r) => {
+      releaseFirst = r;
+    });
     const a = q.sendMessage('a'); // the first commit, held
     await tick();
     let releaseSecond;
-    adapter.hold = new Promise((r) => { releaseSecond = r; });
+    adapter.hold = new Promise((r) => {
+      releaseSecond = r;
+    });
     const b = q.sendMessage('b'); // waits for the next commit
     await tick();
     assert.deepEqual(heard, []);
@@ -254,16 +292,22 @@ describe('the durability guarantee through an adapter', () => {
     assert.equal(s.durability, 'relaxed');
     const q = await s.createQueue('relaxed');
     let release;
-    adapter.hold = new Promise((r) => { release = r; });
+    adapter.hold = new Promise((r) => {
+      release = r;
+    });
     await q.sendMessage('fast'); // resolves although the commit is held
     let flushed = false;
-    const f = s.flush().then(() => { flushed = true; });
+    const f = s.flush().then(() => {
+      flushed = true;
+    });
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(flushed, false);
     adapter.hold = null;
     release();
     await f;
-    assert.ok([...adapter.records.keys()].some((k) => k.startsWith('message/devstoreaccount1/relaxed/')));
+    assert.ok(
+      [...adapter.records.keys()].some((k) => k.startsWith('message/devstoreaccount1/relaxed/')),
+    );
   });
 
   test('a failed commit fails that operation and every later one with InternalError', async () => {
@@ -271,11 +315,20 @@ describe('the durability guarantee through an adapter', () => {
     const s = await open(adapter);
     const q = await s.createQueue('doomed');
     adapter.fail = Object.assign(new Error('quota'), { name: 'QuotaExceededError' });
-    await assert.rejects(q.sendMessage('lost'), { code: 'InternalError', statusCode: 500, message: /quota exceeded/ });
+    await assert.rejects(q.sendMessage('lost'), {
+      code: 'InternalError',
+      statusCode: 500,
+      message: /quota exceeded/,
+    });
     adapter.fail = null; // even if storage recovers, the engine is ahead of it: stay failed
     await assert.rejects(q.sendMessage('later'), { code: 'InternalError' });
     await assert.rejects(q.peekMessages(), { code: 'InternalError' });
-    const r = await s.handleRaw('GET', 'http://127.0.0.1/devstoreaccount1/doomed/messages?peekonly=true', 'x-ms-version\n2026-04-06', new Uint8Array());
+    const r = await s.handleRaw(
+      'GET',
+      'http://127.0.0.1/devstoreaccount1/doomed/messages?peekonly=true',
+      'x-ms-version\n2026-04-06',
+      new Uint8Array(),
+    );
     assert.equal(r.status, 500);
     assert.equal(r.errorCode, 'InternalError');
     // The synchronous reads agree: the engine holds a message that was never saved.
@@ -288,7 +341,10 @@ describe('the durability guarantee through an adapter', () => {
   test('open() checks its options', async () => {
     await assert.rejects(QueueService.open({ store: { load() {} } }), { code: 'InvalidInput' });
     await assert.rejects(QueueService.open({ durability: 'sometimes' }), { code: 'InvalidInput' });
-    await assert.rejects(QueueService.open({ store: 'indexeddb' }), { code: 'StoreUnavailable', statusCode: 503 });
+    await assert.rejects(QueueService.open({ store: 'indexeddb' }), {
+      code: 'StoreUnavailable',
+      statusCode: 503,
+    });
   });
 });
 
@@ -308,7 +364,10 @@ describe('snapshot and reset', () => {
     j = new Journal(dir);
     s = await open(j);
     assert.deepEqual(s.inspect().accounts, [], 'reset is durable');
-    await assert.rejects(s.importSnapshot('{"format":"azqueue-snapshot","version":99,"accounts":[]}'), { code: 'InvalidInput', message: /newer/ });
+    await assert.rejects(
+      s.importSnapshot('{"format":"azqueue-snapshot","version":99,"accounts":[]}'),
+      { code: 'InvalidInput', message: /newer/ },
+    );
     await s.importSnapshot(doc);
     await s.close();
     await j.close();
@@ -329,21 +388,51 @@ describe('snapshot and reset', () => {
       const info = await (await fetch(`${base}/_azqueue/store`)).json();
       assert.deepEqual([info.kind, info.durability, info.failed], ['adapter', 'strict', null]);
       const doc = {
-        format: 'azqueue-snapshot', version: 1, accounts: [{
-          name: 'devstoreaccount1', properties: null, queues: [{
-            queue: { name: 'imported', metadata: {}, acl: [] },
-            messages: [{ id: '0f8b7c1e-2d3a-4b5c-8d9e-0a1b2c3d4e5f', seq: 0, text: 'hi', insertion_time: T0, expiration_time: T0 + 3600e3 * 24 * 365 * 50, time_next_visible: T0, dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==' }],
-          }],
-        }],
+        format: 'azqueue-snapshot',
+        version: 1,
+        accounts: [
+          {
+            name: 'devstoreaccount1',
+            properties: null,
+            queues: [
+              {
+                queue: { name: 'imported', metadata: {}, acl: [] },
+                messages: [
+                  {
+                    id: '0f8b7c1e-2d3a-4b5c-8d9e-0a1b2c3d4e5f',
+                    seq: 0,
+                    text: 'hi',
+                    insertion_time: T0,
+                    expiration_time: T0 + 3600e3 * 24 * 365 * 50,
+                    time_next_visible: T0,
+                    dequeue_count: 0,
+                    pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+                  },
+                ],
+              },
+            ],
+          },
+        ],
       };
-      let r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', headers: DEV, body: JSON.stringify(doc) });
+      let r = await fetch(`${base}/_azqueue/snapshot`, {
+        method: 'PUT',
+        headers: DEV,
+        body: JSON.stringify(doc),
+      });
       assert.equal(r.status, 204);
       r = await fetch(`${base}/_azqueue/inspect/devstoreaccount1/imported`);
-      assert.deepEqual((await r.json()).messages.map((m) => m.messageText), ['hi']);
+      assert.deepEqual(
+        (await r.json()).messages.map((m) => m.messageText),
+        ['hi'],
+      );
       r = await fetch(`${base}/_azqueue/snapshot`);
       assert.equal(r.status, 200);
       assert.equal((await r.json()).accounts[0].queues[0].messages[0].text, 'hi');
-      r = await fetch(`${base}/_azqueue/snapshot`, { method: 'PUT', headers: DEV, body: '{"format":"nope"}' });
+      r = await fetch(`${base}/_azqueue/snapshot`, {
+        method: 'PUT',
+        headers: DEV,
+        body: '{"format":"nope"}',
+      });
       assert.equal(r.status, 400);
       r = await fetch(`${base}/_azqueue/reset`, { method: 'POST', headers: DEV });
       assert.equal(r.status, 204);

@@ -38,7 +38,8 @@ export class Ledger {
     for (const [id, text] of this.puts) {
       if (this.deleting.has(id)) continue;
       if (!present.has(id)) problems.push(`lost: acknowledged put ${id} (${text}) is gone`);
-      else if (present.get(id) !== text) problems.push(`changed: ${id} reads ${present.get(id)}, was put as ${text}`);
+      else if (present.get(id) !== text)
+        problems.push(`changed: ${id} reads ${present.get(id)}, was put as ${text}`);
     }
     for (const id of this.deleted) {
       if (present.has(id)) problems.push(`resurrected: acknowledged delete of ${id} came back`);
@@ -65,14 +66,28 @@ export async function present(origin, queue) {
  * acknowledgements, recording them in `ledger`, then calls `kill()` (which resolves once the
  * server is dead). Workers stop at their first failed request: the server is gone.
  */
-export async function workUntilKilled({ connectionString, queue: name, ledger, stopAt, kill, producers, consumers }) {
-  const client = QueueServiceClient.fromConnectionString(connectionString, { retryOptions: { maxTries: 1 } });
+export async function workUntilKilled({
+  connectionString,
+  queue: name,
+  ledger,
+  stopAt,
+  kill,
+  producers,
+  consumers,
+}) {
+  const client = QueueServiceClient.fromConnectionString(connectionString, {
+    retryOptions: { maxTries: 1 },
+  });
   const queue = client.getQueueClient(name);
   await queue.createIfNotExists();
   let killed = null;
-  const killOnce = () => { killed ??= kill(); };
+  const killOnce = () => {
+    killed ??= kill();
+  };
   const start = ledger.acks;
-  const after = () => { if (ledger.acks - start >= stopAt) killOnce(); };
+  const after = () => {
+    if (ledger.acks - start >= stopAt) killOnce();
+  };
   let n = 0;
   const producer = async (p) => {
     while (!killed) {
@@ -85,11 +100,16 @@ export async function workUntilKilled({ connectionString, queue: name, ledger, s
   };
   const consumer = async () => {
     while (!killed) {
-      const got = await queue.receiveMessages({ numberOfMessages: 8, visibilityTimeout: 300 }).catch(() => null);
+      const got = await queue
+        .receiveMessages({ numberOfMessages: 8, visibilityTimeout: 300 })
+        .catch(() => null);
       if (!got) return;
       for (const m of got.receivedMessageItems) {
         ledger.intend(m.messageId);
-        const ok = await queue.deleteMessage(m.messageId, m.popReceipt).then(() => true, () => false);
+        const ok = await queue.deleteMessage(m.messageId, m.popReceipt).then(
+          () => true,
+          () => false,
+        );
         if (!ok) return;
         ledger.delete(m.messageId);
         after();
@@ -112,7 +132,9 @@ export async function checkLastRestart(t, { server, queue, ledger, rounds }) {
   try {
     const held = await present(server.origin, queue);
     assert.deepEqual(ledger.check(held), [], 'after the last restart');
-    t.diagnostic(`${rounds} kills; ${ledger.puts.size} acknowledged puts, ${ledger.deleted.size} acknowledged deletes, ${held.size} messages left; 0 lost, 0 resurrected`);
+    t.diagnostic(
+      `${rounds} kills; ${ledger.puts.size} acknowledged puts, ${ledger.deleted.size} acknowledged deletes, ${held.size} messages left; 0 lost, 0 resurrected`,
+    );
   } finally {
     assert.equal(await server.stop(), 0);
   }

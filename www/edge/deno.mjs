@@ -5,10 +5,13 @@ import { listenOptions, openHandler, readyLine, WASM_URL } from './standalone.mj
 
 const opts = listenOptions(Deno.args);
 const service = await openHandler(await Deno.readFile(WASM_URL), Deno.env.get('AZURITE_ACCOUNTS'));
-Deno.serve({
-  port: opts.port,
-  hostname: opts.host,
-  onListen: ({ hostname, port }) => console.log(readyLine(`http://${hostname}:${port}`, service)),
-}, service.handler);
+Deno.serve(
+  {
+    port: opts.port,
+    hostname: opts.host,
+    onListen: ({ hostname, port }) => console.log(readyLine(`http://${hostname}:${port}`, service)),
+  },
+  service.handler,
+);
 // Queues live in memory, so there is nothing to flush: a signal ends the process at once.
 for (const signal of ['SIGINT', 'SIGTERM']) Deno.addSignalListener(signal, () => Deno.exit(0));

@@ -23,7 +23,8 @@ Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstor
 AZQUEUE_ENGINE_BUDGET (bytes) sets the queue objects' memory bound (www/edge/memory.mjs), and
 AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (default 60000).`;
 
-const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const DEV_KEY =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 function parseArgs(argv) {
   const opts = { port: 8787, host: '127.0.0.1', persist: null };
@@ -39,7 +40,8 @@ function parseArgs(argv) {
     else if (flag === '--help' || flag === '-h') opts.help = true;
     else throw new Error(`unknown flag ${flag}`);
   }
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('--port must be 0–65535');
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535)
+    throw new Error('--port must be 0–65535');
   return opts;
 }
 
@@ -112,7 +114,10 @@ async function main() {
     stopping = true;
     // dispose() stops workerd; should it not finish, workerd is killed rather than orphaned.
     const disposed = await Promise.race([
-      mf.dispose().then(() => true, () => false),
+      mf.dispose().then(
+        () => true,
+        () => false,
+      ),
       new Promise((resolve) => setTimeout(resolve, 10_000, false)),
     ]);
     if (!disposed) killChildren();
@@ -142,4 +147,5 @@ async function main() {
   console.log(`azqueue ready: queue ${queueUrl} connection "${connection}"`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();

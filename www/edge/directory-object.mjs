@@ -39,7 +39,9 @@ export class DirectoryObject extends DurableObject {
       const service = await openService(store, this.env, account);
       return { service, store, account };
     })();
-    this.opened.catch(() => { this.opened = null; });
+    this.opened.catch(() => {
+      this.opened = null;
+    });
     return this.opened;
   }
 
@@ -55,10 +57,11 @@ export class DirectoryObject extends DurableObject {
     const opened = await this.open(account);
     this.tables(opened);
     const now = Date.now();
-    const token = this.ctx.storage.sql.exec(
-      'INSERT INTO azqueue_pending (queue, since) VALUES (?, ?) RETURNING token', queue, now,
-    ).one().token;
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + STALE_MS);
+    const token = this.ctx.storage.sql
+      .exec('INSERT INTO azqueue_pending (queue, since) VALUES (?, ?) RETURNING token', queue, now)
+      .one().token;
+    if ((await this.ctx.storage.getAlarm()) === null)
+      await this.ctx.storage.setAlarm(now + STALE_MS);
     return token;
   }
 
@@ -80,8 +83,11 @@ export class DirectoryObject extends DurableObject {
   async alarm() {
     const opened = await this.open(undefined);
     await this.repair(opened, STALE_MS);
-    const left = this.ctx.storage.sql.exec('SELECT min(since) AS since FROM azqueue_pending').one().since;
-    if (left !== null) await this.ctx.storage.setAlarm(Math.max(left + STALE_MS, Date.now() + 1000));
+    const left = this.ctx.storage.sql
+      .exec('SELECT min(since) AS since FROM azqueue_pending')
+      .one().since;
+    if (left !== null)
+      await this.ctx.storage.setAlarm(Math.max(left + STALE_MS, Date.now() + 1000));
   }
 
   /**
@@ -91,10 +97,14 @@ export class DirectoryObject extends DurableObject {
    */
   async repair(opened, olderThanMs) {
     if (!this.hasTables()) return;
-    const rows = this.ctx.storage.sql.exec('SELECT token, queue, since FROM azqueue_pending').toArray();
+    const rows = this.ctx.storage.sql
+      .exec('SELECT token, queue, since FROM azqueue_pending')
+      .toArray();
     const cutoff = Date.now() - olderThanMs;
     for (const queue of new Set(rows.map((r) => r.queue))) {
-      const stub = this.env.QUEUE.get(this.env.QUEUE.idFromName(queueObjectName(opened.account, queue)));
+      const stub = this.env.QUEUE.get(
+        this.env.QUEUE.idFromName(queueObjectName(opened.account, queue)),
+      );
       const state = await stub.state(opened.account, queue);
       await this.exclusive(() => this.sync(opened, queue, state));
       for (const row of rows) {
@@ -109,20 +119,27 @@ export class DirectoryObject extends DurableObject {
   async sync(opened, queue, state) {
     const { service } = opened;
     this.tables(opened);
-    const seen = this.ctx.storage.sql.exec('SELECT generation FROM azqueue_generations WHERE queue = ?', queue).toArray()[0];
+    const seen = this.ctx.storage.sql
+      .exec('SELECT generation FROM azqueue_generations WHERE queue = ?', queue)
+      .toArray()[0];
     if (seen && seen.generation > state.generation) return;
     let listed;
     try {
       listed = (await service.queue(queue).getProperties()).metadata;
     } catch (err) {
-      if (!['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(err.code)) throw err;
+      if (!['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(err.code))
+        throw err;
       listed = null;
     }
-    if (state.exists && listed === null) await service.createQueue(queue, { metadata: state.metadata });
-    else if (state.exists && !sameMetadata(listed, state.metadata)) await service.queue(queue).setMetadata(state.metadata);
+    if (state.exists && listed === null)
+      await service.createQueue(queue, { metadata: state.metadata });
+    else if (state.exists && !sameMetadata(listed, state.metadata))
+      await service.queue(queue).setMetadata(state.metadata);
     else if (!state.exists && listed !== null) await service.deleteQueue(queue);
     this.ctx.storage.sql.exec(
-      'INSERT OR REPLACE INTO azqueue_generations (queue, generation) VALUES (?, ?)', queue, state.generation,
+      'INSERT OR REPLACE INTO azqueue_generations (queue, generation) VALUES (?, ?)',
+      queue,
+      state.generation,
     );
   }
 
@@ -135,15 +152,20 @@ export class DirectoryObject extends DurableObject {
   tables({ store }) {
     if (this.hasTables()) return;
     store.ensure();
-    this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_pending (token INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, since INTEGER NOT NULL)');
-    this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_generations (queue TEXT PRIMARY KEY, generation INTEGER NOT NULL)');
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS azqueue_pending (token INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, since INTEGER NOT NULL)',
+    );
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS azqueue_generations (queue TEXT PRIMARY KEY, generation INTEGER NOT NULL)',
+    );
     this.tablesReady = true;
   }
 
   hasTables() {
-    this.tablesReady ??= this.ctx.storage.sql.exec(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_pending'",
-    ).toArray().length > 0;
+    this.tablesReady ??=
+      this.ctx.storage.sql
+        .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_pending'")
+        .toArray().length > 0;
     return this.tablesReady;
   }
 }

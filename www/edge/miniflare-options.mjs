@@ -12,7 +12,12 @@ const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * `persist` (the directory of the objects' SQLite files), `bindings` (more variables).
  * @param {{ accounts?: string, persist?: string, bindings?: Record<string, string>, scriptPath?: string }} options
  */
-export function workerOptions({ accounts, persist, bindings = {}, scriptPath = path.join(WWW, 'edge', 'worker.mjs') }) {
+export function workerOptions({
+  accounts,
+  persist,
+  bindings = {},
+  scriptPath = path.join(WWW, 'edge', 'worker.mjs'),
+}) {
   return {
     modules: true,
     scriptPath,

@@ -40,7 +40,9 @@ export class QueueObject extends DurableObject {
       const service = await openService(store, this.env, account);
       return { service, store, account, queue, key: this.ctx.id.toString() };
     })();
-    this.opened.catch(() => { this.opened = null; });
+    this.opened.catch(() => {
+      this.opened = null;
+    });
     return this.opened;
   }
 
@@ -53,10 +55,19 @@ export class QueueObject extends DurableObject {
       // Storage this build cannot read (a newer layout) or could not load: refuse, touch nothing.
       console.error(`azqueue: queue object ${account}/${queue} could not open: ${err.message}`);
       await request.arrayBuffer();
-      return azureError(request, 500, 'InternalError', 'The server encountered an internal error. Please retry the request.');
+      return azureError(
+        request,
+        500,
+        'InternalError',
+        'The server encountered an internal error. Please retry the request.',
+      );
     }
-    if (new URL(request.url).pathname.startsWith('/_azqueue/memory/')) return this.memory(opened, request);
-    if (isPutMessage(request) && !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))) {
+    if (new URL(request.url).pathname.startsWith('/_azqueue/memory/'))
+      return this.memory(opened, request);
+    if (
+      isPutMessage(request) &&
+      !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))
+    ) {
       await request.arrayBuffer(); // read it all: an unread body would break the connection
       return azureError(request, 503, 'ServerBusy', 'The server is busy.');
     }
@@ -70,7 +81,9 @@ export class QueueObject extends DurableObject {
       const gen = Number(opened.store.get(GENERATION) ?? 0) + 1;
       opened.store.set(GENERATION, String(gen));
     }
-    return withHeaders(response, { [STATE]: JSON.stringify(await this.describe(opened, account, queue)) });
+    return withHeaders(response, {
+      [STATE]: JSON.stringify(await this.describe(opened, account, queue)),
+    });
   }
 
   /**
@@ -81,7 +94,9 @@ export class QueueObject extends DurableObject {
     // The account's inspection view (queue names and counts: cheap) answers only where
     // inspection is on, so this path follows the same switch.
     const url = new URL(request.url);
-    url.pathname = url.pathname.replace('/_azqueue/memory/', '/_azqueue/inspect/').replace(/\/[^/]*$/, '');
+    url.pathname = url.pathname
+      .replace('/_azqueue/memory/', '/_azqueue/inspect/')
+      .replace(/\/[^/]*$/, '');
     const allowed = await serveRest(service, new Request(url, { headers: request.headers }));
     if (allowed.status !== 200) return allowed;
     return Response.json({
@@ -120,9 +135,12 @@ export class QueueObject extends DurableObject {
     const opened = await this.open(undefined, undefined);
     if (opened.queue !== undefined && opened.service.account === opened.account) {
       // Reading the properties purges expired messages first (and commits their deletion).
-      await opened.service.queue(opened.queue).getProperties().catch((err) => {
-        if (err.code !== 'QueueNotFound') throw err;
-      });
+      await opened.service
+        .queue(opened.queue)
+        .getProperties()
+        .catch((err) => {
+          if (err.code !== 'QueueNotFound') throw err;
+        });
     }
     await this.rearm(opened);
   }

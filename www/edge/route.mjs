@@ -27,11 +27,16 @@ export function route(method, url) {
   const account = baseAccount(decode(parts[0] ?? ''));
   if (!account) return { kind: 'none' };
   const queue = decode(parts[1] ?? '');
-  if (method === 'OPTIONS' || queue === '' || !couldBeQueueName(queue)) return { kind: 'directory', account };
+  if (method === 'OPTIONS' || queue === '' || !couldBeQueueName(queue))
+    return { kind: 'directory', account };
   const queueLevel = parts.length === 2 || (parts.length === 3 && parts[2] === '');
   const comp = searchParams.get('comp');
-  const listing = queueLevel && !parts[0].endsWith(SECONDARY) && isQueueName(queue)
-    && ((method === 'PUT' || method === 'DELETE') && comp === null || method === 'PUT' && comp === 'metadata');
+  const listing =
+    queueLevel &&
+    !parts[0].endsWith(SECONDARY) &&
+    isQueueName(queue) &&
+    (((method === 'PUT' || method === 'DELETE') && comp === null) ||
+      (method === 'PUT' && comp === 'metadata'));
   return { kind: 'queue', account, queue, listing };
 }
 
@@ -44,7 +49,8 @@ function inspectRoute(parts) {
   if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {
     const account = decode(parts[2]);
     const queue = decode(parts[3]);
-    if (account && couldBeQueueName(queue)) return { kind: 'queue', account, queue, listing: false };
+    if (account && couldBeQueueName(queue))
+      return { kind: 'queue', account, queue, listing: false };
   }
   return { kind: 'none' };
 }

@@ -53,7 +53,11 @@ function toResponse(r, method) {
   const parts = r.headers ? r.headers.split('\n') : [];
   for (let i = 0; i + 1 < parts.length; i += 2) headers.append(parts[i], parts[i + 1]);
   const nullBody = method === 'HEAD' || [101, 103, 204, 205, 304].includes(r.status);
-  return new Response(nullBody ? null : r.body, { status: r.status, statusText: r.statusText, headers });
+  return new Response(nullBody ? null : r.body, {
+    status: r.status,
+    statusText: r.statusText,
+    headers,
+  });
 }
 
 /** A copy of `response` with `extra` headers set (Responses from `fetch` are immutable). */
@@ -63,7 +67,11 @@ export function withHeaders(response, extra) {
     if (value === null) headers.delete(name);
     else headers.set(name, value);
   }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /**

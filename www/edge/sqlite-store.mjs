@@ -35,12 +35,20 @@ export class SqliteStore {
     this.identity = identity;
     // Nothing is created until something is written: an object addressed only for answers
     // such as 404 QueueNotFound keeps no storage at all.
-    const tables = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_edge'").toArray().length > 0;
-    const found = tables ? this.sql.exec("SELECT value FROM azqueue_edge WHERE name = 'layout'").toArray()[0]?.value ?? null : null;
+    const tables =
+      this.sql
+        .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_edge'")
+        .toArray().length > 0;
+    const found = tables
+      ? (this.sql.exec("SELECT value FROM azqueue_edge WHERE name = 'layout'").toArray()[0]
+          ?.value ?? null)
+      : null;
     // Stored without a layout row (before the row existed): read as is, marked on the next write.
     this.ready = found !== null;
     if (found !== null && Number(found) > LAYOUT_VERSION) {
-      throw new LayoutTooNew(`this object's storage layout is version ${found}; this build reads up to ${LAYOUT_VERSION}`);
+      throw new LayoutTooNew(
+        `this object's storage layout is version ${found}; this build reads up to ${LAYOUT_VERSION}`,
+      );
     }
     /** Bytes of message values held (the engine's share of this object's memory). */
     this.messageBytes = 0;
@@ -52,18 +60,34 @@ export class SqliteStore {
   }
 
   hasTable(name) {
-    return this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
+    return (
+      this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray()
+        .length > 0
+    );
   }
 
   /** Creates the tables and writes the layout version and identity, once. */
   ensure() {
     if (this.ready) return;
     this.storage.transactionSync(() => {
-      this.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_edge (name TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      this.sql.exec('CREATE TABLE IF NOT EXISTS azqueue_records (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
-      this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', 'layout', String(LAYOUT_VERSION));
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS azqueue_edge (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
+      );
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS azqueue_records (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
+      );
+      this.sql.exec(
+        'INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)',
+        'layout',
+        String(LAYOUT_VERSION),
+      );
       for (const [name, value] of Object.entries(this.identity)) {
-        if (value !== undefined) this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', name, value);
+        if (value !== undefined)
+          this.sql.exec(
+            'INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)',
+            name,
+            value,
+          );
       }
     });
     this.ready = true;
@@ -83,7 +107,10 @@ export class SqliteStore {
 
   /** True when no azqueue record has been written. */
   empty() {
-    return !this.hasTable('azqueue_records') || this.sql.exec('SELECT 1 FROM azqueue_records LIMIT 1').toArray().length === 0;
+    return (
+      !this.hasTable('azqueue_records') ||
+      this.sql.exec('SELECT 1 FROM azqueue_records LIMIT 1').toArray().length === 0
+    );
   }
 
   /** The storage adapter handed to `QueueService.open({ store })`. */
@@ -121,7 +148,12 @@ export class SqliteStore {
   write(batch) {
     // The first thing an empty store is told is its schema version; writing that alone would
     // give every object ever addressed (a 404 for a queue that does not exist) a stored row.
-    if (batch.length === 1 && batch[0].op === 'put' && batch[0].key === SCHEMA_KEY && this.empty()) {
+    if (
+      batch.length === 1 &&
+      batch[0].op === 'put' &&
+      batch[0].key === SCHEMA_KEY &&
+      this.empty()
+    ) {
       this.heldSchema = batch[0];
       return;
     }
@@ -142,7 +174,11 @@ export class SqliteStore {
           this.messageBytes += op.value.length - (old ?? 0);
           if (old === null) this.messageCount += 1;
         }
-        this.sql.exec('INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)', op.key, op.value);
+        this.sql.exec(
+          'INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)',
+          op.key,
+          op.value,
+        );
         break;
       }
       case 'delete': {
@@ -159,10 +195,12 @@ export class SqliteStore {
       case 'deletePrefix': {
         // Keys are ASCII, so every key with the prefix sorts before prefix + U+FFFF.
         const range = [op.prefix, `${op.prefix}\uffff`];
-        const gone = this.sql.exec(
-          'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
-          ...range,
-        ).one();
+        const gone = this.sql
+          .exec(
+            'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
+            ...range,
+          )
+          .one();
         if (op.prefix.startsWith(MESSAGE_PREFIX)) {
           this.messageBytes -= gone.bytes;
           this.messageCount -= gone.n;
@@ -181,7 +219,9 @@ export class SqliteStore {
   }
 
   valueLength(key) {
-    const row = this.sql.exec('SELECT length(value) AS n FROM azqueue_records WHERE key = ?', key).toArray()[0];
+    const row = this.sql
+      .exec('SELECT length(value) AS n FROM azqueue_records WHERE key = ?', key)
+      .toArray()[0];
     return row ? row.n : null;
   }
 }

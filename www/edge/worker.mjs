@@ -14,7 +14,10 @@ export default {
     const target = route(request.method, request.url);
     if (target.kind === 'none' && new URL(request.url).pathname.startsWith('/_azqueue/')) {
       return Response.json(
-        { error: 'not served by the edge Worker: its state is spread over one object per queue; inspect a queue at /_azqueue/inspect/<account>/<queue>' },
+        {
+          error:
+            'not served by the edge Worker: its state is spread over one object per queue; inspect a queue at /_azqueue/inspect/<account>/<queue>',
+        },
         { status: 404 },
       );
     }
@@ -48,5 +51,9 @@ function internalRequest(request, target) {
   if (ip) headers.set(CLIENT_IP, ip);
   // A GET or HEAD may arrive with an (empty) body, e.g. `Content-Length: 0`; Fetch refuses one.
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
-  return new Request(request.url, { method: request.method, headers, body: bodyless ? null : request.body });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: bodyless ? null : request.body,
+  });
 }

@@ -3,40 +3,45 @@
 // SDK snippet makes through the service worker. Each is a plain object, so a session can be
 // saved and replayed (after a reload, or to rewind) on a fresh seeded engine.
 
-import { Consumer, LeaseWorker, Producer } from "./actors.js";
-import { operationOf } from "./rest.js";
+import { Consumer, LeaseWorker, Producer } from './actors.js';
+import { operationOf } from './rest.js';
 
 /** Returns `apply(action)`, which performs one action on `demo` and resolves with its result. */
 export function actionApplier(demo) {
   return async function apply(action) {
     let result;
     switch (action.type) {
-      case "send": {
-        let you = demo.actors.find((a) => a.kind === "producer" && a.name === "You");
-        if (!you) you = demo.addActor(new Producer(demo, { name: "You" }));
+      case 'send': {
+        let you = demo.actors.find((a) => a.kind === 'producer' && a.name === 'You');
+        if (!you) you = demo.addActor(new Producer(demo, { name: 'You' }));
         result = await you.send(action.text, { delayS: action.delayS, ttlS: action.ttlS });
         if (!result.ok) {
-          demo.say(`Your Put Message was refused: ${result.status} ${result.code ?? ""} — ${result.reason ?? "no reason given"}`, "refused", {
-            actor: "You",
-          });
+          demo.say(
+            `Your Put Message was refused: ${result.status} ${result.code ?? ''} — ${result.reason ?? 'no reason given'}`,
+            'refused',
+            {
+              actor: 'You',
+            },
+          );
         }
         break;
       }
-      case "add-consumer":
+      case 'add-consumer':
         demo.addActor(new Consumer(demo, { name: action.name, processingS: 5, visibilityS: 30 }));
         break;
-      case "add-lease-worker":
+      case 'add-lease-worker':
         demo.addActor(new LeaseWorker(demo, { name: action.name, leaseS: 30, stageS: 20 }));
         break;
-      case "poison-threshold":
+      case 'poison-threshold':
         // Create Queue is idempotent: 204 when it already exists.
-        if (action.value && !demo.poisonThreshold) await demo.rest.createQueue("You", demo.poisonQueue);
+        if (action.value && !demo.poisonThreshold)
+          await demo.rest.createQueue('You', demo.poisonQueue);
         demo.poisonThreshold = action.value;
         break;
-      case "actor":
+      case 'actor':
         actOn(demo, action);
         break;
-      case "sdk":
+      case 'sdk':
         result = await relaySdk(demo, action);
         break;
     }
@@ -48,11 +53,11 @@ export function actionApplier(demo) {
 function actOn(demo, { name, action, key, value }) {
   const actor = demo.actors.find((a) => a.name === name);
   if (!actor) return;
-  if (action === "crash") actor.crash();
-  else if (action === "stop") actor.stop();
-  else if (action === "restart") actor.restart();
-  else if (action === "remove") demo.removeActor(actor);
-  else if (action === "set") actor[key] = value;
+  if (action === 'crash') actor.crash();
+  else if (action === 'stop') actor.stop();
+  else if (action === 'restart') actor.restart();
+  else if (action === 'remove') demo.removeActor(actor);
+  else if (action === 'set') actor[key] = value;
 }
 
 /** A request from code on this origin, forwarded by the service worker (sw-bridge.js). */
@@ -60,8 +65,13 @@ async function relaySdk(demo, { method, url, headers, body }) {
   const fromSdk = headers.some(([k, v]) => /user-?agent$/i.test(k) && /azsdk-js/i.test(v));
   const { pathname, searchParams } = new URL(url);
   // A queue that code on this page creates is drawn too, so its messages can be watched.
-  if (operationOf(method, pathname, searchParams) === "Create Queue") demo.watch(decodeURIComponent(pathname.split("/")[2]));
-  return demo.rest.relay(fromSdk ? "SDK snippet" : "Your code", new Request(url, { method, headers, body: body === null ? undefined : body }), {
-    tag: fromSdk ? "from SDK snippet" : "through the service worker",
-  });
+  if (operationOf(method, pathname, searchParams) === 'Create Queue')
+    demo.watch(decodeURIComponent(pathname.split('/')[2]));
+  return demo.rest.relay(
+    fromSdk ? 'SDK snippet' : 'Your code',
+    new Request(url, { method, headers, body: body === null ? undefined : body }),
+    {
+      tag: fromSdk ? 'from SDK snippet' : 'through the service worker',
+    },
+  );
 }

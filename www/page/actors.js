@@ -9,8 +9,8 @@ const S = 1000;
 class Actor {
   alive = true;
   stopping = false;
-  state = "waiting";
-  status = "";
+  state = 'waiting';
+  status = '';
   started = false; // has it asked the queue for work yet (the chart counts only those)
   outcome = null; // { ok, text } — the last thing worth showing on the actor's card
   #generation = 0;
@@ -58,31 +58,34 @@ class Actor {
  * reappears and someone else may take it — then this consumer's delete is refused.
  */
 export class Consumer extends Actor {
-  kind = "consumer";
+  kind = 'consumer';
   holding = null; // { messageId, popReceipt, text, dequeueCount, since, doneAt, failing }
   #idlePolls = 0;
 
-  constructor(demo, { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn } = {}) {
+  constructor(
+    demo,
+    { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn } = {},
+  ) {
     super(demo, name);
     this.processingS = processingS;
     this.visibilityS = visibilityS;
     this.pollS = pollS;
     this.failsOn = failsOn; // (text) => reason | undefined: simulates a bug on some input
-    this.state = "waiting";
-    this.status = startS > 0 ? `starts at ${startS} s` : "starting";
+    this.state = 'waiting';
+    this.status = startS > 0 ? `starts at ${startS} s` : 'starting';
     this.later(Math.max(0, startS * S - demo.clock.elapsed()), () => this.#poll());
   }
 
   async #poll() {
     if (this.stopping) return this.#stopNow();
-    this.state = "polling";
+    this.state = 'polling';
     this.started = true;
     const r = await this.rest.receiveMessages(this.name, this.demo.queue, {
       numberOfMessages: 1,
       visibilityTimeout: this.visibilityS,
     });
     if (!r.ok) {
-      this.outcome = { ok: false, text: `receive failed: ${r.status} ${r.code ?? ""}` };
+      this.outcome = { ok: false, text: `receive failed: ${r.status} ${r.code ?? ''}` };
       return this.#idle();
     }
     if (r.empty) return this.#idle();
@@ -95,7 +98,7 @@ export class Consumer extends Actor {
     if (m.dequeueCount > 1) {
       this.demo.say(
         `${this.name} received ${label} “${m.messageText}” with DequeueCount ${m.dequeueCount} and a new receipt, ${m.receipt}: it is being delivered again. Processing must be idempotent.`,
-        "redelivered",
+        'redelivered',
         { actor: this.name, label },
       );
     }
@@ -114,15 +117,15 @@ export class Consumer extends Actor {
       doneAt: this.clock.now() + workS * S,
       failing: reason,
     };
-    this.state = "working";
+    this.state = 'working';
     this.status = `working on ${label}`;
     this.later(workS * S, () => (reason ? this.#fail(reason) : this.#finish()));
   }
 
   /** Nothing to do: ask again soon, backing off to 4× the poll interval. */
   #idle() {
-    this.state = "idle";
-    this.status = "queue looks empty: polling";
+    this.state = 'idle';
+    this.status = 'queue looks empty: polling';
     this.#idlePolls++;
     const wait = this.pollS * Math.min(4, 2 ** Math.max(0, this.#idlePolls - 1));
     this.later(wait * S, () => this.#poll());
@@ -137,26 +140,30 @@ export class Consumer extends Actor {
       this.outcome = { ok: true, text: `deleted ${h.label} late, with ${h.receipt}` };
       this.demo.say(
         `${this.name} deleted ${h.label} after its visibility timeout had run out, and it worked: nobody had received it since, so ${h.receipt} was still its current receipt. Had anyone received it, ${h.receipt} would have been stale.`,
-        "late-delete",
+        'late-delete',
         by,
       );
     } else if (r.ok) {
       this.outcome = { ok: true, text: `deleted ${h.label} with ${h.receipt}` };
-      this.demo.say(`${this.name} finished ${h.label} and deleted it with its receipt ${h.receipt}.`, "deleted", { ...by, quiet: true });
+      this.demo.say(
+        `${this.name} finished ${h.label} and deleted it with its receipt ${h.receipt}.`,
+        'deleted',
+        { ...by, quiet: true },
+      );
     } else {
       const { presented, current } = r.receipt;
       const holder = this.demo.receiptHolder(h.messageId);
       const stale = presented && current && presented !== current;
       this.outcome = {
         ok: false,
-        text: `delete of ${h.label} refused: ${r.status} ${r.code ?? ""}${stale ? ` · ${presented} is not the current ${current}` : ""}`,
+        text: `delete of ${h.label} refused: ${r.status} ${r.code ?? ''}${stale ? ` · ${presented} is not the current ${current}` : ''}`,
         code: r.code,
       };
       this.demo.say(
         stale
-          ? `${this.name} finished ${h.label} too late and presented receipt ${presented}, but the current receipt is ${current}, issued to ${holder?.name ?? "another consumer"} when ${h.label} was received again. The queue refused the delete: ${r.status} ${r.code}.`
-          : `${this.name}'s delete of ${h.label} was refused: ${r.status} ${r.code} (${r.reason ?? "the message is gone"}).`,
-        "stale-delete",
+          ? `${this.name} finished ${h.label} too late and presented receipt ${presented}, but the current receipt is ${current}, issued to ${holder?.name ?? 'another consumer'} when ${h.label} was received again. The queue refused the delete: ${r.status} ${r.code}.`
+          : `${this.name}'s delete of ${h.label} was refused: ${r.status} ${r.code} (${r.reason ?? 'the message is gone'}).`,
+        'stale-delete',
         by,
       );
     }
@@ -167,10 +174,10 @@ export class Consumer extends Actor {
   async #fail(reason) {
     const h = this.holding;
     this.outcome = { ok: false, text: `failed on ${h.label}: ${reason}` };
-    this.demo.released(h.messageId, this, "failed");
+    this.demo.released(h.messageId, this, 'failed');
     this.demo.say(
       `${this.name} failed on ${h.label} (${reason}) and did not delete it; it reappears when its visibility timeout ends.`,
-      "failed",
+      'failed',
       { actor: this.name, label: h.label },
     );
     this.holding = null;
@@ -179,20 +186,29 @@ export class Consumer extends Actor {
 
   /** DequeueCount above the threshold: copy the message to <queue>-poison, then delete it here. */
   async #moveToPoison(m, label) {
-    this.state = "working";
+    this.state = 'working';
     this.status = `moving ${label} to ${this.demo.poisonQueue}`;
     const origin = { from: this.demo.queue, messageId: m.messageId, dequeueCount: m.dequeueCount };
     const put = await this.demo.send(this.name, m.messageText, { origin }, this.demo.poisonQueue);
     if (!put.ok) {
-      this.outcome = { ok: false, text: `poison move failed: ${put.status} ${put.code ?? ""}` };
+      this.outcome = { ok: false, text: `poison move failed: ${put.status} ${put.code ?? ''}` };
       return this.#idle();
     }
-    const del = await this.rest.deleteMessage(this.name, this.demo.queue, m.messageId, m.popReceipt);
-    if (del.ok) this.demo.gone(m.messageId, "poisoned", this.name, { dequeueCount: m.dequeueCount, to: this.demo.poisonQueue });
+    const del = await this.rest.deleteMessage(
+      this.name,
+      this.demo.queue,
+      m.messageId,
+      m.popReceipt,
+    );
+    if (del.ok)
+      this.demo.gone(m.messageId, 'poisoned', this.name, {
+        dequeueCount: m.dequeueCount,
+        to: this.demo.poisonQueue,
+      });
     this.outcome = { ok: true, text: `moved ${label} to ${this.demo.poisonQueue}` };
     this.demo.say(
       `${label} “${m.messageText}” was dequeued ${m.dequeueCount} times, more than the poison threshold (${this.demo.poisonThreshold}): ${this.name} moved it — Put Message into ${this.demo.poisonQueue}, then Delete Message here — for a human to look at.`,
-      "poisoned",
+      'poisoned',
       { actor: this.name, label },
     );
     await this.#poll();
@@ -203,15 +219,19 @@ export class Consumer extends Actor {
     if (!this.alive) return;
     this.cancelTimers();
     this.alive = false;
-    this.state = "crashed";
+    this.state = 'crashed';
     const h = this.holding;
-    this.status = h ? `crashed holding ${h.label}` : "crashed";
+    this.status = h ? `crashed holding ${h.label}` : 'crashed';
     if (h) {
-      this.demo.released(h.messageId, this, "crashed");
-      this.demo.say(`${this.name} crashed while holding ${h.label} (receipt ${h.receipt}). Nobody deletes it, so it will reappear.`, "crashed", {
-        actor: this.name,
-        label: h.label,
-      });
+      this.demo.released(h.messageId, this, 'crashed');
+      this.demo.say(
+        `${this.name} crashed while holding ${h.label} (receipt ${h.receipt}). Nobody deletes it, so it will reappear.`,
+        'crashed',
+        {
+          actor: this.name,
+          label: h.label,
+        },
+      );
     }
     this.holding = null;
   }
@@ -231,8 +251,8 @@ export class Consumer extends Actor {
   #stopNow() {
     this.alive = false;
     this.stopping = false;
-    this.state = "stopped";
-    this.status = "stopped";
+    this.state = 'stopped';
+    this.status = 'stopped';
   }
 
   /** Back to work (after a crash or a stop). */
@@ -242,12 +262,12 @@ export class Consumer extends Actor {
     this.stopping = false;
     this.holding = null;
     this.#idlePolls = 0;
-    this.status = "restarting";
+    this.status = 'restarting';
     this.later(0, () => this.#poll());
   }
 }
 
-export const STAGES = ["scan", "encode", "compress", "done"];
+export const STAGES = ['scan', 'encode', 'compress', 'done'];
 
 /** The video job's message text: the file and the next stage to run, as JSON. */
 export function jobText(video, stage) {
@@ -256,10 +276,10 @@ export function jobText(video, stage) {
 
 /** A video job ({ video, stage }) or undefined for any other message. */
 export function parseJob(text) {
-  if (!text || text[0] !== "{") return undefined;
+  if (!text || text[0] !== '{') return undefined;
   try {
     const j = JSON.parse(text);
-    if (typeof j.video === "string" && STAGES.includes(j.stage)) return j;
+    if (typeof j.video === 'string' && STAGES.includes(j.stage)) return j;
   } catch {
     // not JSON: not a job
   }
@@ -274,7 +294,7 @@ export function parseJob(text) {
  * would return is a job, so other work (orders, say) is never taken, rewritten or delayed.
  */
 export class LeaseWorker extends Actor {
-  kind = "lease-worker";
+  kind = 'lease-worker';
   holding = null; // { messageId, popReceipt, label, job, stageStartedAt, until, resumed }
   renewals = 0;
 
@@ -285,22 +305,22 @@ export class LeaseWorker extends Actor {
     this.pollS = pollS;
     this.visibilityS = leaseS;
     this.processingS = stageS;
-    this.status = startS > 0 ? `starts at ${startS} s` : "starting";
+    this.status = startS > 0 ? `starts at ${startS} s` : 'starting';
     this.later(Math.max(0, startS * S - demo.clock.elapsed()), () => this.#poll());
   }
 
   async #poll() {
     if (this.stopping) return this.#stopNow();
-    this.state = "polling";
+    this.state = 'polling';
     this.started = true;
     const waitS = (status) => {
-      this.state = "idle";
+      this.state = 'idle';
       this.status = status;
       this.later(this.pollS * S, () => this.#poll());
     };
     // Peek Messages returns the visible messages in the order Get Messages would hand them out.
     const peek = await this.rest.peekMessages(this.name, this.demo.queue, { numberOfMessages: 1 });
-    if (!peek.ok || peek.messages.length === 0) return waitS("waiting for a job");
+    if (!peek.ok || peek.messages.length === 0) return waitS('waiting for a job');
     if (!parseJob(peek.messages[0].messageText)) {
       const label = this.demo.label(peek.messages[0].messageId);
       return waitS(`next is ${label}, not a video job: left alone`);
@@ -309,7 +329,7 @@ export class LeaseWorker extends Actor {
       numberOfMessages: 1,
       visibilityTimeout: this.leaseS,
     });
-    if (!r.ok || r.empty) return waitS("waiting for a job");
+    if (!r.ok || r.empty) return waitS('waiting for a job');
     const m = r.messages[0];
     const label = this.demo.label(m.messageId);
     const job = parseJob(m.messageText);
@@ -317,7 +337,9 @@ export class LeaseWorker extends Actor {
     if (!job) {
       // Something else came first after all (it cannot, between one peek and one receive on this
       // page, but a consumer never assumes): hand it straight back, unchanged.
-      await this.rest.updateMessage(this.name, this.demo.queue, m.messageId, m.popReceipt, { visibilityTimeout: 0 });
+      await this.rest.updateMessage(this.name, this.demo.queue, m.messageId, m.popReceipt, {
+        visibilityTimeout: 0,
+      });
       return waitS(`put ${label} back: not a video job`);
     }
     this.holding = {
@@ -329,15 +351,15 @@ export class LeaseWorker extends Actor {
       stageStartedAt: this.clock.now(),
       leasedAt: this.clock.now(),
       until: m.nextVisibleOn,
-      resumed: job.stage !== "scan",
+      resumed: job.stage !== 'scan',
     };
     this.renewals = 0;
-    this.state = "working";
+    this.state = 'working';
     this.status = `${job.stage} ${label}`;
-    if (job.stage !== "scan") {
+    if (job.stage !== 'scan') {
       this.demo.say(
         `${this.name} took ${label} (DequeueCount ${m.dequeueCount}, receipt ${m.receipt}) and read the saved stage “${job.stage}” from the message: it resumes there instead of starting over.`,
-        "resumed",
+        'resumed',
         { actor: this.name, label },
       );
     }
@@ -349,7 +371,8 @@ export class LeaseWorker extends Actor {
     const h = this.holding;
     const stageEnd = h.stageStartedAt + this.stageS * S;
     const renewAt = h.until - 5 * S;
-    if (renewAt < stageEnd) this.later(Math.max(0, renewAt - this.clock.now()), () => this.#renew());
+    if (renewAt < stageEnd)
+      this.later(Math.max(0, renewAt - this.clock.now()), () => this.#renew());
     else this.later(stageEnd - this.clock.now(), () => this.#stageDone());
   }
 
@@ -360,16 +383,20 @@ export class LeaseWorker extends Actor {
     });
     const presented = h.receipt;
     if (!this.#keep(r)) return;
-    this.demo.say(`${this.name} renewed its lease on ${h.label} (Update Message with ${presented}, no new text): its receipt is now ${h.receipt}.`, "lease-renewed", {
-      actor: this.name,
-      label: h.label,
-    });
+    this.demo.say(
+      `${this.name} renewed its lease on ${h.label} (Update Message with ${presented}, no new text): its receipt is now ${h.receipt}.`,
+      'lease-renewed',
+      {
+        actor: this.name,
+        label: h.label,
+      },
+    );
     this.#plan();
   }
 
   async #stageDone() {
     const h = this.holding;
-    const next = STAGES[STAGES.indexOf(h.job.stage) + 1] ?? "done";
+    const next = STAGES[STAGES.indexOf(h.job.stage) + 1] ?? 'done';
     const text = jobText(h.job.video, next);
     const r = await this.rest.updateMessage(this.name, this.demo.queue, h.messageId, h.popReceipt, {
       text,
@@ -384,13 +411,21 @@ export class LeaseWorker extends Actor {
     this.status = `${next} ${h.label}`;
     this.demo.say(
       `${this.name} finished “${finished}” and called Update Message with ${presented}: the text now says “${next}”, the lease runs ${this.leaseS} s from now, and the new receipt is ${h.receipt} (${presented} is stale now).`,
-      "lease-renewed",
+      'lease-renewed',
       { actor: this.name, label: h.label },
     );
-    if (next === "done") {
-      const del = await this.rest.deleteMessage(this.name, this.demo.queue, h.messageId, h.popReceipt);
-      if (del.ok) this.demo.gone(h.messageId, "deleted", this.name);
-      this.outcome = { ok: del.ok, text: del.ok ? `${h.label} done and deleted` : `delete refused: ${del.code}` };
+    if (next === 'done') {
+      const del = await this.rest.deleteMessage(
+        this.name,
+        this.demo.queue,
+        h.messageId,
+        h.popReceipt,
+      );
+      if (del.ok) this.demo.gone(h.messageId, 'deleted', this.name);
+      this.outcome = {
+        ok: del.ok,
+        text: del.ok ? `${h.label} done and deleted` : `delete refused: ${del.code}`,
+      };
       this.holding = null;
       return this.#poll();
     }
@@ -401,7 +436,10 @@ export class LeaseWorker extends Actor {
   #keep(r) {
     const h = this.holding;
     if (!r.ok) {
-      this.outcome = { ok: false, text: `lost the lease on ${h.label}: ${r.status} ${r.code ?? ""}` };
+      this.outcome = {
+        ok: false,
+        text: `lost the lease on ${h.label}: ${r.status} ${r.code ?? ''}`,
+      };
       this.holding = null;
       this.later(0, () => this.#poll());
       return false;
@@ -420,14 +458,14 @@ export class LeaseWorker extends Actor {
     if (!this.alive) return;
     this.cancelTimers();
     this.alive = false;
-    this.state = "crashed";
+    this.state = 'crashed';
     const h = this.holding;
-    this.status = h ? `crashed during “${h.job.stage}” of ${h.label}` : "crashed";
+    this.status = h ? `crashed during “${h.job.stage}” of ${h.label}` : 'crashed';
     if (h) {
-      this.demo.released(h.messageId, this, "crashed");
+      this.demo.released(h.messageId, this, 'crashed');
       this.demo.say(
         `${this.name} crashed during “${h.job.stage}”. The message keeps the last saved stage and reappears when the lease ends.`,
-        "crashed",
+        'crashed',
         { actor: this.name, label: h.label },
       );
     }
@@ -446,8 +484,8 @@ export class LeaseWorker extends Actor {
   #stopNow() {
     this.alive = false;
     this.stopping = false;
-    this.state = "stopped";
-    this.status = "stopped";
+    this.state = 'stopped';
+    this.status = 'stopped';
   }
 
   restart() {
@@ -455,7 +493,7 @@ export class LeaseWorker extends Actor {
     this.alive = true;
     this.stopping = false;
     this.holding = null;
-    this.status = "restarting";
+    this.status = 'restarting';
     this.later(0, () => this.#poll());
   }
 }
@@ -465,23 +503,27 @@ export class LeaseWorker extends Actor {
  * `next(i)` returns { text, delayS?, ttlS?, inS } for the i-th automatic message, or null.
  */
 export class Producer extends Actor {
-  kind = "producer";
+  kind = 'producer';
   sent = 0;
 
   constructor(demo, { name, next, auto = false } = {}) {
     super(demo, name);
     this.next = next;
     this.auto = auto;
-    this.state = auto ? "sending" : "idle";
-    this.status = auto ? "sending on a schedule" : name === "You" ? "the Send form below" : "sent the scenario's messages";
+    this.state = auto ? 'sending' : 'idle';
+    this.status = auto
+      ? 'sending on a schedule'
+      : name === 'You'
+        ? 'the Send form below'
+        : "sent the scenario's messages";
     if (auto) this.#schedule();
   }
 
   #schedule() {
     const plan = this.next?.(this.sent);
     if (!plan) {
-      this.state = "idle";
-      this.status = "schedule finished";
+      this.state = 'idle';
+      this.status = 'schedule finished';
       return;
     }
     this.later(plan.inS * S, async () => {
@@ -491,11 +533,17 @@ export class Producer extends Actor {
   }
 
   async send(text, { delayS = 0, ttlS = 0 } = {}) {
-    const r = await this.demo.send(this.name, text, { visibilityTimeout: delayS, messageTimeToLive: ttlS });
+    const r = await this.demo.send(this.name, text, {
+      visibilityTimeout: delayS,
+      messageTimeToLive: ttlS,
+    });
     this.sent++;
     this.outcome = r.ok
-      ? { ok: true, text: `sent ${this.demo.label(r.message.messageId)}${delayS ? `, visible in ${delayS} s` : ""}` }
-      : { ok: false, text: `send refused: ${r.status} ${r.code ?? ""}` };
+      ? {
+          ok: true,
+          text: `sent ${this.demo.label(r.message.messageId)}${delayS ? `, visible in ${delayS} s` : ''}`,
+        }
+      : { ok: false, text: `send refused: ${r.status} ${r.code ?? ''}` };
     return r;
   }
 
@@ -503,8 +551,8 @@ export class Producer extends Actor {
   stop() {
     this.cancelTimers();
     this.auto = false;
-    this.state = "idle";
-    this.status = "stopped sending";
+    this.state = 'idle';
+    this.status = 'stopped sending';
   }
   restart() {}
 }
@@ -514,13 +562,16 @@ export class Producer extends Actor {
  * (Get Queue Metadata) and wants one worker per `perWorker` messages, between `min` and `max`.
  */
 export class Autoscaler extends Actor {
-  kind = "autoscaler";
+  kind = 'autoscaler';
   wanted = 0;
 
-  constructor(demo, { name = "Autoscaler", everyS = 5, perWorker = 4, min = 1, max = 6, makeWorker } = {}) {
+  constructor(
+    demo,
+    { name = 'Autoscaler', everyS = 5, perWorker = 4, min = 1, max = 6, makeWorker } = {},
+  ) {
     super(demo, name);
     Object.assign(this, { everyS, perWorker, min, max, makeWorker });
-    this.state = "watching";
+    this.state = 'watching';
     this.status = `checks every ${everyS} s`;
     this.later(everyS * S, () => this.#check());
   }
@@ -530,11 +581,15 @@ export class Autoscaler extends Actor {
     if (r.ok) {
       const count = r.approximateMessagesCount;
       this.wanted = Math.min(this.max, Math.max(this.min, Math.ceil(count / this.perWorker)));
-      const pool = this.demo.actors.filter((a) => a.kind === "consumer" && a.alive && !a.stopping);
+      const pool = this.demo.actors.filter((a) => a.kind === 'consumer' && a.alive && !a.stopping);
       this.status = `${count} message(s) → wants ${this.wanted} worker(s)`;
       if (this.wanted > pool.length) {
         for (let i = pool.length; i < this.wanted; i++) this.makeWorker();
-        this.demo.say(`The queue holds ${count} messages: the autoscaler grows the pool to ${this.wanted} workers.`, "scaled-up", { actor: this.name });
+        this.demo.say(
+          `The queue holds ${count} messages: the autoscaler grows the pool to ${this.wanted} workers.`,
+          'scaled-up',
+          { actor: this.name },
+        );
       } else if (this.wanted < pool.length) {
         const idle = pool.filter((a) => !a.holding).reverse();
         const extra = pool.length - this.wanted;
@@ -542,7 +597,12 @@ export class Autoscaler extends Actor {
           a.stop();
           this.demo.removeActor(a);
         }
-        if (idle.length) this.demo.say(`The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`, "scaled-down", { actor: this.name });
+        if (idle.length)
+          this.demo.say(
+            `The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`,
+            'scaled-down',
+            { actor: this.name },
+          );
       }
     }
     this.later(this.everyS * S, () => this.#check());
@@ -552,13 +612,13 @@ export class Autoscaler extends Actor {
   stop() {
     this.cancelTimers();
     this.alive = false;
-    this.state = "stopped";
-    this.status = "stopped";
+    this.state = 'stopped';
+    this.status = 'stopped';
   }
   restart() {
     this.cancelTimers();
     this.alive = true;
-    this.state = "watching";
+    this.state = 'watching';
     this.later(0, () => this.#check());
   }
 }

@@ -96,7 +96,7 @@ export class VirtualClock {
         try {
           await timer.fn();
         } catch (e) {
-          console.error("azqueue page: a timer failed", e);
+          console.error('azqueue page: a timer failed', e);
         }
       }
       await this.#settle();
@@ -135,10 +135,10 @@ export function formatElapsed(ms, tenths = false) {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  const pad = (n) => String(n).padStart(2, "0");
+  const pad = (n) => String(n).padStart(2, '0');
   let out = h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${pad(m)}:${pad(sec)}`;
   if (tenths) out += `.${Math.floor((ms % 1000) / 100)}`;
-  return (neg ? "-" : "") + out;
+  return (neg ? '-' : '') + out;
 }
 
 /** "12 s", "1 min 5 s", for durations shown on cards. */

@@ -1,8 +1,8 @@
 // The time controls: play/pause, step (and its size), speed, and their keys (Space, ".", "[",
 // "]"). Time only moves through the timeline, so recorded actions are applied on the way.
 
-import { SPEEDS } from "./clock.js";
-import { setAttr, setText } from "./dom.js";
+import { SPEEDS } from './clock.js';
+import { setAttr, setText } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,19 +14,19 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
   const setSpeed = (i) => {
     speedIndex = Math.max(0, Math.min(SPEEDS.length - 1, i));
     demo.clock.speed = SPEEDS[speedIndex];
-    $("speed").value = speedIndex;
+    $('speed').value = speedIndex;
     const label = `${SPEEDS[speedIndex]}×`;
-    setText($("speed-out"), label);
-    setAttr($("speed"), "aria-valuetext", label);
+    setText($('speed-out'), label);
+    setAttr($('speed'), 'aria-valuetext', label);
     saveSettings({ speed: speedIndex });
   };
   const setPlaying = (on) => {
     demo.clock.paused = !on;
-    $("play").textContent = on ? "❚❚ Pause" : "▶ Play";
-    setAttr($("play"), "aria-pressed", on ? "true" : "false");
-    setAttr($("play"), "data-playing", on ? "true" : "false");
+    $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
+    setAttr($('play'), 'aria-pressed', on ? 'true' : 'false');
+    setAttr($('play'), 'data-playing', on ? 'true' : 'false');
   };
-  const stepMs = () => Number($("step-size").value);
+  const stepMs = () => Number($('step-size').value);
   let stepping = 0;
   const step = async () => {
     setPlaying(false);
@@ -44,27 +44,28 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
       });
     }
   };
-  $("step-size").value = String(settings.stepMs ?? 1000);
-  const stepLabel = () => setText($("step"), `Step +${stepMs() / 1000} s`);
+  $('step-size').value = String(settings.stepMs ?? 1000);
+  const stepLabel = () => setText($('step'), `Step +${stepMs() / 1000} s`);
   stepLabel();
-  $("step-size").addEventListener("change", () => {
+  $('step-size').addEventListener('change', () => {
     stepLabel();
     saveSettings({ stepMs: stepMs() });
   });
-  $("play").addEventListener("click", () => setPlaying(demo.clock.paused));
-  $("step").addEventListener("click", step);
-  $("speed").addEventListener("input", () => setSpeed(Number($("speed").value)));
+  $('play').addEventListener('click', () => setPlaying(demo.clock.paused));
+  $('step').addEventListener('click', step);
+  $('speed').addEventListener('input', () => setSpeed(Number($('speed').value)));
   setSpeed(speedIndex);
 
-  document.addEventListener("keydown", (e) => {
+  document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest?.("input, select, textarea, button, summary, dialog, [contenteditable]")) return;
-    if (e.key === " ") {
+    if (e.target.closest?.('input, select, textarea, button, summary, dialog, [contenteditable]'))
+      return;
+    if (e.key === ' ') {
       e.preventDefault();
       setPlaying(demo.clock.paused);
-    } else if (e.key === ".") step();
-    else if (e.key === "]") setSpeed(speedIndex + 1);
-    else if (e.key === "[") setSpeed(speedIndex - 1);
+    } else if (e.key === '.') step();
+    else if (e.key === ']') setSpeed(speedIndex + 1);
+    else if (e.key === '[') setSpeed(speedIndex - 1);
   });
   return { setPlaying, step, setSpeed };
 }

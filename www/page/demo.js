@@ -7,10 +7,10 @@
 // the engine's; this file only remembers who was handed which receipt, so a card can say who
 // holds it.
 
-import { EPOCH, VirtualClock } from "./clock.js";
-import { RestClient, ACCOUNT } from "./rest.js";
-import { Receipts } from "./receipts.js";
-import { MessageHistory } from "./history.js";
+import { EPOCH, VirtualClock } from './clock.js';
+import { RestClient, ACCOUNT } from './rest.js';
+import { Receipts } from './receipts.js';
+import { MessageHistory } from './history.js';
 
 const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
@@ -20,11 +20,11 @@ export class Demo {
   clock = new VirtualClock();
   service = null;
   rest = null;
-  store = "memory";
-  storeNote = "";
+  store = 'memory';
+  storeNote = '';
   scenario = null;
-  queue = "orders";
-  poisonQueue = "orders-poison";
+  queue = 'orders';
+  poisonQueue = 'orders-poison';
   poisonThreshold = 0; // 0: no poison check
   extraQueue = null; // a queue code on this origin created (the SDK snippet's), drawn as a third lane
   actors = [];
@@ -63,20 +63,26 @@ export class Demo {
 
   /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
   async #open() {
-    const base = { now: () => this.clock.now(), anonymous: true, seed: SEED, name: "azqueue-page" };
+    const base = { now: () => this.clock.now(), anonymous: true, seed: SEED, name: 'azqueue-page' };
     try {
       // Relaxed: a reload restores the page by replaying its session, never from this store, so
       // waiting for each commit buys nothing here; at 100× it was most of the burst's time.
-      this.service = await this.#QueueService.open({ ...base, store: "indexeddb", durability: "relaxed" });
-      this.store = "indexeddb";
-      this.storeNote = "";
+      this.service = await this.#QueueService.open({
+        ...base,
+        store: 'indexeddb',
+        durability: 'relaxed',
+      });
+      this.store = 'indexeddb';
+      this.storeNote = '';
     } catch (e) {
-      this.service = await this.#QueueService.open({ ...base, store: "memory" });
-      this.store = "memory";
+      this.service = await this.#QueueService.open({ ...base, store: 'memory' });
+      this.store = 'memory';
       this.storeNote =
-        e?.code === "StoreUnavailable" ? "this browser offers no IndexedDB here"
-        : e?.code === "StoreLocked" ? "another tab holds this page's database"
-        : String(e?.message ?? e);
+        e?.code === 'StoreUnavailable'
+          ? 'this browser offers no IndexedDB here'
+          : e?.code === 'StoreLocked'
+            ? "another tab holds this page's database"
+            : String(e?.message ?? e);
     }
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
@@ -107,11 +113,11 @@ export class Demo {
         this.service.free?.();
       }
       await this.#open();
-      if (this.store !== "memory") {
+      if (this.store !== 'memory') {
         // A durable store brings the last run's queues back; a scenario starts from nothing
         // (a reload is restored by replaying the session instead, see session.js).
-        const { queues } = await this.rest.listQueues("reset");
-        for (const q of queues) await this.rest.deleteQueue("reset", q);
+        const { queues } = await this.rest.listQueues('reset');
+        for (const q of queues) await this.rest.deleteQueue('reset', q);
       }
       this.scenario = scenario;
       this.queue = scenario.queue;
@@ -127,7 +133,9 @@ export class Demo {
       this.receipts.clear();
       this.history.clear();
       this.counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-      this.moments = new Map(scenario.moments.map((m) => [m.on, { ...m, done: false, at: undefined }]));
+      this.moments = new Map(
+        scenario.moments.map((m) => [m.on, { ...m, done: false, at: undefined }]),
+      );
       this.#leases.clear();
       this.#updates.clear();
       this.#labels.clear();
@@ -137,8 +145,8 @@ export class Demo {
       this.#expiredSeen.clear();
       this.#nextLabel = 1;
       this.#actorSeq = 0;
-      await this.rest.createQueue("setup", this.queue);
-      if (scenario.poisonThreshold) await this.rest.createQueue("setup", this.poisonQueue);
+      await this.rest.createQueue('setup', this.queue);
+      if (scenario.poisonThreshold) await this.rest.createQueue('setup', this.poisonQueue);
       await scenario.setup(this);
       this.#sampleEverySecond();
       await this.refresh();
@@ -165,7 +173,7 @@ export class Demo {
   }
 
   consumers() {
-    return this.actors.filter((a) => a.kind === "consumer" || a.kind === "lease-worker");
+    return this.actors.filter((a) => a.kind === 'consumer' || a.kind === 'lease-worker');
   }
 
   /**
@@ -182,7 +190,13 @@ export class Demo {
         this.label(r.message.messageId);
         if (origin) {
           this.#origins.set(r.message.messageId, origin);
-          this.history.add(r.message.messageId, { at: this.clock.now(), kind: "copied", actor, from: origin.from, dequeueCount: origin.dequeueCount });
+          this.history.add(r.message.messageId, {
+            at: this.clock.now(),
+            kind: 'copied',
+            actor,
+            from: origin.from,
+            dequeueCount: origin.dequeueCount,
+          });
         }
       }
       return r;
@@ -198,24 +212,33 @@ export class Demo {
 
   /** The snippet's receipts at work: a stale one refused, or a late one still current. */
   #narrateRelayed(e) {
-    if (e.op !== "Delete Message" && e.op !== "Update Message") return;
+    if (e.op !== 'Delete Message' && e.op !== 'Update Message') return;
     const label = this.label(e.messageId);
-    const verb = e.op === "Delete Message" ? "delete" : "update";
+    const verb = e.op === 'Delete Message' ? 'delete' : 'update';
     const { presented, current } = e.receipt;
     if (e.status === 404 && presented && current && presented !== current) {
       this.say(
         `${e.actor}'s ${verb} of ${label} was refused (404 ${e.code}): it presented ${presented}, but the current receipt is ${current}.`,
-        "stale-delete",
+        'stale-delete',
         { actor: e.actor, label },
       );
-    } else if (e.status < 300 && verb === "delete") {
-      this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, "deleted", { actor: e.actor, label });
+    } else if (e.status < 300 && verb === 'delete') {
+      this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, 'deleted', {
+        actor: e.actor,
+        label,
+      });
     }
   }
 
   /** An actor was handed a receipt (Get Messages or Update Message). */
   leased(messageId, holder, popReceipt, until) {
-    this.#leases.set(messageId, { holder, popReceipt, from: this.clock.now(), until, released: undefined });
+    this.#leases.set(messageId, {
+      holder,
+      popReceipt,
+      from: this.clock.now(),
+      until,
+      released: undefined,
+    });
   }
 
   /** The holder let go without deleting: `why` is "crashed" or "failed" (said when it reappears). */
@@ -233,7 +256,8 @@ export class Demo {
   /** This page moved a message to the poison queue: remember it for its exit. */
   gone(messageId, kind, by, { dequeueCount, to } = {}) {
     this.#fates.set(messageId, { kind, by, dequeueCount });
-    if (kind === "poisoned") this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
+    if (kind === 'poisoned')
+      this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
   }
 
   /**
@@ -242,9 +266,10 @@ export class Demo {
    * hand-added consumer crashing is not "Encoder A crashes".
    * A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest).
    */
-  say(text, kind = "info", { quiet = false, actor, label } = {}) {
+  say(text, kind = 'info', { quiet = false, actor, label } = {}) {
     const m = this.moments.get(kind);
-    const ticks = m && !m.done && (!m.actor || m.actor === actor) && (!m.label || m.label === label);
+    const ticks =
+      m && !m.done && (!m.actor || m.actor === actor) && (!m.label || m.label === label);
     if (ticks) {
       m.done = true;
       m.at = this.clock.elapsed();
@@ -258,7 +283,9 @@ export class Demo {
 
   /** Who was last handed `messageId`'s current receipt (by Get or Update Message), and when. */
   receiptHolder(messageId) {
-    const e = this.history.of(messageId).findLast((x) => x.kind === "received" || x.kind === "updated");
+    const e = this.history
+      .of(messageId)
+      .findLast((x) => x.kind === 'received' || x.kind === 'updated');
     return e ? { name: e.actor, at: e.at, tag: e.receipt } : undefined;
   }
 
@@ -301,7 +328,11 @@ export class Demo {
           return this.#card(m, lane, now);
         })
         .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
-    const view = { main: cards(main, "main"), poison: cards(poison, "poison"), extra: cards(extra, "extra") };
+    const view = {
+      main: cards(main, 'main'),
+      poison: cards(poison, 'poison'),
+      extra: cards(extra, 'extra'),
+    };
     const all = view.main.concat(view.poison, view.extra);
 
     for (const card of all) this.#notice(card);
@@ -311,11 +342,13 @@ export class Demo {
     this.#last = new Map(all.map((c) => [c.messageId, c]));
     this.view = view;
 
-    const live = view.main.filter((c) => c.state !== "expired");
-    this.counters.visible = live.filter((c) => c.state === "visible").length;
-    this.counters.invisible = live.filter((c) => c.state !== "visible").length;
-    this.counters.inFlight = live.filter((c) => c.state === "leased" && c.holder && c.holder.alive).length;
-    this.counters.poison = view.poison.filter((c) => c.state !== "expired").length;
+    const live = view.main.filter((c) => c.state !== 'expired');
+    this.counters.visible = live.filter((c) => c.state === 'visible').length;
+    this.counters.invisible = live.filter((c) => c.state !== 'visible').length;
+    this.counters.inFlight = live.filter(
+      (c) => c.state === 'leased' && c.holder && c.holder.alive,
+    ).length;
+    this.counters.poison = view.poison.filter((c) => c.state !== 'expired').length;
     this.#deadline = this.nextDeadline();
   }
 
@@ -323,7 +356,7 @@ export class Demo {
    *  (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds). */
   async #inspect(queue) {
     const messages =
-      typeof this.service.inspect === "function"
+      typeof this.service.inspect === 'function'
         ? this.service
             .inspect(queue)
             .accounts.find((a) => a.name === ACCOUNT)
@@ -334,8 +367,8 @@ export class Demo {
       insertedOn: +m.insertedOn,
       expiresOn: m.expiresOn === null ? undefined : +m.expiresOn,
       nextVisibleOn: +m.nextVisibleOn,
-      expired: m.state === "expired",
-      visible: m.state === "visible",
+      expired: m.state === 'expired',
+      visible: m.state === 'visible',
     }));
   }
 
@@ -344,12 +377,14 @@ export class Demo {
     const lease = this.#leases.get(m.messageId);
     const current =
       lease &&
-      (m.popReceipt !== undefined ? m.popReceipt === lease.popReceipt : m.nextVisibleOn === lease.until);
+      (m.popReceipt !== undefined
+        ? m.popReceipt === lease.popReceipt
+        : m.nextVisibleOn === lease.until);
     let state;
-    if (m.expired || (m.expiresOn && m.expiresOn <= now)) state = "expired";
-    else if (m.visible ?? m.nextVisibleOn <= now) state = "visible";
-    else if (m.dequeueCount === 0) state = "scheduled";
-    else state = "leased";
+    if (m.expired || (m.expiresOn && m.expiresOn <= now)) state = 'expired';
+    else if (m.visible ?? m.nextVisibleOn <= now) state = 'visible';
+    else if (m.dequeueCount === 0) state = 'scheduled';
+    else state = 'leased';
     const prev = this.#last.get(m.messageId);
     const update = this.#updates.get(m.messageId);
     const receipt = this.receipts.current(m.messageId);
@@ -363,16 +398,21 @@ export class Demo {
       insertedOn: m.insertedOn,
       expiresOn: m.expiresOn,
       nextVisibleOn: m.nextVisibleOn,
-      holder: state === "leased" && current ? lease.holder : null,
-      leaseFrom: state === "leased" && current ? lease.from : state === "scheduled" ? m.insertedOn : undefined,
-      reappeared: state === "visible" && m.dequeueCount > 0,
+      holder: state === 'leased' && current ? lease.holder : null,
+      leaseFrom:
+        state === 'leased' && current
+          ? lease.from
+          : state === 'scheduled'
+            ? m.insertedOn
+            : undefined,
+      reappeared: state === 'visible' && m.dequeueCount > 0,
       reappearedAt:
-        state === "visible" && m.dequeueCount > 0
-          ? prev?.reappearedAt ?? m.nextVisibleOn
+        state === 'visible' && m.dequeueCount > 0
+          ? (prev?.reappearedAt ?? m.nextVisibleOn)
           : undefined,
       updates: update?.count ?? 0,
       updatedAt: update?.at,
-      receipt: receipt && receipt.tag !== "r0" ? receipt.tag : undefined,
+      receipt: receipt && receipt.tag !== 'r0' ? receipt.tag : undefined,
       origin: this.#origins.get(m.messageId),
     };
   }
@@ -380,35 +420,43 @@ export class Demo {
   #notice(card) {
     const prev = this.#last.get(card.messageId);
     const who = (c) => `${c.label} “${c.text}”`;
-    if (card.state === "expired" && !this.#expiredSeen.has(card.messageId)) {
+    if (card.state === 'expired' && !this.#expiredSeen.has(card.messageId)) {
       this.#expiredSeen.add(card.messageId);
-      if (card.lane === "main") this.counters.expired++;
-      this.history.add(card.messageId, { at: this.clock.now(), kind: "expired" });
-      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, "expired", { label: card.label });
+      if (card.lane === 'main') this.counters.expired++;
+      this.history.add(card.messageId, { at: this.clock.now(), kind: 'expired' });
+      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, 'expired', {
+        label: card.label,
+      });
     }
     if (!prev) return;
-    if (prev.state === "leased" && card.state === "visible") {
+    if (prev.state === 'leased' && card.state === 'visible') {
       const lease = this.#leases.get(card.messageId);
       const why = this.#whyBack(lease, card);
-      this.history.add(card.messageId, { at: this.clock.now(), kind: "reappeared", why });
+      this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
       this.say(
         `${who(card)} is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
-        "reappeared",
+        'reappeared',
         { actor: lease?.holder?.name, label: card.label },
       );
     }
-    if (prev.state === "scheduled" && card.state === "visible") {
-      this.say(`${who(card)} was scheduled; its delay is over and consumers can see it now.`, "scheduled-visible", { label: card.label });
+    if (prev.state === 'scheduled' && card.state === 'visible') {
+      this.say(
+        `${who(card)} was scheduled; its delay is over and consumers can see it now.`,
+        'scheduled-visible',
+        { label: card.label },
+      );
     }
   }
 
   /** Why a received message became visible again, in words that do not blame the wrong thing. */
   #whyBack(lease, card) {
     const holder = lease?.holder;
-    if (!holder) return "its visibility timeout ran out and nobody deleted it";
+    if (!holder) return 'its visibility timeout ran out and nobody deleted it';
     const tag = this.receipts.current(card.messageId)?.tag;
-    if (lease.released === "crashed") return `${holder.name} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
-    if (lease.released === "failed") return `${holder.name} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
+    if (lease.released === 'crashed')
+      return `${holder.name} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
+    if (lease.released === 'failed')
+      return `${holder.name} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
     if (holder.holding?.messageId === card.messageId) {
       return `its visibility timeout ran out while ${holder.name} is still working on it; ${holder.name}'s receipt ${tag} works only until someone else receives it`;
     }
@@ -418,17 +466,27 @@ export class Demo {
   #depart(prev) {
     const fate = this.#fates.get(prev.messageId) ?? this.#fateFromHistory(prev.messageId);
     let kind = fate?.kind;
-    if (!kind) kind = prev.state === "expired" || (prev.expiresOn && prev.expiresOn <= this.clock.now()) ? "expired" : "removed";
-    if (kind === "expired" && !this.#expiredSeen.has(prev.messageId)) {
+    if (!kind)
+      kind =
+        prev.state === 'expired' || (prev.expiresOn && prev.expiresOn <= this.clock.now())
+          ? 'expired'
+          : 'removed';
+    if (kind === 'expired' && !this.#expiredSeen.has(prev.messageId)) {
       this.#expiredSeen.add(prev.messageId);
-      if (prev.lane === "main") this.counters.expired++;
-      this.history.add(prev.messageId, { at: this.clock.now(), kind: "expired" });
-      this.say(`${prev.label} “${prev.text}” expired.`, "expired", { label: prev.label });
+      if (prev.lane === 'main') this.counters.expired++;
+      this.history.add(prev.messageId, { at: this.clock.now(), kind: 'expired' });
+      this.say(`${prev.label} “${prev.text}” expired.`, 'expired', { label: prev.label });
     }
-    if (kind === "deleted" && prev.lane !== "poison") this.counters.deleted++;
+    if (kind === 'deleted' && prev.lane !== 'poison') this.counters.deleted++;
     // The receive that sent it to the poison queue raised its DequeueCount after the last look.
     const card = fate?.dequeueCount ? { ...prev, dequeueCount: fate.dequeueCount } : prev;
-    this.departures.push({ seq: ++this.#departureSeq, card, kind, by: fate?.by, at: this.clock.now() });
+    this.departures.push({
+      seq: ++this.#departureSeq,
+      card,
+      kind,
+      by: fate?.by,
+      at: this.clock.now(),
+    });
     if (this.departures.length > 50) this.departures.shift();
     this.#fates.delete(prev.messageId);
   }
@@ -436,15 +494,15 @@ export class Demo {
   /** A message deleted by anyone (an actor or the SDK snippet) has a "deleted" event. */
   #fateFromHistory(messageId) {
     const last = this.history.of(messageId).at(-1);
-    return last?.kind === "deleted" ? { kind: "deleted", by: last.actor } : undefined;
+    return last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
   }
 
   #sample() {
-    const live = this.view.main.filter((c) => c.state !== "expired");
+    const live = this.view.main.filter((c) => c.state !== 'expired');
     this.samples.push({
       t: this.clock.elapsed(),
       length: live.length,
-      visible: live.filter((c) => c.state === "visible").length,
+      visible: live.filter((c) => c.state === 'visible').length,
       // Workers that have started: one waiting for its start time does no work yet.
       workers: this.consumers().filter((a) => a.alive && a.started && !a.stopping).length,
     });
@@ -465,6 +523,13 @@ export class Demo {
 /** Whether a logged call may have changed a queue (reads and refused calls change nothing). */
 function changesQueues(entry) {
   if (entry.status >= 400) return false;
-  if (entry.op === "Get Messages") return entry.messages.length > 0;
-  return !["Peek Messages", "Get Queue Metadata", "List Queues", "Get Queue ACL", "Get Service Properties", "Get Service Stats"].includes(entry.op);
+  if (entry.op === 'Get Messages') return entry.messages.length > 0;
+  return ![
+    'Peek Messages',
+    'Get Queue Metadata',
+    'List Queues',
+    'Get Queue ACL',
+    'Get Service Properties',
+    'Get Service Stats',
+  ].includes(entry.op);
 }

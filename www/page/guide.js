@@ -2,8 +2,8 @@
 // what just happened, and Continue plays on. "Next moment" runs time to the next moment and
 // pauses there, guided mode or not.
 
-import { formatElapsed } from "./clock.js";
-import { setText } from "./dom.js";
+import { formatElapsed } from './clock.js';
+import { setText } from './dom.js';
 
 const SEEK_LIMIT_MS = 600_000; // "next moment" gives up after ten virtual minutes
 const SEEK_STEP_MS = 1000; // …moving a second per frame, so the cards are seen to move
@@ -22,8 +22,8 @@ export class Guide {
   constructor({ el, demo, timeline, setPlaying, enabled = false }) {
     Object.assign(this, { el, demo, timeline, setPlaying });
     el.toggle.checked = enabled;
-    el.cont.addEventListener("click", () => this.continue());
-    el.next.addEventListener("click", () => this.nextMoment());
+    el.cont.addEventListener('click', () => this.continue());
+    el.next.addEventListener('click', () => this.nextMoment());
     demo.onMoment = (kind, moment) => this.#moment(moment);
   }
 
@@ -58,7 +58,9 @@ export class Guide {
     this.hide();
     this.setPlaying(false);
     if ([...this.demo.moments.values()].every((m) => m.done)) {
-      this.#show("Every moment of this scenario has happened: play on, rewind, or try another scenario.");
+      this.#show(
+        'Every moment of this scenario has happened: play on, rewind, or try another scenario.',
+      );
       return;
     }
     this.#seeking = true;
@@ -70,7 +72,7 @@ export class Guide {
         await this.timeline.advanceTo(this.demo.clock.now() + SEEK_STEP_MS);
         await new Promise((resolve) => requestAnimationFrame(resolve));
       }
-      if (!this.#arrived) this.#show("Nothing more to watch for in the next ten minutes.");
+      if (!this.#arrived) this.#show('Nothing more to watch for in the next ten minutes.');
     } finally {
       this.#seeking = false;
       this.el.next.disabled = false;
@@ -80,7 +82,7 @@ export class Guide {
   #show(sentence) {
     this.el.box.hidden = false;
     delete this.el.box.dataset.on;
-    setText(this.el.when, "");
+    setText(this.el.when, '');
     setText(this.el.text, sentence);
   }
 }

@@ -2,9 +2,9 @@
 // with its time, consumer, receipt and DequeueCount, each update, each refused delete, and where
 // it went in the end. It stays open and current while time runs.
 
-import { EPOCH, formatElapsed } from "./clock.js";
-import { h, setText } from "./dom.js";
-import { describeEvent } from "./history.js";
+import { EPOCH, formatElapsed } from './clock.js';
+import { h, setText } from './dom.js';
+import { describeEvent } from './history.js';
 
 export class HistoryView {
   #messageId = null;
@@ -12,10 +12,10 @@ export class HistoryView {
 
   constructor({ dialog, title, events, close }) {
     Object.assign(this, { dialog, title, events });
-    close.addEventListener("click", () => this.close());
-    dialog.addEventListener("close", () => (this.#messageId = null));
-    document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && dialog.open) this.close();
+    close.addEventListener('click', () => this.close());
+    dialog.addEventListener('close', () => (this.#messageId = null));
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && dialog.open) this.close();
     });
   }
 
@@ -39,16 +39,21 @@ export class HistoryView {
     if (events.length === this.#shown) return;
     this.#shown = events.length;
     const label = demo.label(this.#messageId);
-    const sent = events.find((e) => e.kind === "sent");
-    setText(this.title, `History of ${label}${sent?.text !== undefined ? ` “${sent.text}”` : ""}`);
+    const sent = events.find((e) => e.kind === 'sent');
+    setText(this.title, `History of ${label}${sent?.text !== undefined ? ` “${sent.text}”` : ''}`);
     this.dialog.dataset.label = label;
     this.events.replaceChildren(
       ...events.map((e) =>
         h(
-          "li",
-          { "data-kind": e.kind, "data-actor": e.actor, "data-receipt": e.receipt ?? e.presented, "data-dequeue-count": e.dequeueCount },
-          h("span", { class: "t", text: formatElapsed(e.at - EPOCH) }),
-          " ",
+          'li',
+          {
+            'data-kind': e.kind,
+            'data-actor': e.actor,
+            'data-receipt': e.receipt ?? e.presented,
+            'data-dequeue-count': e.dequeueCount,
+          },
+          h('span', { class: 't', text: formatElapsed(e.at - EPOCH) }),
+          ' ',
           describeEvent(e),
         ),
       ),

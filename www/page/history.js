@@ -28,18 +28,60 @@ export class MessageHistory {
   addCall(entry) {
     const { at, actor, op, status, code, receipt } = entry;
     const ok = status < 300;
-    if (op === "Put Message" && ok) {
-      for (const m of entry.messages) this.add(m.messageId, { at, kind: "sent", actor, receipt: m.receipt, queue: entry.queue, text: entry.text });
-    } else if (op === "Get Messages" && ok) {
-      for (const m of entry.messages) this.add(m.messageId, { at, kind: "received", actor, receipt: m.receipt, dequeueCount: m.dequeueCount });
-    } else if (op === "Update Message") {
-      this.add(entry.messageId, ok
-        ? { at, kind: "updated", actor, presented: receipt.presented, receipt: receipt.issued, text: entry.text }
-        : { at, kind: "update-refused", actor, presented: receipt.presented, current: receipt.current, code });
-    } else if (op === "Delete Message") {
-      this.add(entry.messageId, ok
-        ? { at, kind: "deleted", actor, presented: receipt.presented }
-        : { at, kind: "delete-refused", actor, presented: receipt.presented, current: receipt.current, code });
+    if (op === 'Put Message' && ok) {
+      for (const m of entry.messages)
+        this.add(m.messageId, {
+          at,
+          kind: 'sent',
+          actor,
+          receipt: m.receipt,
+          queue: entry.queue,
+          text: entry.text,
+        });
+    } else if (op === 'Get Messages' && ok) {
+      for (const m of entry.messages)
+        this.add(m.messageId, {
+          at,
+          kind: 'received',
+          actor,
+          receipt: m.receipt,
+          dequeueCount: m.dequeueCount,
+        });
+    } else if (op === 'Update Message') {
+      this.add(
+        entry.messageId,
+        ok
+          ? {
+              at,
+              kind: 'updated',
+              actor,
+              presented: receipt.presented,
+              receipt: receipt.issued,
+              text: entry.text,
+            }
+          : {
+              at,
+              kind: 'update-refused',
+              actor,
+              presented: receipt.presented,
+              current: receipt.current,
+              code,
+            },
+      );
+    } else if (op === 'Delete Message') {
+      this.add(
+        entry.messageId,
+        ok
+          ? { at, kind: 'deleted', actor, presented: receipt.presented }
+          : {
+              at,
+              kind: 'delete-refused',
+              actor,
+              presented: receipt.presented,
+              current: receipt.current,
+              code,
+            },
+      );
     }
   }
 }
@@ -47,28 +89,28 @@ export class MessageHistory {
 /** One event as a sentence for the history panel. */
 export function describeEvent(e) {
   switch (e.kind) {
-    case "sent":
+    case 'sent':
       return `sent by ${e.actor} to ${e.queue}`;
-    case "copied":
+    case 'copied':
       return `copied here from ${e.from} by ${e.actor}, where it had DequeueCount ${e.dequeueCount}`;
-    case "received":
+    case 'received':
       return `received by ${e.actor} with receipt ${e.receipt}: DequeueCount ${e.dequeueCount}`;
-    case "updated":
-      return `${e.actor} called Update Message with ${e.presented}${e.text === undefined ? "" : ` and saved “${e.text}”`}: new receipt ${e.receipt}`;
-    case "update-refused":
+    case 'updated':
+      return `${e.actor} called Update Message with ${e.presented}${e.text === undefined ? '' : ` and saved “${e.text}”`}: new receipt ${e.receipt}`;
+    case 'update-refused':
       return `${e.actor}'s Update Message was refused (${e.code}): ${e.presented} is not the current ${e.current}`;
-    case "delete-refused":
+    case 'delete-refused':
       return e.presented !== e.current
         ? `${e.actor}'s delete was refused (${e.code}): ${e.presented} is not the current receipt ${e.current}`
         : `${e.actor}'s delete was refused (${e.code})`;
-    case "deleted":
+    case 'deleted':
       return `deleted by ${e.actor} with ${e.presented}`;
-    case "reappeared":
+    case 'reappeared':
       return `visible again: ${e.why}`;
-    case "poisoned":
+    case 'poisoned':
       return `moved to ${e.to} by ${e.actor} (DequeueCount ${e.dequeueCount} passed the threshold)`;
-    case "expired":
-      return "expired: its time-to-live ran out";
+    case 'expired':
+      return 'expired: its time-to-live ran out';
     default:
       return e.kind;
   }

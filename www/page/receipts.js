@@ -20,7 +20,7 @@ export class Receipts {
     if (!tags) this.#tags.set(messageId, (tags = new Map()));
     let tag = tags.get(popReceipt);
     if (!tag) {
-      tag = put ? "r0" : `r${[...tags.values()].filter((t) => t !== "r0").length + 1}`;
+      tag = put ? 'r0' : `r${[...tags.values()].filter((t) => t !== 'r0').length + 1}`;
       tags.set(popReceipt, tag);
     }
     this.#current.set(messageId, { popReceipt, tag, at });
@@ -29,7 +29,7 @@ export class Receipts {
 
   /** The tag of a receipt someone presents; "r?" for one this page never saw issued. */
   tag(messageId, popReceipt) {
-    return this.#tags.get(messageId)?.get(popReceipt) ?? "r?";
+    return this.#tags.get(messageId)?.get(popReceipt) ?? 'r?';
   }
 
   /** The last receipt issued for `messageId`: { popReceipt, tag, at }, or undefined. */

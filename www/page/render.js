@@ -2,12 +2,13 @@
 // Runs every animation frame and only reads state: the one exception is the per-card memory of
 // when an exit animation started, which is view state and lives here.
 
-import { formatDuration } from "./clock.js";
-import { STAGES, parseJob } from "./actors.js";
-import { h, svg, setAttr, setClass, setText, reducedMotion } from "./dom.js";
+import { formatDuration } from './clock.js';
+import { STAGES, parseJob } from './actors.js';
+import { h, svg, setAttr, setClass, setText, reducedMotion } from './dom.js';
 
 const RING = 2 * Math.PI * 15;
-const VISIBILITY_TITLE = "The visibility timeout asked for on each receive: 1 s to 7 days (604,800 s). Get Messages defaults to 30 s.";
+const VISIBILITY_TITLE =
+  'The visibility timeout asked for on each receive: 1 s to 7 days (604,800 s). Get Messages defaults to 30 s.';
 const EXIT_MS = 1600;
 
 /** One lane: a list of message cards, keyed by message id. */
@@ -19,12 +20,12 @@ export class LaneView {
     this.list = list;
     if (!onSelect) return;
     const pick = (e) => {
-      const card = e.target.closest("[data-testid=message]");
-      if (card && !card.classList.contains("leaving")) onSelect(card.dataset.id);
+      const card = e.target.closest('[data-testid=message]');
+      if (card && !card.classList.contains('leaving')) onSelect(card.dataset.id);
     };
-    list.addEventListener("click", pick);
-    list.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") pick(e);
+    list.addEventListener('click', pick);
+    list.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') pick(e);
     });
   }
 
@@ -39,7 +40,7 @@ export class LaneView {
   }
 
   render(cards, now, departures) {
-    setClass(this.list, "crowded", cards.length > 8);
+    setClass(this.list, 'crowded', cards.length > 8);
     const present = new Set();
     for (const card of cards) {
       present.add(card.messageId);
@@ -75,32 +76,52 @@ export class LaneView {
 
   #create(card) {
     const parts = {
-      label: h("span", { class: "label" }),
-      dq: h("span", { class: "dq", title: "DequeueCount: how many times Get Messages has handed this message out" }),
-      dqn: h("span", { class: "dqn" }),
-      receipt: h("span", { class: "rcpt", title: "The message's current pop receipt: only this one can delete or update it" }),
-      text: h("span", { class: "text" }),
-      stages: h("ol", { class: "stages", hidden: true, "aria-label": "job stages" }),
-      ttl: h("span", { class: "ttl", hidden: true }),
-      state: h("span", { class: "state" }),
-      long: h("span", { class: "long" }),
-      short: h("span", { class: "short", "aria-hidden": "true" }),
-      ring: svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" }),
-      arc: svg("circle", { class: "arc", cx: 18, cy: 18, r: 15, "stroke-dasharray": RING }),
-      secs: svg("text", { class: "secs", x: 18, y: 22, "text-anchor": "middle" }),
+      label: h('span', { class: 'label' }),
+      dq: h('span', {
+        class: 'dq',
+        title: 'DequeueCount: how many times Get Messages has handed this message out',
+      }),
+      dqn: h('span', { class: 'dqn' }),
+      receipt: h('span', {
+        class: 'rcpt',
+        title: "The message's current pop receipt: only this one can delete or update it",
+      }),
+      text: h('span', { class: 'text' }),
+      stages: h('ol', { class: 'stages', hidden: true, 'aria-label': 'job stages' }),
+      ttl: h('span', { class: 'ttl', hidden: true }),
+      state: h('span', { class: 'state' }),
+      long: h('span', { class: 'long' }),
+      short: h('span', { class: 'short', 'aria-hidden': 'true' }),
+      ring: svg('svg', { class: 'ring', viewBox: '0 0 36 36', 'aria-hidden': 'true' }),
+      arc: svg('circle', { class: 'arc', cx: 18, cy: 18, r: 15, 'stroke-dasharray': RING }),
+      secs: svg('text', { class: 'secs', x: 18, y: 22, 'text-anchor': 'middle' }),
     };
-    parts.ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 15 }), parts.arc, parts.secs);
-    parts.dq.append(h("span", { class: "dq-word", text: "DequeueCount " }), h("span", { class: "dq-icon", "aria-hidden": "true", text: "↻" }), parts.dqn);
+    parts.ring.append(
+      svg('circle', { class: 'track', cx: 18, cy: 18, r: 15 }),
+      parts.arc,
+      parts.secs,
+    );
+    parts.dq.append(
+      h('span', { class: 'dq-word', text: 'DequeueCount ' }),
+      h('span', { class: 'dq-icon', 'aria-hidden': 'true', text: '↻' }),
+      parts.dqn,
+    );
     parts.state.append(parts.long, parts.short);
-    for (const s of STAGES) parts.stages.append(h("li", { "data-stage": s, text: s }));
+    for (const s of STAGES) parts.stages.append(h('li', { 'data-stage': s, text: s }));
     const el = h(
-      "li",
-      { class: "card", "data-testid": "message", "data-id": card.messageId, tabindex: 0, title: "Click for this message's history" },
-      h("div", { class: "card-head" }, parts.label, parts.receipt, parts.dq),
+      'li',
+      {
+        class: 'card',
+        'data-testid': 'message',
+        'data-id': card.messageId,
+        tabindex: 0,
+        title: "Click for this message's history",
+      },
+      h('div', { class: 'card-head' }, parts.label, parts.receipt, parts.dq),
       parts.text,
       parts.ttl,
       parts.stages,
-      h("div", { class: "card-foot" }, parts.state, parts.ring),
+      h('div', { class: 'card-foot' }, parts.state, parts.ring),
     );
     return { el, parts, exitAt: 0, expiredAt: 0 };
   }
@@ -108,36 +129,37 @@ export class LaneView {
   #update(entry, card, now) {
     const { el, parts } = entry;
     const job = parseJob(card.text);
-    setAttr(el, "data-state", card.state);
-    setAttr(el, "data-label", card.label);
-    setAttr(el, "data-dequeue-count", card.dequeueCount);
-    setAttr(el, "data-receipt", card.receipt);
-    setAttr(el, "data-origin-dequeue-count", card.origin?.dequeueCount);
-    setAttr(el, "data-holder", card.holder?.name);
-    setAttr(el, "data-stage", job?.stage);
-    setAttr(el, "data-next-visible", card.nextVisibleOn);
-    setAttr(el, "data-text", card.text);
-    for (const s of ["visible", "scheduled", "leased", "expired"]) setClass(el, `is-${s}`, card.state === s);
-    setClass(el, "reappeared", card.reappeared);
-    setClass(el, "updated", card.updates > 0 && card.state === "leased");
-    setClass(el, "poison", card.lane === "poison");
-    setClass(el, "job", Boolean(job));
+    setAttr(el, 'data-state', card.state);
+    setAttr(el, 'data-label', card.label);
+    setAttr(el, 'data-dequeue-count', card.dequeueCount);
+    setAttr(el, 'data-receipt', card.receipt);
+    setAttr(el, 'data-origin-dequeue-count', card.origin?.dequeueCount);
+    setAttr(el, 'data-holder', card.holder?.name);
+    setAttr(el, 'data-stage', job?.stage);
+    setAttr(el, 'data-next-visible', card.nextVisibleOn);
+    setAttr(el, 'data-text', card.text);
+    for (const s of ['visible', 'scheduled', 'leased', 'expired'])
+      setClass(el, `is-${s}`, card.state === s);
+    setClass(el, 'reappeared', card.reappeared);
+    setClass(el, 'updated', card.updates > 0 && card.state === 'leased');
+    setClass(el, 'poison', card.lane === 'poison');
+    setClass(el, 'job', Boolean(job));
 
     setText(parts.label, card.label);
     // A poison copy is a new message (DequeueCount 0 here): it shows the count its original reached.
     const shownCount = card.origin ? card.origin.dequeueCount : card.dequeueCount;
     setText(parts.dqn, card.origin ? `${shownCount} in ${card.origin.from}` : shownCount);
-    setClass(parts.dq, "hot", shownCount > 1 || card.reappeared);
-    setText(parts.receipt, card.receipt ?? "");
-    setClass(parts.receipt, "stale-ok", card.state !== "leased");
+    setClass(parts.dq, 'hot', shownCount > 1 || card.reappeared);
+    setText(parts.receipt, card.receipt ?? '');
+    setClass(parts.receipt, 'stale-ok', card.state !== 'leased');
     setText(parts.text, job ? job.video : card.text);
     parts.stages.hidden = !job;
     if (job) {
       const at = STAGES.indexOf(job.stage);
       for (const li of parts.stages.children) {
         const i = STAGES.indexOf(li.dataset.stage);
-        setClass(li, "past", i < at);
-        setClass(li, "current", i === at);
+        setClass(li, 'past', i < at);
+        setClass(li, 'current', i === at);
       }
     }
 
@@ -146,82 +168,95 @@ export class LaneView {
     let fraction = null;
     let left = 0;
     switch (card.state) {
-      case "visible":
+      case 'visible':
         words = card.reappeared
-          ? `visible again — anyone may take it${card.receipt ? `; ${card.receipt} still deletes it until then` : ""}`
-          : "visible — waiting for a consumer";
-        short = card.reappeared ? "visible again" : "visible";
+          ? `visible again — anyone may take it${card.receipt ? `; ${card.receipt} still deletes it until then` : ''}`
+          : 'visible — waiting for a consumer';
+        short = card.reappeared ? 'visible again' : 'visible';
         break;
-      case "scheduled":
+      case 'scheduled':
         left = card.nextVisibleOn - now;
         fraction = left / Math.max(1, card.nextVisibleOn - card.insertedOn);
         words = `scheduled — visible in ${formatDuration(left)}`;
-        short = "scheduled";
+        short = 'scheduled';
         break;
-      case "leased":
+      case 'leased':
         left = card.nextVisibleOn - now;
         fraction = card.leaseFrom ? left / Math.max(1, card.nextVisibleOn - card.leaseFrom) : 1;
         words = card.holder
-          ? `invisible — ${card.holder.name}${card.holder.alive ? "" : " (crashed)"} holds ${card.receipt ?? "it"}`
+          ? `invisible — ${card.holder.name}${card.holder.alive ? '' : ' (crashed)'} holds ${card.receipt ?? 'it'}`
           : card.receipt
             ? `invisible — ${card.receipt} was handed out`
-            : "invisible — its holder is gone";
+            : 'invisible — its holder is gone';
         if (card.updates > 0) words += ` · updated ${card.updates}×`;
-        short = card.holder ? card.holder.name : "invisible";
+        short = card.holder ? card.holder.name : 'invisible';
         break;
-      case "expired":
-        words = "expired — its time-to-live is over";
-        short = "expired";
+      case 'expired':
+        words = 'expired — its time-to-live is over';
+        short = 'expired';
         if (!entry.expiredAt) entry.expiredAt = performance.now();
         break;
     }
-    if (card.lane === "poison" && card.state === "visible") {
+    if (card.lane === 'poison' && card.state === 'visible') {
       words = card.origin
         ? `a fresh copy: the original reached DequeueCount ${card.origin.dequeueCount} in ${card.origin.from}; parked for a human`
-        : "a fresh copy, parked here for a human to inspect";
-      short = "parked";
+        : 'a fresh copy, parked here for a human to inspect';
+      short = 'parked';
     }
     if (!entry.exitAt) {
       setText(parts.long, words);
       setText(parts.short, short);
     }
-    setClass(el, "dissolved", card.state === "expired" && performance.now() - entry.expiredAt > EXIT_MS);
+    setClass(
+      el,
+      'dissolved',
+      card.state === 'expired' && performance.now() - entry.expiredAt > EXIT_MS,
+    );
 
     // Only a short time-to-live is worth a line (the default is 7 days).
     const ttlLeft = card.expiresOn - now;
-    const showTtl = card.state !== "expired" && !entry.exitAt && ttlLeft > 0 && ttlLeft < 3_600_000;
+    const showTtl = card.state !== 'expired' && !entry.exitAt && ttlLeft > 0 && ttlLeft < 3_600_000;
     parts.ttl.hidden = !showTtl;
     if (showTtl) setText(parts.ttl, `expires in ${formatDuration(ttlLeft)}`);
 
     const ring = fraction !== null;
-    setClass(parts.ring, "off", !ring);
+    setClass(parts.ring, 'off', !ring);
     if (ring) {
       const f = Math.max(0, Math.min(1, fraction));
-      setAttr(parts.arc, "stroke-dashoffset", (RING * (1 - f)).toFixed(2));
+      setAttr(parts.arc, 'stroke-dashoffset', (RING * (1 - f)).toFixed(2));
       setText(parts.secs, Math.max(0, Math.ceil(left / 1000)));
     }
-    const holder = card.holder ? `, held by ${card.holder.name}` : "";
-    setAttr(el, "aria-label", `${card.label} ${card.text}: ${words}${holder}, dequeue count ${card.dequeueCount}`);
+    const holder = card.holder ? `, held by ${card.holder.name}` : '';
+    setAttr(
+      el,
+      'aria-label',
+      `${card.label} ${card.text}: ${words}${holder}, dequeue count ${card.dequeueCount}`,
+    );
   }
 
   #leave(entry, d) {
     entry.exitAt = performance.now();
     const el = entry.el;
-    el.classList.add("leaving", `left-${d.kind}`);
-    if (reducedMotion()) el.classList.add("no-motion");
+    el.classList.add('leaving', `left-${d.kind}`);
+    if (reducedMotion()) el.classList.add('no-motion');
     const words = {
       deleted: `deleted by ${d.by} ✓`,
       poisoned: `moved to the poison queue by ${d.by}`,
-      expired: "expired — removed by the queue",
-      removed: "removed",
+      expired: 'expired — removed by the queue',
+      removed: 'removed',
     }[d.kind];
     setText(entry.parts.long, words);
-    setText(entry.parts.short, { deleted: "deleted ✓", poisoned: "→ poison", expired: "expired", removed: "removed" }[d.kind]);
+    setText(
+      entry.parts.short,
+      { deleted: 'deleted ✓', poisoned: '→ poison', expired: 'expired', removed: 'removed' }[
+        d.kind
+      ],
+    );
     // What it looked like as it left: a poison move raised DequeueCount after the last look.
     setText(entry.parts.dqn, d.card.dequeueCount);
-    setAttr(el, "data-dequeue-count", d.card.dequeueCount);
-    setAttr(el, "data-state", `gone-${d.kind}`);
-    entry.parts.ring.classList.add("off");
+    setAttr(el, 'data-dequeue-count', d.card.dequeueCount);
+    setAttr(el, 'data-state', `gone-${d.kind}`);
+    entry.parts.ring.classList.add('off');
   }
 }
 
@@ -267,19 +302,35 @@ export class ActorsView {
 
   #create(actor) {
     const p = {
-      state: h("span", { class: "pill" }),
-      status: h("p", { class: "status" }),
-      holds: h("p", { class: "holds" }),
-      work: h("div", { class: "bars", hidden: true }),
-      outcome: h("p", { class: "outcome", role: "status" }),
-      buttons: h("div", { class: "buttons" }),
-      settings: h("div", { class: "settings" }),
+      state: h('span', { class: 'pill' }),
+      status: h('p', { class: 'status' }),
+      holds: h('p', { class: 'holds' }),
+      work: h('div', { class: 'bars', hidden: true }),
+      outcome: h('p', { class: 'outcome', role: 'status' }),
+      buttons: h('div', { class: 'buttons' }),
+      settings: h('div', { class: 'settings' }),
     };
-    const kindName = { consumer: "consumer", "lease-worker": "lease-renewing worker", producer: "producer", autoscaler: "autoscaler" }[actor.kind];
+    const kindName = {
+      consumer: 'consumer',
+      'lease-worker': 'lease-renewing worker',
+      producer: 'producer',
+      autoscaler: 'autoscaler',
+    }[actor.kind];
     const el = h(
-      "article",
-      { class: `actor ${actor.kind}`, "data-testid": actor.kind, "data-name": actor.name, "aria-label": `${kindName} ${actor.name}` },
-      h("header", {}, h("strong", { text: actor.name }), h("span", { class: "kind", text: kindName }), p.state),
+      'article',
+      {
+        class: `actor ${actor.kind}`,
+        'data-testid': actor.kind,
+        'data-name': actor.name,
+        'aria-label': `${kindName} ${actor.name}`,
+      },
+      h(
+        'header',
+        {},
+        h('strong', { text: actor.name }),
+        h('span', { class: 'kind', text: kindName }),
+        p.state,
+      ),
       p.status,
       p.holds,
       p.work,
@@ -287,21 +338,39 @@ export class ActorsView {
       p.settings,
       p.buttons,
     );
-    if (actor.kind === "consumer" || actor.kind === "lease-worker") {
-      p.workBar = bar("work");
-      p.leaseBar = bar("lease");
+    if (actor.kind === 'consumer' || actor.kind === 'lease-worker') {
+      p.workBar = bar('work');
+      p.leaseBar = bar('lease');
       p.work.append(p.workBar.el, p.leaseBar.el);
-      const lease = actor.kind === "lease-worker";
+      const lease = actor.kind === 'lease-worker';
       p.settings.append(
-        this.#number(actor, lease ? "stageS" : "processingS", lease ? "stage" : "work", 1, 600),
-        this.#number(actor, lease ? "leaseS" : "visibilityS", lease ? "lease" : "visibility timeout", 1, 604800, VISIBILITY_TITLE),
+        this.#number(actor, lease ? 'stageS' : 'processingS', lease ? 'stage' : 'work', 1, 600),
+        this.#number(
+          actor,
+          lease ? 'leaseS' : 'visibilityS',
+          lease ? 'lease' : 'visibility timeout',
+          1,
+          604800,
+          VISIBILITY_TITLE,
+        ),
       );
-      p.toggle = h("button", { type: "button", onclick: () => this.onAction(actor, actor.alive ? "stop" : "restart") });
-      p.crash = h("button", { type: "button", class: "danger", onclick: () => this.onAction(actor, "crash") }, "Crash");
-      p.remove = h("button", { type: "button", class: "quiet", onclick: () => this.onAction(actor, "remove") }, "Remove");
+      p.toggle = h('button', {
+        type: 'button',
+        onclick: () => this.onAction(actor, actor.alive ? 'stop' : 'restart'),
+      });
+      p.crash = h(
+        'button',
+        { type: 'button', class: 'danger', onclick: () => this.onAction(actor, 'crash') },
+        'Crash',
+      );
+      p.remove = h(
+        'button',
+        { type: 'button', class: 'quiet', onclick: () => this.onAction(actor, 'remove') },
+        'Remove',
+      );
       p.buttons.append(p.toggle, p.crash, p.remove);
-    } else if (actor.kind === "autoscaler") {
-      p.settings.append(this.#number(actor, "perWorker", "messages per worker", 1, 50));
+    } else if (actor.kind === 'autoscaler') {
+      p.settings.append(this.#number(actor, 'perWorker', 'messages per worker', 1, 50));
     } else {
       p.buttons.remove();
     }
@@ -309,39 +378,59 @@ export class ActorsView {
   }
 
   #number(actor, key, label, min, max, title) {
-    const input = h("input", { type: "number", min, max, step: 1, value: actor[key], inputmode: "numeric" });
-    input.addEventListener("change", () => {
+    const input = h('input', {
+      type: 'number',
+      min,
+      max,
+      step: 1,
+      value: actor[key],
+      inputmode: 'numeric',
+    });
+    input.addEventListener('change', () => {
       const v = Math.round(Number(input.value));
-      if (Number.isFinite(v) && v >= min && v <= max) this.onAction(actor, "set", { key, value: v });
+      if (Number.isFinite(v) && v >= min && v <= max)
+        this.onAction(actor, 'set', { key, value: v });
       else input.value = actor[key];
     });
-    return h("label", { class: "num", title }, h("span", { text: label }), input, h("span", { class: "unit", text: key === "perWorker" ? "" : "s" }));
+    return h(
+      'label',
+      { class: 'num', title },
+      h('span', { text: label }),
+      input,
+      h('span', { class: 'unit', text: key === 'perWorker' ? '' : 's' }),
+    );
   }
 
   #update({ el, p }, actor, now) {
-    setAttr(el, "data-state", actor.state);
-    setClass(el, "down", actor.state === "crashed" || actor.state === "stopped");
+    setAttr(el, 'data-state', actor.state);
+    setClass(el, 'down', actor.state === 'crashed' || actor.state === 'stopped');
     setText(p.state, actor.state);
-    setAttr(p.state, "data-state", actor.state);
+    setAttr(p.state, 'data-state', actor.state);
     setText(p.status, actor.status);
-    setText(p.outcome, actor.outcome?.text ?? "");
-    setClass(p.outcome, "bad", actor.outcome && !actor.outcome.ok);
-    setAttr(p.outcome, "data-code", actor.outcome?.code);
+    setText(p.outcome, actor.outcome?.text ?? '');
+    setClass(p.outcome, 'bad', actor.outcome && !actor.outcome.ok);
+    setAttr(p.outcome, 'data-code', actor.outcome?.code);
     if (p.toggle) {
-      setText(p.toggle, actor.alive ? (actor.stopping ? "Stopping…" : "Stop") : "Restart");
+      setText(p.toggle, actor.alive ? (actor.stopping ? 'Stopping…' : 'Stop') : 'Restart');
       p.crash.disabled = !actor.alive;
     }
     const hold = actor.holding;
     if (!p.workBar) return;
     p.work.hidden = !hold;
-    setText(p.holds, hold?.receipt ? `holds ${hold.receipt} of ${hold.label}` : "");
-    setAttr(el, "data-receipt", hold?.receipt);
+    setText(p.holds, hold?.receipt ? `holds ${hold.receipt} of ${hold.label}` : '');
+    setAttr(el, 'data-receipt', hold?.receipt);
     if (!hold) return;
-    if (actor.kind === "lease-worker") {
+    if (actor.kind === 'lease-worker') {
       const end = hold.stageStartedAt + actor.stageS * 1000;
-      p.workBar.set((now - hold.stageStartedAt) / (actor.stageS * 1000), `${hold.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`);
+      p.workBar.set(
+        (now - hold.stageStartedAt) / (actor.stageS * 1000),
+        `${hold.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`,
+      );
     } else {
-      p.workBar.set((now - hold.since) / (hold.doneAt - hold.since), `work: ${formatDuration(hold.doneAt - now)} left on ${hold.label}`);
+      p.workBar.set(
+        (now - hold.since) / (hold.doneAt - hold.since),
+        `work: ${formatDuration(hold.doneAt - now)} left on ${hold.label}`,
+      );
     }
     const left = hold.until - now;
     const current = actor.demo.receipts.current(hold.messageId);
@@ -349,19 +438,23 @@ export class ActorsView {
     let text = `lease: ${formatDuration(left)} left`;
     if (stale) {
       const other = actor.demo.receiptHolder(hold.messageId);
-      text = `receipt ${hold.receipt} is stale: ${other && other.name !== actor.name ? `${other.name} now holds` : "the current one is"} ${current.tag}`;
+      text = `receipt ${hold.receipt} is stale: ${other && other.name !== actor.name ? `${other.name} now holds` : 'the current one is'} ${current.tag}`;
     } else if (left <= 0) {
       text = `lease ran out: ${hold.label} is visible to others (${hold.receipt} works until one receives it)`;
     }
-    p.leaseBar.set(stale ? 0 : left / Math.max(1, hold.until - hold.leasedAt), text, stale || left <= 0);
-    setAttr(p.leaseBar.el, "data-stale", stale ? "true" : "false");
+    p.leaseBar.set(
+      stale ? 0 : left / Math.max(1, hold.until - hold.leasedAt),
+      text,
+      stale || left <= 0,
+    );
+    setAttr(p.leaseBar.el, 'data-stale', stale ? 'true' : 'false');
   }
 }
 
 function bar(name) {
-  const fill = h("span", { class: "fill" });
-  const label = h("span", { class: "bar-label" });
-  const el = h("div", { class: `bar ${name}` }, h("span", { class: "track" }, fill), label);
+  const fill = h('span', { class: 'fill' });
+  const label = h('span', { class: 'bar-label' });
+  const el = h('div', { class: `bar ${name}` }, h('span', { class: 'track' }, fill), label);
   return {
     el,
     set(fraction, text, bad = false) {
@@ -369,7 +462,7 @@ function bar(name) {
       const w = `${(f * 100).toFixed(1)}%`;
       if (fill.style.width !== w) fill.style.width = w;
       setText(label, text);
-      setClass(el, "bad", bad);
+      setClass(el, 'bad', bad);
     },
   };
 }

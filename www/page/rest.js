@@ -5,16 +5,16 @@
 // the actors did. Results are plain objects ({ ok, status, code, ... }); an Azure error is a
 // result, not an exception, because a refused delete is something the page wants to show.
 
-export const ACCOUNT = "devstoreaccount1";
+export const ACCOUNT = 'devstoreaccount1';
 /** The x-ms-version every request from the page sends (rest.js and the SDK snippet alike). */
-export const API_VERSION = "2026-04-06";
+export const API_VERSION = '2026-04-06';
 
 /** Response headers worth showing in the log, in this order. */
 const SHOWN_HEADERS = [
-  "x-ms-error-code",
-  "x-ms-popreceipt",
-  "x-ms-time-next-visible",
-  "x-ms-approximate-messages-count",
+  'x-ms-error-code',
+  'x-ms-popreceipt',
+  'x-ms-time-next-visible',
+  'x-ms-approximate-messages-count',
 ];
 
 export class RestClient {
@@ -42,10 +42,16 @@ export class RestClient {
   /** One REST call of the page's own. `path` is relative to the account; `query` values are strings. */
   async call(actor, op, method, path, { query = {}, body } = {}) {
     const search = new URLSearchParams(query).toString();
-    const url = `${this.#base}${path}${search ? `?${search}` : ""}`;
-    const headers = { "x-ms-version": API_VERSION, "x-ms-date": new Date(this.#clock.now()).toUTCString() };
-    if (body !== undefined) headers["content-type"] = "application/xml";
-    const { result } = await this.#exchange(actor, new Request(url, { method, headers, body }), { op, sent: body });
+    const url = `${this.#base}${path}${search ? `?${search}` : ''}`;
+    const headers = {
+      'x-ms-version': API_VERSION,
+      'x-ms-date': new Date(this.#clock.now()).toUTCString(),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/xml';
+    const { result } = await this.#exchange(actor, new Request(url, { method, headers, body }), {
+      op,
+      sent: body,
+    });
     return result;
   }
 
@@ -54,12 +60,21 @@ export class RestClient {
    * the same handler, and logs it like the page's own calls. Resolves with the wire answer:
    * { status, statusText, headers: [[name, value], …], body: ArrayBuffer }.
    */
-  async relay(actor, request, { tag = "" } = {}) {
+  async relay(actor, request, { tag = '' } = {}) {
     const method = request.method;
-    const sent = method === "PUT" || method === "POST" ? await request.clone().text() : undefined;
-    const { result, response, bytes } = await this.#exchange(actor, request, { via: "sw", tag, sent });
+    const sent = method === 'PUT' || method === 'POST' ? await request.clone().text() : undefined;
+    const { result, response, bytes } = await this.#exchange(actor, request, {
+      via: 'sw',
+      tag,
+      sent,
+    });
     this.onCall?.(result.entry);
-    return { status: result.status, statusText: response.statusText, headers: [...response.headers], body: bytes };
+    return {
+      status: result.status,
+      statusText: response.statusText,
+      headers: [...response.headers],
+      body: bytes,
+    };
   }
 
   /**
@@ -67,7 +82,7 @@ export class RestClient {
    * Peek returned, the message a Delete or Update named, and the pop receipts presented and
    * issued (tagged r0, r1, … by `receipts`). Builds the log entry with a summary of all that.
    */
-  async #exchange(actor, request, { op, via, tag = "", sent } = {}) {
+  async #exchange(actor, request, { op, via, tag = '', sent } = {}) {
     const url = new URL(request.url);
     const method = request.method;
     op ??= operationOf(method, url.pathname, url.searchParams);
@@ -75,14 +90,20 @@ export class RestClient {
     const response = await this.#handler(request);
     const bytes = await response.arrayBuffer();
     const text = new TextDecoder().decode(bytes);
-    const code = response.headers.get("x-ms-error-code") || undefined;
-    const result = { ok: response.ok, status: response.status, code, headers: response.headers, text };
+    const code = response.headers.get('x-ms-error-code') || undefined;
+    const result = {
+      ok: response.ok,
+      status: response.status,
+      code,
+      headers: response.headers,
+      text,
+    };
     if (!response.ok) result.reason = errorMessage(text) ?? response.statusText;
 
-    const parts = url.pathname.split("/").filter(Boolean);
+    const parts = url.pathname.split('/').filter(Boolean);
     const queue = parts[1] ? decodeURIComponent(parts[1]) : undefined;
-    const named = parts[2] === "messages" && parts[3] ? decodeURIComponent(parts[3]) : undefined;
-    const presented = url.searchParams.get("popreceipt") ?? undefined;
+    const named = parts[2] === 'messages' && parts[3] ? decodeURIComponent(parts[3]) : undefined;
+    const presented = url.searchParams.get('popreceipt') ?? undefined;
     const receipt = {};
     if (named && presented) {
       receipt.presented = this.receipts?.tag(named, presented);
@@ -91,22 +112,24 @@ export class RestClient {
     result.messages = response.ok && /^(Put|Get|Peek) Message/.test(op) ? messages(text) : [];
     if (response.ok && this.receipts) {
       for (const m of result.messages) {
-        if (op === "Put Message") m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at, { put: true });
-        if (op === "Get Messages") m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at);
+        if (op === 'Put Message')
+          m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at, { put: true });
+        if (op === 'Get Messages') m.receipt = this.receipts.issue(m.messageId, m.popReceipt, at);
       }
-      if (op === "Update Message") {
-        receipt.issued = this.receipts.issue(named, response.headers.get("x-ms-popreceipt"), at);
+      if (op === 'Update Message') {
+        receipt.issued = this.receipts.issue(named, response.headers.get('x-ms-popreceipt'), at);
       }
     }
-    if (op === "Get Messages") receipt.issued = result.messages.map((m) => m.receipt).join(" ") || undefined;
+    if (op === 'Get Messages')
+      receipt.issued = result.messages.map((m) => m.receipt).join(' ') || undefined;
     result.receipt = receipt;
 
     const shown = [];
     for (const name of SHOWN_HEADERS) {
       const v = response.headers.get(name);
-      if (v !== null && name !== "x-ms-error-code") shown.push([name, v]);
+      if (v !== null && name !== 'x-ms-error-code') shown.push([name, v]);
     }
-    const summary = [this.#summary(op, result, { named, sent }), tag].filter(Boolean).join(" · ");
+    const summary = [this.#summary(op, result, { named, sent }), tag].filter(Boolean).join(' · ');
     result.entry = {
       seq: ++this.#seq,
       at,
@@ -122,9 +145,13 @@ export class RestClient {
       summary,
       via,
       messageId: named,
-      messages: result.messages.map(({ messageId, dequeueCount, receipt: r }) => ({ messageId, dequeueCount, receipt: r })),
+      messages: result.messages.map(({ messageId, dequeueCount, receipt: r }) => ({
+        messageId,
+        dequeueCount,
+        receipt: r,
+      })),
       receipt,
-      text: sent === undefined ? undefined : xml(sent).querySelector("MessageText")?.textContent,
+      text: sent === undefined ? undefined : xml(sent).querySelector('MessageText')?.textContent,
     };
     return { result, response, bytes };
   }
@@ -132,27 +159,31 @@ export class RestClient {
   /** One line saying what a call did, in the page's names for messages and receipts. */
   #summary(op, r, { named, sent }) {
     const name = (id) => this.nameOf(id);
-    const text = sent ? xml(sent).querySelector("MessageText")?.textContent : undefined;
+    const text = sent ? xml(sent).querySelector('MessageText')?.textContent : undefined;
     const { presented, current } = r.receipt;
     switch (op) {
-      case "Put Message":
-        return r.ok && r.messages[0] ? `${text === undefined ? "" : `"${clip(text)}" `}→ ${name(r.messages[0].messageId)}` : "";
-      case "Get Messages":
-        if (!r.ok) return "";
-        if (r.messages.length === 0) return "empty: nothing visible";
-        return r.messages.map((m) => `${name(m.messageId)} DequeueCount=${m.dequeueCount}`).join(", ");
-      case "Peek Messages":
-        return r.ok ? `${r.messages.length} visible` : "";
-      case "Delete Message":
+      case 'Put Message':
+        return r.ok && r.messages[0]
+          ? `${text === undefined ? '' : `"${clip(text)}" `}→ ${name(r.messages[0].messageId)}`
+          : '';
+      case 'Get Messages':
+        if (!r.ok) return '';
+        if (r.messages.length === 0) return 'empty: nothing visible';
+        return r.messages
+          .map((m) => `${name(m.messageId)} DequeueCount=${m.dequeueCount}`)
+          .join(', ');
+      case 'Peek Messages':
+        return r.ok ? `${r.messages.length} visible` : '';
+      case 'Delete Message':
         if (r.ok) return `deleted ${name(named)}`;
         return `${name(named)} not deleted: ${staleWhy(presented, current)}`;
-      case "Update Message":
+      case 'Update Message':
         if (!r.ok) return `${name(named)} not updated: ${staleWhy(presented, current)}`;
-        return `${name(named)}${text === undefined ? "" : ` "${clip(text)}"`}`;
-      case "Create Queue":
-        return r.status === 201 ? "created" : r.status === 204 ? "already exists" : "";
+        return `${name(named)}${text === undefined ? '' : ` "${clip(text)}"`}`;
+      case 'Create Queue':
+        return r.status === 201 ? 'created' : r.status === 204 ? 'already exists' : '';
       default:
-        return "";
+        return '';
     }
   }
 
@@ -163,16 +194,18 @@ export class RestClient {
   }
 
   async createQueue(actor, queue) {
-    return this.#record(await this.call(actor, "Create Queue", "PUT", `/${queue}`));
+    return this.#record(await this.call(actor, 'Create Queue', 'PUT', `/${queue}`));
   }
 
   async deleteQueue(actor, queue) {
-    return this.#record(await this.call(actor, "Delete Queue", "DELETE", `/${queue}`));
+    return this.#record(await this.call(actor, 'Delete Queue', 'DELETE', `/${queue}`));
   }
 
   async listQueues(actor) {
-    const r = await this.call(actor, "List Queues", "GET", "/", { query: { comp: "list" } });
-    r.queues = r.ok ? [...xml(r.text).querySelectorAll("Queue > Name")].map((n) => n.textContent) : [];
+    const r = await this.call(actor, 'List Queues', 'GET', '/', { query: { comp: 'list' } });
+    r.queues = r.ok
+      ? [...xml(r.text).querySelectorAll('Queue > Name')].map((n) => n.textContent)
+      : [];
     r.entry.summary = `${r.queues.length} queue(s)`;
     return this.#record(r);
   }
@@ -182,55 +215,65 @@ export class RestClient {
     const query = {};
     if (visibilityTimeout) query.visibilitytimeout = String(visibilityTimeout);
     if (messageTimeToLive) query.messagettl = String(messageTimeToLive);
-    const r = await this.call(actor, "Put Message", "POST", `/${queue}/messages`, { query, body: messageBody(text) });
+    const r = await this.call(actor, 'Put Message', 'POST', `/${queue}/messages`, {
+      query,
+      body: messageBody(text),
+    });
     r.message = r.messages[0];
     return this.#record(r);
   }
 
   /** Get Messages: each returned message becomes invisible for `visibilityTimeout` seconds. */
   async receiveMessages(actor, queue, { numberOfMessages = 1, visibilityTimeout = 30 } = {}) {
-    const r = await this.call(actor, "Get Messages", "GET", `/${queue}/messages`, {
-      query: { numofmessages: String(numberOfMessages), visibilitytimeout: String(visibilityTimeout) },
+    const r = await this.call(actor, 'Get Messages', 'GET', `/${queue}/messages`, {
+      query: {
+        numofmessages: String(numberOfMessages),
+        visibilitytimeout: String(visibilityTimeout),
+      },
     });
     r.empty = r.ok && r.messages.length === 0;
     return this.#record(r);
   }
 
   async peekMessages(actor, queue, { numberOfMessages = 32 } = {}) {
-    const r = await this.call(actor, "Peek Messages", "GET", `/${queue}/messages`, {
-      query: { peekonly: "true", numofmessages: String(numberOfMessages) },
+    const r = await this.call(actor, 'Peek Messages', 'GET', `/${queue}/messages`, {
+      query: { peekonly: 'true', numofmessages: String(numberOfMessages) },
     });
     return this.#record(r);
   }
 
   async deleteMessage(actor, queue, messageId, popReceipt) {
     return this.#record(
-      await this.call(actor, "Delete Message", "DELETE", `/${queue}/messages/${messageId}`, { query: { popreceipt: popReceipt } }),
+      await this.call(actor, 'Delete Message', 'DELETE', `/${queue}/messages/${messageId}`, {
+        query: { popreceipt: popReceipt },
+      }),
     );
   }
 
   /** Update Message: new text and/or a new visibility timeout; always a new pop receipt. */
   async updateMessage(actor, queue, messageId, popReceipt, { text, visibilityTimeout = 0 } = {}) {
-    const r = await this.call(actor, "Update Message", "PUT", `/${queue}/messages/${messageId}`, {
+    const r = await this.call(actor, 'Update Message', 'PUT', `/${queue}/messages/${messageId}`, {
       query: { popreceipt: popReceipt, visibilitytimeout: String(visibilityTimeout) },
       body: text === undefined ? undefined : messageBody(text),
     });
     if (r.ok) {
-      r.popReceipt = r.headers.get("x-ms-popreceipt");
-      r.nextVisibleOn = Date.parse(r.headers.get("x-ms-time-next-visible"));
+      r.popReceipt = r.headers.get('x-ms-popreceipt');
+      r.nextVisibleOn = Date.parse(r.headers.get('x-ms-time-next-visible'));
     }
     return this.#record(r);
   }
 
   async clearMessages(actor, queue) {
-    return this.#record(await this.call(actor, "Clear Messages", "DELETE", `/${queue}/messages`));
+    return this.#record(await this.call(actor, 'Clear Messages', 'DELETE', `/${queue}/messages`));
   }
 
   /** Get Queue Metadata: the approximate message count an autoscaler reads. */
   async getProperties(actor, queue) {
-    const r = await this.call(actor, "Get Queue Metadata", "GET", `/${queue}`, { query: { comp: "metadata" } });
-    r.approximateMessagesCount = Number(r.headers.get("x-ms-approximate-messages-count") ?? NaN);
-    r.entry.summary = r.ok ? `${r.approximateMessagesCount} message(s)` : "";
+    const r = await this.call(actor, 'Get Queue Metadata', 'GET', `/${queue}`, {
+      query: { comp: 'metadata' },
+    });
+    r.approximateMessagesCount = Number(r.headers.get('x-ms-approximate-messages-count') ?? NaN);
+    r.entry.summary = r.ok ? `${r.approximateMessagesCount} message(s)` : '';
     return this.#record(r);
   }
 
@@ -248,38 +291,42 @@ export class RestClient {
 
 /** Why a Delete or Update Message was refused, in receipt tags. */
 function staleWhy(presented, current) {
-  if (presented && current && presented !== current) return `${presented} is not the current receipt ${current}`;
-  if (presented && presented === current) return `${presented} was current, but the message is gone`;
-  return "no such message or receipt";
+  if (presented && current && presented !== current)
+    return `${presented} is not the current receipt ${current}`;
+  if (presented && presented === current)
+    return `${presented} was current, but the message is gone`;
+  return 'no such message or receipt';
 }
 
 /** The <Message> of an Azure error body. */
 function errorMessage(text) {
-  if (!text || !text.includes("<Error>")) return undefined;
-  return xml(text).querySelector("Error > Message")?.textContent?.split("\n")[0];
+  if (!text || !text.includes('<Error>')) return undefined;
+  return xml(text).querySelector('Error > Message')?.textContent?.split('\n')[0];
 }
 
 /** The Azure operation a raw request is, from its method, path and query (for the log). */
 export function operationOf(method, pathname, params) {
-  const parts = pathname.split("/").filter(Boolean).slice(1); // after the account
-  const comp = params.get("comp");
-  if (method === "OPTIONS") return "Preflight";
+  const parts = pathname.split('/').filter(Boolean).slice(1); // after the account
+  const comp = params.get('comp');
+  if (method === 'OPTIONS') return 'Preflight';
   if (parts.length === 0) {
-    if (comp === "list") return "List Queues";
-    if (comp === "properties") return method === "PUT" ? "Set Service Properties" : "Get Service Properties";
-    if (comp === "stats") return "Get Service Stats";
+    if (comp === 'list') return 'List Queues';
+    if (comp === 'properties')
+      return method === 'PUT' ? 'Set Service Properties' : 'Get Service Properties';
+    if (comp === 'stats') return 'Get Service Stats';
   } else if (parts.length === 1) {
-    if (comp === "metadata") return method === "PUT" ? "Set Queue Metadata" : "Get Queue Metadata";
-    if (comp === "acl") return method === "PUT" ? "Set Queue ACL" : "Get Queue ACL";
-    if (method === "PUT") return "Create Queue";
-    if (method === "DELETE") return "Delete Queue";
-  } else if (parts[1] === "messages" && parts.length === 2) {
-    if (method === "POST") return "Put Message";
-    if (method === "DELETE") return "Clear Messages";
-    if (method === "GET") return params.get("peekonly") === "true" ? "Peek Messages" : "Get Messages";
-  } else if (parts[1] === "messages" && parts.length === 3) {
-    if (method === "PUT") return "Update Message";
-    if (method === "DELETE") return "Delete Message";
+    if (comp === 'metadata') return method === 'PUT' ? 'Set Queue Metadata' : 'Get Queue Metadata';
+    if (comp === 'acl') return method === 'PUT' ? 'Set Queue ACL' : 'Get Queue ACL';
+    if (method === 'PUT') return 'Create Queue';
+    if (method === 'DELETE') return 'Delete Queue';
+  } else if (parts[1] === 'messages' && parts.length === 2) {
+    if (method === 'POST') return 'Put Message';
+    if (method === 'DELETE') return 'Clear Messages';
+    if (method === 'GET')
+      return params.get('peekonly') === 'true' ? 'Peek Messages' : 'Get Messages';
+  } else if (parts[1] === 'messages' && parts.length === 3) {
+    if (method === 'PUT') return 'Update Message';
+    if (method === 'DELETE') return 'Delete Message';
   }
   return `${method} request`;
 }
@@ -289,41 +336,46 @@ function messageBody(text) {
 }
 
 function escapeXml(s) {
-  return s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]);
+  return s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c],
+  );
 }
 
 function xml(text) {
-  return new DOMParser().parseFromString(text.replace(/^\uFEFF/, ""), "application/xml");
+  return new DOMParser().parseFromString(text.replace(/^\uFEFF/, ''), 'application/xml');
 }
 
 /** QueueMessagesList → plain objects with SDK-style names. */
 function messages(text) {
   if (!text) return [];
-  return [...xml(text).querySelectorAll("QueueMessage")].map((el) => {
+  return [...xml(text).querySelectorAll('QueueMessage')].map((el) => {
     const get = (name) => el.querySelector(name)?.textContent;
     const date = (name) => (get(name) ? Date.parse(get(name)) : undefined);
     return {
-      messageId: get("MessageId"),
-      popReceipt: get("PopReceipt"),
-      insertedOn: date("InsertionTime"),
-      expiresOn: date("ExpirationTime"),
-      nextVisibleOn: date("TimeNextVisible"),
-      dequeueCount: get("DequeueCount") === undefined ? undefined : Number(get("DequeueCount")),
-      messageText: get("MessageText"),
+      messageId: get('MessageId'),
+      popReceipt: get('PopReceipt'),
+      insertedOn: date('InsertionTime'),
+      expiresOn: date('ExpirationTime'),
+      nextVisibleOn: date('TimeNextVisible'),
+      dequeueCount: get('DequeueCount') === undefined ? undefined : Number(get('DequeueCount')),
+      messageText: get('MessageText'),
     };
   });
 }
 
 /** Pop receipts are long: the log names them by tag (r1, r2, …), or shows their first characters. */
 function displayPath(path, query, receiptTag) {
-  path = path.replace(/\/messages\/([0-9a-f]{8})[0-9a-f-]{28}$/, "/messages/$1…");
-  const receipt = (v) => (receiptTag && receiptTag !== "r?" ? receiptTag : `${v.slice(0, 6)}…`);
-  const parts = Object.entries(query).map(([k, v]) => `${k}=${k === "popreceipt" ? receipt(v) : v}`);
-  return parts.length ? `${path}?${parts.join("&")}` : path;
+  path = path.replace(/\/messages\/([0-9a-f]{8})[0-9a-f-]{28}$/, '/messages/$1…');
+  const receipt = (v) => (receiptTag && receiptTag !== 'r?' ? receiptTag : `${v.slice(0, 6)}…`);
+  const parts = Object.entries(query).map(
+    ([k, v]) => `${k}=${k === 'popreceipt' ? receipt(v) : v}`,
+  );
+  return parts.length ? `${path}?${parts.join('&')}` : path;
 }
 
 export function short(messageId) {
-  return messageId ? messageId.slice(0, 4) : "?";
+  return messageId ? messageId.slice(0, 4) : '?';
 }
 
 function clip(text, n = 44) {

@@ -4,7 +4,7 @@
 // (With a durable engine store the queues would survive on their own; the actors, which live
 // in the page, would still need this.)
 
-const KEY = "azqueue-page-session";
+const KEY = 'azqueue-page-session';
 const MAX_ACTIONS = 500;
 
 export class Session {
@@ -16,8 +16,8 @@ export class Session {
   constructor(storage = globalThis.localStorage) {
     this.storage = storage;
     try {
-      const saved = JSON.parse(this.storage?.getItem(KEY) ?? "null");
-      if (saved && typeof saved.scenario === "string" && Array.isArray(saved.actions)) {
+      const saved = JSON.parse(this.storage?.getItem(KEY) ?? 'null');
+      if (saved && typeof saved.scenario === 'string' && Array.isArray(saved.actions)) {
         this.scenario = saved.scenario;
         this.actions = saved.actions.slice(0, MAX_ACTIONS);
         this.at = Number(saved.at) || 0;
@@ -58,7 +58,10 @@ export class Session {
   save() {
     this.#savedAt = performance.now();
     try {
-      this.storage?.setItem(KEY, JSON.stringify({ scenario: this.scenario, actions: this.actions, at: this.at }));
+      this.storage?.setItem(
+        KEY,
+        JSON.stringify({ scenario: this.scenario, actions: this.actions, at: this.at }),
+      );
     } catch {
       // storage full or refused: the session just will not survive a reload
     }

@@ -3,12 +3,12 @@
 // `/devstoreaccount1/<queue>` from this tab are answered by the page's own engine: the queue that
 // is drawn, on the page's clock, logged in the HTTP log like every other call.
 
-import { ACCOUNT, API_VERSION } from "./rest.js";
+import { ACCOUNT, API_VERSION } from './rest.js';
 
-export { SW_URL } from "./sw-bridge.js";
+export { SW_URL } from './sw-bridge.js';
 
 /** The SDK's ES module bundle, served by this page's own server (scripts/build-sdk.mjs). */
-export const SDK_PATH = "/vendor/azure-storage-queue.js";
+export const SDK_PATH = '/vendor/azure-storage-queue.js';
 
 /** The snippet's queue: its own, next to the scenario's, so the scenario's messages are left alone. */
 export function snippetQueue(queue) {
@@ -46,16 +46,20 @@ await queue.deleteMessage(m.messageId, popReceipt); // the current receipt, r2, 
 console.log("deleted with the current receipt");`;
 }
 
-export function bindSnippet({ code, copy, status, start, startStatus }, getQueue, bridgeReady = Promise.resolve("unsupported")) {
+export function bindSnippet(
+  { code, copy, status, start, startStatus },
+  getQueue,
+  bridgeReady = Promise.resolve('unsupported'),
+) {
   const refresh = () => {
     const text = snippetFor(getQueue());
     if (code.textContent !== text) code.textContent = text;
   };
-  copy.addEventListener("click", async () => {
+  copy.addEventListener('click', async () => {
     refresh();
     try {
       await navigator.clipboard.writeText(code.textContent);
-      status.textContent = "Copied.";
+      status.textContent = 'Copied.';
     } catch {
       // Clipboard access can be refused (insecure origin, no permission): select instead.
       const range = document.createRange();
@@ -63,39 +67,41 @@ export function bindSnippet({ code, copy, status, start, startStatus }, getQueue
       const sel = window.getSelection();
       sel.removeAllRanges();
       sel.addRange(range);
-      status.textContent = "Selected: press Ctrl+C to copy.";
+      status.textContent = 'Selected: press Ctrl+C to copy.';
     }
   });
-  start?.addEventListener("click", () => sendThroughServiceWorker(getQueue(), startStatus, bridgeReady));
+  start?.addEventListener('click', () =>
+    sendThroughServiceWorker(getQueue(), startStatus, bridgeReady),
+  );
   return refresh;
 }
 
 /** Proves the path is real: a Put Message over the browser's own fetch, via the service worker. */
 async function sendThroughServiceWorker(queue, out, bridgeReady) {
-  out.textContent = "Waiting for the service worker…";
+  out.textContent = 'Waiting for the service worker…';
   const state = await bridgeReady;
-  if (state !== "forwarding") {
+  if (state !== 'forwarding') {
     out.textContent =
-      state === "unsupported"
-        ? "This browser (or an insecure origin) has no service workers."
-        : "The service worker does not control this tab yet: reload the page and try again.";
-    out.dataset.status = "none";
+      state === 'unsupported'
+        ? 'This browser (or an insecure origin) has no service workers.'
+        : 'The service worker does not control this tab yet: reload the page and try again.';
+    out.dataset.status = 'none';
     return;
   }
   try {
     const path = `/${ACCOUNT}/${queue}/messages`;
     const r = await fetch(path, {
-      method: "POST",
-      headers: { "x-ms-version": API_VERSION, "content-type": "application/xml" },
-      body: "<QueueMessage><MessageText>hello through the service worker</MessageText></QueueMessage>",
+      method: 'POST',
+      headers: { 'x-ms-version': API_VERSION, 'content-type': 'application/xml' },
+      body: '<QueueMessage><MessageText>hello through the service worker</MessageText></QueueMessage>',
     });
-    const code = r.headers.get("x-ms-error-code");
+    const code = r.headers.get('x-ms-error-code');
     out.textContent = `fetch("POST ${path}") went to the service worker, which handed it to this page: ${r.status} ${r.statusText}${
-      code ? ` (${code})` : ""
-    }.${r.ok ? " A new card is in the queue, and the call is in the HTTP log." : ""}`;
+      code ? ` (${code})` : ''
+    }.${r.ok ? ' A new card is in the queue, and the call is in the HTTP log.' : ''}`;
     out.dataset.status = String(r.status);
   } catch (e) {
     out.textContent = `The request failed: ${e.message}`;
-    out.dataset.status = "error";
+    out.dataset.status = 'error';
   }
 }

@@ -1,8 +1,8 @@
 // The words around the picture: the scenario's caption, the moments to watch for (ticked as they
 // happen), and the running "what just happened" narration.
 
-import { formatElapsed } from "./clock.js";
-import { h, setAttr, setClass, setText } from "./dom.js";
+import { formatElapsed } from './clock.js';
+import { h, setAttr, setClass, setText } from './dom.js';
 
 export class StoryView {
   #narrated = -1;
@@ -24,15 +24,21 @@ export class StoryView {
       setText(this.caption, demo.scenario.caption);
       this.moments.replaceChildren(
         ...demo.scenario.moments.map((m) =>
-          h("li", { "data-testid": "moment", "data-on": m.on }, h("span", { class: "tick", "aria-hidden": "true" }), h("span", { class: "what", text: m.text }), h("span", { class: "when" })),
+          h(
+            'li',
+            { 'data-testid': 'moment', 'data-on': m.on },
+            h('span', { class: 'tick', 'aria-hidden': 'true' }),
+            h('span', { class: 'what', text: m.text }),
+            h('span', { class: 'when' }),
+          ),
         ),
       );
     }
     for (const li of this.moments.children) {
       const m = demo.moments.get(li.dataset.on);
-      setAttr(li, "data-done", m?.done ? "true" : "false");
-      setClass(li, "done", m?.done);
-      setText(li.querySelector(".when"), m?.done ? `at ${formatElapsed(m.at)}` : "");
+      setAttr(li, 'data-done', m?.done ? 'true' : 'false');
+      setClass(li, 'done', m?.done);
+      setText(li.querySelector('.when'), m?.done ? `at ${formatElapsed(m.at)}` : '');
     }
     if (demo.narrationSeq !== this.#narrated) {
       this.#narrated = demo.narrationSeq;
@@ -40,7 +46,15 @@ export class StoryView {
         ...demo.narration
           .slice(-6)
           .reverse()
-          .map((l) => h("li", { class: `k-${l.kind}`, "data-kind": l.kind }, h("span", { class: "t", text: formatElapsed(l.at) }), " ", l.text)),
+          .map((l) =>
+            h(
+              'li',
+              { class: `k-${l.kind}`, 'data-kind': l.kind },
+              h('span', { class: 't', text: formatElapsed(l.at) }),
+              ' ',
+              l.text,
+            ),
+          ),
       );
     }
   }

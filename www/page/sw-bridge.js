@@ -9,7 +9,7 @@
 // before `serve` is called wait for it (the worker gives up after a few seconds with 503
 // ServerBusy).
 
-export const SW_URL = "sw.js?anonymous=1&forward=client";
+export const SW_URL = 'sw.js?anonymous=1&forward=client';
 
 /**
  * @param {object} [o]
@@ -22,19 +22,20 @@ export function installBridge({ onState = () => {} } = {}) {
   let setAnswer;
   const answerReady = new Promise((resolve) => (setAnswer = resolve));
 
-  if (!("serviceWorker" in navigator)) {
-    onState("unsupported", "This browser (or an insecure origin) has no service workers.");
-    return { serve() {}, ready: Promise.resolve("unsupported") };
+  if (!('serviceWorker' in navigator)) {
+    onState('unsupported', 'This browser (or an insecure origin) has no service workers.');
+    return { serve() {}, ready: Promise.resolve('unsupported') };
   }
 
-  navigator.serviceWorker.addEventListener("message", (event) => {
+  navigator.serviceWorker.addEventListener('message', (event) => {
     const data = event.data;
     const port = event.ports?.[0];
-    if (!data || data.type !== "azqueue-forward" || !port) return;
+    if (!data || data.type !== 'azqueue-forward' || !port) return;
     answerReady
       .then((answer) => answer(toRequest(data)))
       .then((reply) => {
-        if (!reply || typeof reply.status !== "number") throw new Error("no response from the page's engine");
+        if (!reply || typeof reply.status !== 'number')
+          throw new Error("no response from the page's engine");
         port.postMessage(reply, reply.body ? [reply.body] : []);
       })
       .catch((err) => port.postMessage({ error: String(err?.message ?? err) }))
@@ -43,9 +44,9 @@ export function installBridge({ onState = () => {} } = {}) {
   navigator.serviceWorker.startMessages?.();
 
   const ready = (async () => {
-    onState("registering");
+    onState('registering');
     try {
-      await navigator.serviceWorker.register(SW_URL, { type: "module" });
+      await navigator.serviceWorker.register(SW_URL, { type: 'module' });
       await navigator.serviceWorker.ready;
       if (!isForwarder(navigator.serviceWorker.controller)) {
         // First visit (claim() is on its way), or an older registration being replaced.
@@ -53,25 +54,28 @@ export function installBridge({ onState = () => {} } = {}) {
           new Promise((resolve) => {
             const check = () => {
               if (isForwarder(navigator.serviceWorker.controller)) {
-                navigator.serviceWorker.removeEventListener("controllerchange", check);
+                navigator.serviceWorker.removeEventListener('controllerchange', check);
                 resolve();
               }
             };
-            navigator.serviceWorker.addEventListener("controllerchange", check);
+            navigator.serviceWorker.addEventListener('controllerchange', check);
           }),
           new Promise((resolve) => setTimeout(resolve, 10_000)),
         ]);
       }
       if (!isForwarder(navigator.serviceWorker.controller)) {
         // A hard reload (Shift+Reload) bypasses service workers for the page's own requests.
-        onState("uncontrolled", "The service worker is installed but does not control this tab: reload the page (a normal reload).");
-        return "uncontrolled";
+        onState(
+          'uncontrolled',
+          'The service worker is installed but does not control this tab: reload the page (a normal reload).',
+        );
+        return 'uncontrolled';
       }
-      onState("forwarding");
-      return "forwarding";
+      onState('forwarding');
+      return 'forwarding';
     } catch (e) {
-      onState("failed", `Could not start the service worker: ${e?.message ?? e}`);
-      return "failed";
+      onState('failed', `Could not start the service worker: ${e?.message ?? e}`);
+      return 'failed';
     }
   })();
 
@@ -80,11 +84,11 @@ export function installBridge({ onState = () => {} } = {}) {
 
 function isForwarder(worker) {
   if (!worker) return false;
-  return new URL(worker.scriptURL).searchParams.get("forward") === "client";
+  return new URL(worker.scriptURL).searchParams.get('forward') === 'client';
 }
 
 function toRequest({ method, url, headers, body }) {
   const init = { method, headers };
-  if (body && method !== "GET" && method !== "HEAD") init.body = body;
+  if (body && method !== 'GET' && method !== 'HEAD') init.body = body;
   return new Request(url, init);
 }

@@ -4,8 +4,8 @@
 // instants, so the same timeline comes back. Doing anything new after a rewind forks it: the
 // recorded future is dropped and the new action is the timeline from then on.
 
-import { EPOCH } from "./clock.js";
-import { replay } from "./session.js";
+import { EPOCH } from './clock.js';
+import { replay } from './session.js';
 
 export class Timeline {
   pending = []; // recorded actions later than the clock (after a rewind), oldest first
@@ -61,7 +61,12 @@ export class Timeline {
     try {
       const actions = this.session.actions;
       await this.reload();
-      const reached = await replay(this.demo, actions.filter((a) => a.at <= target), target, this.apply);
+      const reached = await replay(
+        this.demo,
+        actions.filter((a) => a.at <= target),
+        target,
+        this.apply,
+      );
       this.pending = actions.filter((a) => a.at > target);
       this.session.progress(reached, true);
       return reached;

@@ -1,13 +1,13 @@
 // The page's views, made once from the document, and the frame-by-frame draw that reads the
 // Demo's state into them. Drawing never changes queue state.
 
-import { EPOCH, formatElapsed } from "./clock.js";
-import { ActorsView, LaneView, renderCounters } from "./render.js";
-import { LogView } from "./log.js";
-import { ChartView } from "./chart.js";
-import { StoryView } from "./story.js";
-import { HistoryView } from "./history-view.js";
-import { setAttr, setText } from "./dom.js";
+import { EPOCH, formatElapsed } from './clock.js';
+import { ActorsView, LaneView, renderCounters } from './render.js';
+import { LogView } from './log.js';
+import { ChartView } from './chart.js';
+import { StoryView } from './story.js';
+import { HistoryView } from './history-view.js';
+import { setAttr, setText } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,23 +18,32 @@ const $ = (id) => document.getElementById(id);
  */
 export function createViews({ onAction, onSelect }) {
   return {
-    lane: new LaneView($("lane"), { onSelect }),
-    poisonLane: new LaneView($("poison-lane"), { onSelect }),
-    extraLane: new LaneView($("extra-lane"), { onSelect }),
-    producers: new ActorsView($("producers"), { onAction }),
-    consumers: new ActorsView($("consumers"), { onAction }),
-    log: new LogView($("log"), { filter: $("log-filter") }),
-    chart: new ChartView($("chart")),
-    story: new StoryView({ caption: $("caption"), moments: $("moments"), narration: $("narration") }),
-    history: new HistoryView({ dialog: $("card-history"), title: $("history-title"), events: $("history-events"), close: $("history-close") }),
+    lane: new LaneView($('lane'), { onSelect }),
+    poisonLane: new LaneView($('poison-lane'), { onSelect }),
+    extraLane: new LaneView($('extra-lane'), { onSelect }),
+    producers: new ActorsView($('producers'), { onAction }),
+    consumers: new ActorsView($('consumers'), { onAction }),
+    log: new LogView($('log'), { filter: $('log-filter') }),
+    chart: new ChartView($('chart')),
+    story: new StoryView({
+      caption: $('caption'),
+      moments: $('moments'),
+      narration: $('narration'),
+    }),
+    history: new HistoryView({
+      dialog: $('card-history'),
+      title: $('history-title'),
+      events: $('history-events'),
+      close: $('history-close'),
+    }),
   };
 }
 
 /** Forgets what the views drew (a scenario was loaded). `keepStory` keeps the narration. */
 export function clearViews(views, { keepStory = false } = {}) {
   for (const [name, v] of Object.entries(views)) {
-    if (name === "story" && keepStory) continue;
-    if (name === "history") v.close();
+    if (name === 'story' && keepStory) continue;
+    if (name === 'history') v.close();
     else v.clear();
   }
 }
@@ -43,44 +52,50 @@ export function clearViews(views, { keepStory = false } = {}) {
 export function drawViews(views, demo, timeline) {
   const now = demo.clock.now();
   const elapsed = demo.clock.elapsed();
-  setText($("clock"), formatElapsed(elapsed, true));
-  setAttr($("clock"), "data-elapsed-ms", elapsed);
-  setText($("wallclock"), new Date(now).toISOString().slice(11, 19) + " UTC");
+  setText($('clock'), formatElapsed(elapsed, true));
+  setAttr($('clock'), 'data-elapsed-ms', elapsed);
+  setText($('wallclock'), new Date(now).toISOString().slice(11, 19) + ' UTC');
   drawScrubber(timeline, elapsed);
 
   const leaving = (lane) => demo.departures.filter((d) => d.card.lane === lane);
-  views.lane.render(demo.view.main, now, leaving("main"));
-  views.poisonLane.render(demo.view.poison, now, leaving("poison"));
-  views.extraLane.render(demo.view.extra, now, leaving("extra"));
+  views.lane.render(demo.view.main, now, leaving('main'));
+  views.poisonLane.render(demo.view.poison, now, leaving('poison'));
+  views.extraLane.render(demo.view.extra, now, leaving('extra'));
   // "Empty" only once the last card has finished leaving, never drawn over a departing one.
-  $("lane-empty").hidden = views.lane.drawn;
-  $("poison-box").hidden = !demo.poisonThreshold && demo.view.poison.length === 0;
-  $("extra-box").hidden = !demo.extraQueue;
-  setText($("extra-name"), demo.extraQueue ?? "");
-  const threshold = $("poison-threshold");
-  if (document.activeElement !== threshold && threshold.value !== String(demo.poisonThreshold)) threshold.value = demo.poisonThreshold;
+  $('lane-empty').hidden = views.lane.drawn;
+  $('poison-box').hidden = !demo.poisonThreshold && demo.view.poison.length === 0;
+  $('extra-box').hidden = !demo.extraQueue;
+  setText($('extra-name'), demo.extraQueue ?? '');
+  const threshold = $('poison-threshold');
+  if (document.activeElement !== threshold && threshold.value !== String(demo.poisonThreshold))
+    threshold.value = demo.poisonThreshold;
 
-  views.producers.render(demo.actors.filter((a) => a.kind === "producer"), now);
-  views.consumers.render(
-    demo.actors.filter((a) => a.kind !== "producer").sort((a, b) => (b.kind === "autoscaler") - (a.kind === "autoscaler")),
+  views.producers.render(
+    demo.actors.filter((a) => a.kind === 'producer'),
     now,
   );
-  renderCounters($("counters"), demo.counters);
+  views.consumers.render(
+    demo.actors
+      .filter((a) => a.kind !== 'producer')
+      .sort((a, b) => (b.kind === 'autoscaler') - (a.kind === 'autoscaler')),
+    now,
+  );
+  renderCounters($('counters'), demo.counters);
   views.story.render(demo);
-  $("narration-empty").hidden = demo.narration.length > 0;
+  $('narration-empty').hidden = demo.narration.length > 0;
   views.log.render(demo.log);
   views.chart.render(demo.samples, { playing: !demo.clock.paused });
   views.history.render(demo);
 }
 
 function drawScrubber(timeline, elapsed) {
-  const scrub = $("scrub");
+  const scrub = $('scrub');
   const max = Math.max(elapsed, timeline.reached - EPOCH) / 1000;
-  setAttr(scrub, "max", max.toFixed(1));
-  if (document.activeElement !== scrub || !scrub.matches(":active")) {
+  setAttr(scrub, 'max', max.toFixed(1));
+  if (document.activeElement !== scrub || !scrub.matches(':active')) {
     const v = (elapsed / 1000).toFixed(1);
     if (scrub.value !== v) scrub.value = v;
   }
-  setAttr(scrub, "aria-valuetext", `${formatElapsed(elapsed)} of ${formatElapsed(max * 1000)}`);
-  setAttr(scrub, "data-reached-ms", Math.round(max * 1000));
+  setAttr(scrub, 'aria-valuetext', `${formatElapsed(elapsed)} of ${formatElapsed(max * 1000)}`);
+  setAttr(scrub, 'data-reached-ms', Math.round(max * 1000));
 }

@@ -26,7 +26,9 @@ async function roundTrip(service) {
   const q = service.getQueueClient(uniqueName('tls'));
   await q.create();
   await q.sendMessage('over tls');
-  const { receivedMessageItems: [m] } = await q.receiveMessages();
+  const {
+    receivedMessageItems: [m],
+  } = await q.receiveMessages();
   assert.equal(m.messageText, 'over tls');
   await q.deleteMessage(m.messageId, m.popReceipt);
   await q.delete();
@@ -34,14 +36,21 @@ async function roundTrip(service) {
 
 describe('--cert and --key (PEM)', () => {
   let server;
-  before(async () => { server = await startServer(); });
-  after(async () => { await server?.stop(); });
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
 
   test('the ready line prints https:// URLs and DefaultEndpointsProtocol=https', () => {
     assert.match(server.queueUrl, /^https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
     assert.match(server.webUrl, /^https:\/\//);
     assert.match(server.connectionString, /^DefaultEndpointsProtocol=https;/);
-    assert.match(server.connectionString, /QueueEndpoint=https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1;/);
+    assert.match(
+      server.connectionString,
+      /QueueEndpoint=https:\/\/127\.0\.0\.1:\d+\/devstoreaccount1;/,
+    );
   });
 
   test('the SDK works from the connection string, and listings name the https endpoint', async () => {
@@ -53,8 +62,15 @@ describe('--cert and --key (PEM)', () => {
 
   test('the server presents the test certificate, verified against the test CA', async () => {
     const { port } = new URL(server.queueUrl);
-    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca: fs.readFileSync(path.join(dir, 'ca.pem')) });
-    await new Promise((resolve, reject) => { socket.once('secureConnect', resolve); socket.once('error', reject); });
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: Number(port),
+      ca: fs.readFileSync(path.join(dir, 'ca.pem')),
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('secureConnect', resolve);
+      socket.once('error', reject);
+    });
     assert.equal(socket.authorized, true);
     assert.equal(socket.getPeerCertificate().subject.CN, '127.0.0.1');
     socket.destroy();
@@ -77,7 +93,9 @@ describe('--cert and --key (PEM)', () => {
     const { port } = new URL(server.queueUrl);
     const socket = net.connect(Number(port), '127.0.0.1');
     let got = '';
-    socket.on('data', (d) => { got += d.toString('latin1'); });
+    socket.on('data', (d) => {
+      got += d.toString('latin1');
+    });
     socket.on('error', () => {});
     socket.write('GET /devstoreaccount1?comp=list HTTP/1.1\r\nHost: x\r\n\r\n');
     await new Promise((resolve) => socket.once('close', resolve));
@@ -94,9 +112,13 @@ describe('--cert and --key (PEM)', () => {
 describe('--cert FILE.pfx --pwd PASSWORD', () => {
   let server;
   before(async () => {
-    server = await startServer({ args: ['--cert', path.join(dir, 'cert.pfx'), '--pwd', PFX_PASSWORD] });
+    server = await startServer({
+      args: ['--cert', path.join(dir, 'cert.pfx'), '--pwd', PFX_PASSWORD],
+    });
   });
-  after(async () => { await server?.stop(); });
+  after(async () => {
+    await server?.stop();
+  });
 
   test('serves HTTPS with the certificate from the PFX file', async () => {
     assert.match(server.connectionString, /^DefaultEndpointsProtocol=https;/);
@@ -104,17 +126,43 @@ describe('--cert FILE.pfx --pwd PASSWORD', () => {
   });
 
   test('a wrong password or a key of another certificate is a clear error at start', async () => {
-    const wrongPwd = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', path.join(dir, 'cert.pfx'), '--pwd', 'not-it']);
+    const wrongPwd = await runServer([
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+      '--cert',
+      path.join(dir, 'cert.pfx'),
+      '--pwd',
+      'not-it',
+    ]);
     assert.equal(wrongPwd.code, 1);
     assert.match(wrongPwd.stderr, /cannot use .*cert\.pfx as the server's certificate: /);
-    const mismatch = await runServer(['--queuePort', '0', '--webPort', '0', '--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'ca.key')]);
+    const mismatch = await runServer([
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+      '--cert',
+      path.join(dir, 'cert.pem'),
+      '--key',
+      path.join(dir, 'ca.key'),
+    ]);
     assert.equal(mismatch.code, 1);
     assert.match(mismatch.stderr, /cannot use .*cert\.pem as the server's certificate: /);
   });
 
   test('SharedKey failures are still the usual 403 over TLS', async () => {
-    const wrong = server.connectionString.replace(/AccountKey=[^;]+/, `AccountKey=${Buffer.from('nope').toString('base64')}`);
+    const wrong = server.connectionString.replace(
+      /AccountKey=[^;]+/,
+      `AccountKey=${Buffer.from('nope').toString('base64')}`,
+    );
     const service = QueueServiceClient.fromConnectionString(wrong);
-    await rejectsWith(assert, service.createQueue(uniqueName('wrong')), 403, 'AuthenticationFailed');
+    await rejectsWith(
+      assert,
+      service.createQueue(uniqueName('wrong')),
+      403,
+      'AuthenticationFailed',
+    );
   });
 });

@@ -53,15 +53,22 @@ async function refused(promise, detail) {
     assert.equal(err.statusCode, 401, err.message);
     assert.equal(err.code, 'InvalidAuthenticationInfo');
     assert.equal(err.details?.authenticationErrorDetail, detail);
-    assert.match(err.response.headers.get('www-authenticate'), /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/.+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/);
+    assert.match(
+      err.response.headers.get('www-authenticate'),
+      /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/.+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/,
+    );
     return true;
   });
 }
 
 describe('--oauth basic', () => {
   let server;
-  before(async () => { server = await startServer({ args: ['--oauth', 'basic'] }); });
-  after(async () => { await server?.stop(); });
+  before(async () => {
+    server = await startServer({ args: ['--oauth', 'basic'] });
+  });
+  after(async () => {
+    await server?.stop();
+  });
 
   test('a good token works for every kind of operation', async () => {
     const cred = credential(jwt(claims()));
@@ -69,7 +76,9 @@ describe('--oauth basic', () => {
     const q = service.getQueueClient(uniqueName('oauth'));
     await q.create({ metadata: { by: 'token' } });
     await q.sendMessage('with a token');
-    const { receivedMessageItems: [m] } = await q.receiveMessages();
+    const {
+      receivedMessageItems: [m],
+    } = await q.receiveMessages();
     assert.equal(m.messageText, 'with a token');
     await q.updateMessage(m.messageId, m.popReceipt, 'updated', 0);
     const [peeked] = (await q.peekMessages()).peekedMessageItems;
@@ -83,37 +92,61 @@ describe('--oauth basic', () => {
   });
 
   test('a v2 token for the queue endpoint itself works', async () => {
-    const token = jwt(claims({ ver: '2.0', iss: `https://login.microsoftonline.com/${TENANT}/v2.0`, aud: server.queueUrl }));
+    const token = jwt(
+      claims({
+        ver: '2.0',
+        iss: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+        aud: server.queueUrl,
+      }),
+    );
     const q = new QueueClient(`${server.queueUrl}/${uniqueName('v2')}`, credential(token));
     await q.create();
     await q.delete();
   });
 
   test('the wrong audience → 401 "Audience validation failed. Audience did not match."', async () => {
-    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ aud: 'https://management.azure.com/' }))));
+    const service = new QueueServiceClient(
+      server.queueUrl,
+      credential(jwt(claims({ aud: 'https://management.azure.com/' }))),
+    );
     await refused(service.getProperties(), 'Audience validation failed. Audience did not match.');
   });
 
-  test('another account\'s audience is refused too', async () => {
-    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ aud: 'https://someoneelse.queue.core.windows.net' }))));
+  test("another account's audience is refused too", async () => {
+    const service = new QueueServiceClient(
+      server.queueUrl,
+      credential(jwt(claims({ aud: 'https://someoneelse.queue.core.windows.net' }))),
+    );
     await refused(service.getProperties(), 'Audience validation failed. Audience did not match.');
   });
 
   test('an issuer other than Entra ID → 401 "Issuer validation failed. Issuer did not match."', async () => {
-    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ iss: 'https://accounts.google.com' }))));
+    const service = new QueueServiceClient(
+      server.queueUrl,
+      credential(jwt(claims({ iss: 'https://accounts.google.com' }))),
+    );
     await refused(service.getProperties(), 'Issuer validation failed. Issuer did not match.');
   });
 
   test('an expired token → 401 "Lifetime validation failed. The token is expired."', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ nbf: now - 7200, exp: now - 3600 }))));
+    const service = new QueueServiceClient(
+      server.queueUrl,
+      credential(jwt(claims({ nbf: now - 7200, exp: now - 3600 }))),
+    );
     await refused(service.getProperties(), 'Lifetime validation failed. The token is expired.');
   });
 
   test('a token not yet valid → 401 "Lifetime validation failed. The token is not yet valid."', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims({ nbf: now + 3600, exp: now + 7200 }))));
-    await refused(service.getProperties(), 'Lifetime validation failed. The token is not yet valid.');
+    const service = new QueueServiceClient(
+      server.queueUrl,
+      credential(jwt(claims({ nbf: now + 3600, exp: now + 7200 }))),
+    );
+    await refused(
+      service.getProperties(),
+      'Lifetime validation failed. The token is not yet valid.',
+    );
   });
 
   test('something that is not a JWT → 401', async () => {
@@ -123,7 +156,10 @@ describe('--oauth basic', () => {
 
   test('a refused token changes nothing', async () => {
     const name = uniqueName('untouched');
-    const bad = new QueueClient(`${server.queueUrl}/${name}`, credential(jwt(claims({ aud: 'https://vault.azure.net' }))));
+    const bad = new QueueClient(
+      `${server.queueUrl}/${name}`,
+      credential(jwt(claims({ aud: 'https://vault.azure.net' }))),
+    );
     await assert.rejects(bad.create());
     const owner = QueueServiceClient.fromConnectionString(server.connectionString);
     assert.equal(await owner.getQueueClient(name).exists(), false);
@@ -132,8 +168,12 @@ describe('--oauth basic', () => {
 
 describe('without --oauth', () => {
   let server;
-  before(async () => { server = await startServer(); });
-  after(async () => { await server?.stop(); });
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
 
   test('a bearer token is refused with 403 AuthenticationFailed, even a good one', async () => {
     const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims())));

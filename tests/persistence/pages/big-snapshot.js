@@ -7,13 +7,25 @@ export function bigSnapshot(count) {
   const messages = [];
   for (let i = 0; i < count; i++) {
     messages.push({
-      id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, seq: i, text: `message ${i}`,
-      insertion_time: now, expiration_time: 253402300799000, time_next_visible: now,
-      dequeue_count: 0, pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+      id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+      seq: i,
+      text: `message ${i}`,
+      insertion_time: now,
+      expiration_time: 253402300799000,
+      time_next_visible: now,
+      dequeue_count: 0,
+      pop_receipt: 'AAAAAAAAAAAAAAAAAAAAAA==',
     });
   }
   return {
-    format: 'azqueue-snapshot', version: 1,
-    accounts: [{ name: 'devstoreaccount1', properties: null, queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }] }],
+    format: 'azqueue-snapshot',
+    version: 1,
+    accounts: [
+      {
+        name: 'devstoreaccount1',
+        properties: null,
+        queues: [{ queue: { name: 'big', metadata: {}, acl: [] }, messages }],
+      },
+    ],
   };
 }
