@@ -125,7 +125,11 @@ class Ledger {
   depth = new Map();
 
   put(queue, id, text, sentAt) {
-    this.puts.set(id, { queue, texts: new Set([text]), sentAt });
+    // A put's answer may be read after a consumer already received and updated the message
+    // (the two run on different connections), so keep any text an update noted meanwhile.
+    const texts = this.updatedTexts.get(id) ?? new Set();
+    texts.add(text);
+    this.puts.set(id, { queue, texts, sentAt });
     this.depth.set(queue, this.unsettled(queue) + 1);
     this.stats.puts++;
   }
@@ -153,8 +157,13 @@ class Ledger {
 
   /** Noted before the update is sent: its text may be delivered from the moment it lands. */
   updating(id, text) {
-    this.puts.get(id)?.texts.add(text);
+    const texts = this.puts.get(id)?.texts ?? this.updatedTexts.get(id) ?? new Set();
+    texts.add(text);
+    if (!this.puts.has(id)) this.updatedTexts.set(id, texts);
   }
+
+  /** Texts noted by updates of messages whose put was not yet acknowledged to the producer. */
+  updatedTexts = new Map();
 
   delete(queue, id) {
     this.deleted.set(id, performance.now());
