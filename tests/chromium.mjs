@@ -8,6 +8,18 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Headless, and off the network: this machine refuses Chromium's background connections. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 /** Launches a fresh headless Chromium; resolves to playwright's Browser. */
 export function launchChromium() {
   assert.ok(
@@ -16,15 +28,6 @@ export function launchChromium() {
   );
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }

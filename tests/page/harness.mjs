@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
@@ -120,19 +121,10 @@ export async function startServer() {
 export async function launchBrowser() {
   const profile = mkdtempSync(join(tmpdir(), 'azq-page-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 720 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: CHROMIUM_ARGS,
   });
   return {
     context,
