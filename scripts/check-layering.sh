@@ -29,7 +29,7 @@ for file in src/wasm/*.rs; do
   a=$(basename "$file" .rs)
   [ "$a" = mod ] && continue
   for b in $(imports "$a"); do
-    if [ -f "src/wasm/$b.rs" ] && [[ "$a" < "$b" ]] && imports "$b" | grep -qx "$a"; then
+    if [ -f "src/wasm/$b.rs" ] && [[ "$a" < "$b" ]] && grep -qx "$a" <<<"$(imports "$b")"; then
       echo "layering: src/wasm/$a.rs and src/wasm/$b.rs import each other" >&2
       status=1
     fi

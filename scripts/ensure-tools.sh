@@ -12,9 +12,20 @@ WASM_BINDGEN_VERSION=${WASM_BINDGEN_VERSION:-0.2.130}
 
 say() { printf 'ensure-tools: %s\n' "$*"; }
 
+# True when `$1 --version` prints a first line starting with "$2". The whole output is read
+# before it is tested: `tool --version | grep -q` fails under pipefail whenever grep exits before
+# the tool has written its last line (geckodriver prints several; 1 check in 8 failed that way),
+# and the reinstall it set off refused to overwrite the binary.
+has_version() {
+  local out
+  out=$("$1" --version 2>/dev/null) || return 1
+  case "${out%%$'\n'*}" in "$2"*) return 0 ;; *) return 1 ;; esac
+}
+
 # 1. The wasm target. rustup downloads it; if the download is refused, the copy kept beside the
 #    shared docs fits rustc 1.95.0 only.
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+installed_targets=$(rustup target list --installed 2>/dev/null || true)
+if ! grep -qx wasm32-unknown-unknown <<<"$installed_targets"; then
   say "adding rust target wasm32-unknown-unknown"
   if ! rustup target add wasm32-unknown-unknown; then
     tarball=../shared/toolchain/rust-std-wasm32-unknown-unknown-1.95.0.tar.xz
@@ -29,16 +40,16 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
 fi
 
 # 2. wasm-pack (its own lock file resolves offline-ish from the registry).
-if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
+if ! has_version wasm-pack "wasm-pack $WASM_PACK_VERSION"; then
   say "installing wasm-pack $WASM_PACK_VERSION (about 2.5 minutes)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
 fi
 
 # 3. wasm-bindgen CLI, exactly the crate's version. Not --locked: its lock file wants a
 #    webpki-roots release the registry mirror here does not have (toolchain.md, pitfall 4).
-if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WASM_BINDGEN_VERSION"; then
+if ! has_version wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
 # 4. Chromium and its driver for `wasm-pack test --headless --chrome` and Playwright.
@@ -100,7 +111,7 @@ if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; 
   sudo_if_needed apt-get update
   sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y webkit2gtk-driver xvfb
 fi
-if ! geckodriver --version 2>/dev/null | grep -q "^geckodriver $GECKODRIVER_VERSION"; then
+if ! has_version geckodriver "geckodriver $GECKODRIVER_VERSION"; then
   say "installing geckodriver $GECKODRIVER_VERSION (about 5 minutes)"
-  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi

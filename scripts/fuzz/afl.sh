@@ -10,7 +10,7 @@ AFL_CRATE_VERSION=0.18.2
 RUN_SECONDS=${AFL_SECONDS:-120}
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! cargo afl --version 2>/dev/null | grep -q "$AFL_CRATE_VERSION"; then
+if ! grep -q "$AFL_CRATE_VERSION" <<<"$(cargo afl --version 2>/dev/null)"; then
   cargo install cargo-afl --locked --version "$AFL_CRATE_VERSION" || exit 1
 fi
 out=target/afl
