@@ -81,8 +81,9 @@ layer build        scripts/build.sh
 layer js           'npx --no-install prettier --check www tests scripts && npx --no-install tsc -p tsconfig.json'
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
-# Producers and consumers through the SDK, 15 s in memory and 15 s with --location, then the ledger.
-layer soak         node scripts/soak.mjs --seconds 15
+# Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
+# on IndexedDB in Chromium (a page reload midway) and on the edge Worker (workerd killed midway).
+layer soak         node scripts/soak.mjs --store all --seconds 15
 # The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/

@@ -47,6 +47,7 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
         /**
          * Signals dev.mjs alone and resolves to its exit code; one that has not exited within
          * 20 s is killed with workerd, and resolves to 'hung', so a test fails rather than hangs.
+         * @param {NodeJS.Signals} [signal]
          */
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

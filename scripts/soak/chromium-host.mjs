@@ -1,0 +1,200 @@
+// The soak's Chromium host: Debian's Chromium (playwright-core, the flags of tests/chromium.mjs)
+// on a profile of its own, with a page (page/page.mjs, bundled here with the SDK's browser build
+// by esbuild) that runs the workload against an IndexedDB-backed QueueService through
+// `service.httpClient()`. The page reports every acknowledgement to the ledger in this process
+// through a binding. Halfway through, the page is reloaded while the workload runs (its
+// operations in flight are cut off) and reopens its database; at the end it is reloaded once
+// more, so the ledger checks what a reopened database holds.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  AccountSASPermissions,
+  AccountSASResourceTypes,
+  AccountSASServices,
+  StorageSharedKeyCredential,
+  generateAccountSASQueryParameters,
+} from '@azure/storage-queue';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../tests/chromium.mjs';
+import { DEV_ACCOUNT, DEV_KEY } from '../../tests/e2e/azqueue_server.mjs';
+import { processTree, pssMiB } from './process-memory.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PKG = path.resolve(HERE, '..', '..', 'www', 'pkg');
+
+/** The page's module and the SDK in one file; the wasm glue stays a file of www/pkg. */
+async function bundle() {
+  const out = await build({
+    entryPoints: [path.join(HERE, 'page', 'page.mjs')],
+    bundle: true,
+    write: false,
+    platform: 'browser', // the SDK's browser build: fetch, DOMParser, no Node built-ins
+    format: 'esm',
+    target: 'es2022',
+    external: ['/pkg/*'],
+    logLevel: 'error',
+  });
+  return out.outputFiles[0].contents;
+}
+
+/** Serves the page, its bundle and www/pkg on a free loopback port; resolves to { url, close }. */
+async function servePage(script) {
+  if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
+    throw new Error('www/pkg is missing: run `make build` first');
+  const html = fs.readFileSync(path.join(HERE, 'page', 'index.html'));
+  const types = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const { pathname } = new URL(req.url, 'http://x');
+    const send = (type, body) =>
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+    if (pathname === '/') return send('text/html', html);
+    if (pathname === '/soak.js') return send('text/javascript', script);
+    const file = path.join(PKG, pathname.replace(/^\/pkg\//, ''));
+    if (!pathname.startsWith('/pkg/') || !file.startsWith(PKG + path.sep))
+      return res.writeHead(404).end();
+    fs.readFile(file, (err, bytes) =>
+      err
+        ? res.writeHead(404).end()
+        : send(types[path.extname(file)] ?? 'application/octet-stream', bytes),
+    );
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** An account SAS for everything in the queue service: the SDK's browser build signs no keys. */
+function serviceUrl() {
+  const sas = generateAccountSASQueryParameters(
+    {
+      expiresOn: new Date(Date.now() + 24 * 3600 * 1000),
+      permissions: AccountSASPermissions.parse('rwdlacup'),
+      resourceTypes: AccountSASResourceTypes.parse('sco').toString(),
+      services: AccountSASServices.parse('q').toString(),
+    },
+    new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY),
+  );
+  return `http://127.0.0.1/${DEV_ACCOUNT}?${sas}`;
+}
+
+/** The browser's own process: the one on `profile` that is not a child process (no --type=). */
+function browserPid(profile) {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline;
+    try {
+      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (
+      cmdline.includes(`--user-data-dir=${profile}`) &&
+      !cmdline.some((a) => a.startsWith('--type='))
+    )
+      return Number(entry);
+  }
+  throw new Error(`no Chromium process on ${profile}`);
+}
+
+/** A soak host (see soak.mjs) for the IndexedDB store in Chromium. */
+export async function chromiumHost() {
+  const site = await servePage(await bundle());
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+  });
+  const pid = browserPid(profile);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const cdp = await context.newCDPSession(page);
+  /** Where the page's ledger calls go; set by run(). */
+  let onLedger = null;
+  await context.exposeBinding('soakLedger', (_source, kind, ...args) => onLedger(kind, ...args));
+  const events = [];
+
+  /** (Re)loads the page and opens its database; resolves to the milliseconds the open took. */
+  const load = async (reload) => {
+    if (reload) await page.reload();
+    else await page.goto(site.url);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    return page.evaluate(async () => {
+      const t = performance.now();
+      await /** @type {any} */ (window).soak.open();
+      return performance.now() - t;
+    });
+  };
+  await load(false);
+  const now = () => page.evaluate(() => /** @type {any} */ (window).soak.now());
+
+  return {
+    title: 'Chromium, IndexedDB',
+    // A reload cuts the page's operations off silently: no failure to excuse.
+    interrupted: () => false,
+    events,
+    async run({ ledger, seconds, churnEveryMs, failed }) {
+      onLedger = (kind, ...args) => (kind === 'failed' ? failed(...args) : ledger[kind](...args));
+      const until = (await now()) + seconds * 1000;
+      const options = { serviceUrl: serviceUrl(), until, churnEveryMs };
+      const live = (tag) =>
+        page
+          .evaluate((o) => /** @type {any} */ (window).soak.run(o), { ...options, tag })
+          .then(
+            () => 'finished',
+            (err) =>
+              /context was destroyed|Target closed|navigat/i.test(err.message)
+                ? 'cut'
+                : Promise.reject(err),
+          );
+      const first = live('a');
+      await new Promise((r) => setTimeout(r, (seconds * 1000) / 2));
+      const reloadedAt = (await now()) - (until - seconds * 1000);
+      const openMs = await load(true);
+      events.push(
+        `page reloaded at ${(reloadedAt / 1000).toFixed(1)} s with the workload running (${await first}); IndexedDB reopened in ${openMs.toFixed(0)} ms`,
+      );
+      await live('b');
+      const finalOpenMs = await load(true);
+      events.push(`reloaded at the end; reopened in ${finalOpenMs.toFixed(0)} ms, then checked`);
+      if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join('; ')}`);
+    },
+    async memory() {
+      const figures = {
+        'browser PSS (all its processes)': processTree(pid).reduce((sum, p) => sum + pssMiB(p), 0),
+      };
+      try {
+        // What is still reachable, not what the collector has not got round to yet.
+        await cdp.send('HeapProfiler.collectGarbage');
+        const heap = await cdp.send('Runtime.getHeapUsage');
+        figures['JS heap'] = heap.usedSize / 2 ** 20;
+        figures['wasm memory'] =
+          (await page.evaluate(() => /** @type {any} */ (window).soak.wasmBytes())) / 2 ** 20;
+      } catch {
+        // the page is reloading: no figure for this sample
+      }
+      return figures;
+    },
+    async present(queues) {
+      const rows = await page.evaluate((q) => /** @type {any} */ (window).soak.present(q), queues);
+      return new Map(rows.map(([id, text, dequeueCount]) => [id, { text, dequeueCount }]));
+    },
+    async stop() {
+      await context.close();
+      await site.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The soak's edge host: the edge Worker and its Durable Objects under workerd (www/edge/dev.mjs,
+// miniflare 4), their SQLite storage persisted to a temporary directory, driven over loopback
+// HTTP by the workload in this process. Halfway through, workerd is SIGKILLed with its launcher
+// and started again on the same storage, while the workload keeps going: what was acknowledged
+// before the kill must all be there after it.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEdge } from '../../tests/edge/edge_server.mjs';
+import { processTree, rssMiB } from './process-memory.mjs';
+import { now, presentOverHttp, sdkClient } from './server-host.mjs';
+import { createQueues, runWorkload } from './workload.mjs';
+
+/** A soak host (see soak.mjs) for the edge Worker. */
+export async function edgeHost() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-edge-'));
+  const start = () => startEdge({ args: ['--persist', dir] });
+  let edge = await start();
+  let client = sdkClient(edge.connectionString);
+  const outages = [];
+  const events = [];
+
+  /** SIGKILLs dev.mjs and workerd mid-soak, then starts them again on the same storage. */
+  const restart = async (started) => {
+    const outage = { from: now(), to: Infinity };
+    outages.push(outage);
+    await edge.kill();
+    const killedAt = now();
+    edge = await start();
+    client = sdkClient(edge.connectionString);
+    outage.to = now();
+    events.push(
+      `workerd SIGKILLed at ${((outage.from - started) / 1000).toFixed(1)} s with the workload running, serving again ` +
+        `${((outage.to - killedAt) / 1000).toFixed(1)} s later`,
+    );
+  };
+
+  return {
+    title: 'edge Worker, workerd',
+    /** Whether an operation sent at `startedAt` that got no answer was cut off by the restart. */
+    interrupted: (startedAt) => outages.some((o) => startedAt <= o.to && now() >= o.from),
+    events,
+    async run({ ledger, seconds, churnEveryMs, failed }) {
+      // The first request loads workerd's objects (seconds on a loaded machine): not soak time.
+      await createQueues(client);
+      const started = now();
+      const until = started + seconds * 1000;
+      const midway = new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / 2)).then(() =>
+        restart(started),
+      );
+      await runWorkload({ client: () => client, ledger, now, until, churnEveryMs, failed });
+      await midway;
+    },
+    async memory() {
+      // workerd, not its Node launcher (dev.mjs); the isolate's wasm memory from its object.
+      const workerd = processTree(edge.child.pid).slice(1);
+      const figures = {};
+      // None while it is being restarted: no figure for this sample.
+      if (workerd.length) figures['workerd RSS'] = workerd.reduce((sum, p) => sum + rssMiB(p), 0);
+      try {
+        const r = await fetch(`${edge.origin}/_azqueue/memory/devstoreaccount1/soak-a`);
+        if (r.ok) figures['wasm memory'] = (await r.json()).wasmMemoryBytes / 2 ** 20;
+      } catch {
+        // restarting: no figure for this sample
+      }
+      return figures;
+    },
+    present: (queues) => presentOverHttp(edge.origin, queues),
+    async stop() {
+      await edge.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// The soak's ledger: what the clients were told (acknowledged puts, deliveries, updates, deletes,
+// clears), checked at the end against what the store holds. Every soak host uses this one ledger;
+// the workload (workload.mjs) feeds it, in Node directly, from a browser page through a binding.
+//
+// The invariant, per store:
+//   - every acknowledged put was delivered at least once or is still there at the end (unless a
+//     clear or a delete of its queue was acknowledged after the put was);
+//   - nothing is delivered after its delete was acknowledged;
+//   - a message's DequeueCount grows with every delivery, and the text delivered is one that was
+//     acknowledged for it (its put or an update).
+//
+// Times are the workload's clock, passed in with each event (a page's clock is not Node's, and a
+// reloaded page's performance.now() starts again), so every comparison is on one clock.
+
+export class Ledger {
+  /** id → { queue, texts: Set, sentAt } for every acknowledged put. */
+  puts = new Map();
+  /** id → the DequeueCounts delivered (each delivery must bring a new, higher one). */
+  dequeues = new Map();
+  delivered = new Set();
+  /** id → when its delete was acknowledged. */
+  deleted = new Map();
+  /** queue → when its last clear or delete was acknowledged. */
+  wipedAt = new Map();
+  /** queue → acknowledged puts not yet deleted (the producers hold it near a fixed depth). */
+  depth = new Map();
+  /** Texts noted by updates of messages whose put was not yet acknowledged to the producer. */
+  updatedTexts = new Map();
+  violations = [];
+  stats = {
+    puts: 0,
+    receives: 0,
+    deliveries: 0,
+    deletes: 0,
+    updates: 0,
+    expired: 0,
+    clears: 0,
+    queueDeletes: 0,
+  };
+
+  unsettled(queue) {
+    return this.depth.get(queue) ?? 0;
+  }
+
+  /** Counts an event that needs no checking (a receive, an update's answer, a clear). */
+  note(stat) {
+    this.stats[stat]++;
+  }
+
+  put(queue, id, text, sentAt) {
+    // A put's answer may be read after a consumer already received and updated the message
+    // (the two run on different connections), so keep any text an update noted meanwhile.
+    const texts = this.updatedTexts.get(id) ?? new Set();
+    texts.add(text);
+    this.puts.set(id, { queue, texts, sentAt });
+    this.depth.set(queue, this.unsettled(queue) + 1);
+    this.stats.puts++;
+  }
+
+  /** `m` came from a receive sent at `askedAt` (answers may be read out of order under load). */
+  deliver(m, askedAt) {
+    this.stats.deliveries++;
+    const id = m.messageId;
+    if (askedAt > (this.deleted.get(id) ?? Infinity)) {
+      this.violations.push(`delivered after its delete was acknowledged: ${id}`);
+    }
+    const put = this.puts.get(id);
+    if (put && !put.texts.has(m.messageText)) {
+      this.violations.push(
+        `${id} delivered with text ${JSON.stringify(m.messageText)}, never acknowledged for it`,
+      );
+    }
+    const counts = this.dequeues.get(id) ?? new Set();
+    if (counts.has(m.dequeueCount))
+      this.violations.push(`${id}: DequeueCount ${m.dequeueCount} delivered twice`);
+    counts.add(m.dequeueCount);
+    this.dequeues.set(id, counts);
+    this.delivered.add(id);
+  }
+
+  /** Noted before the update is sent: its text may be delivered from the moment it lands. */
+  updating(id, text) {
+    const texts = this.puts.get(id)?.texts ?? this.updatedTexts.get(id) ?? new Set();
+    texts.add(text);
+    if (!this.puts.has(id)) this.updatedTexts.set(id, texts);
+  }
+
+  /** The delete of `id` was acknowledged at `at`. */
+  delete(queue, id, at) {
+    this.deleted.set(id, at);
+    if (this.puts.has(id)) this.depth.set(queue, this.unsettled(queue) - 1);
+    this.stats.deletes++;
+  }
+
+  /** A clear or delete of `queue` was acknowledged at `at`: it may have taken any put sent before. */
+  wiped(queue, at) {
+    this.wipedAt.set(queue, at);
+    this.depth.set(queue, 0);
+  }
+
+  /** The final check against what the store holds: id → { text, dequeueCount }. */
+  check(present) {
+    let missing = 0;
+    for (const [id, put] of this.puts) {
+      if (this.deleted.has(id) || this.delivered.has(id) || present.has(id)) continue;
+      if (put.sentAt < (this.wipedAt.get(put.queue) ?? -Infinity)) continue;
+      missing++;
+      if (missing <= 5)
+        this.violations.push(
+          `acknowledged put ${id} (${put.queue}) was never delivered and is gone`,
+        );
+    }
+    if (missing > 5) this.violations.push(`… ${missing} acknowledged puts lost in all`);
+    for (const [id, m] of present) {
+      if (this.deleted.has(id)) this.violations.push(`acknowledged delete of ${id} came back`);
+      if (m.dequeueCount < Math.max(0, ...(this.dequeues.get(id) ?? []))) {
+        this.violations.push(`${id}: DequeueCount went back to ${m.dequeueCount}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+// The soak's Node host: `www/server.mjs` in memory or with --location (a temporary directory),
+// driven over loopback HTTP by the workload in this process.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { rssMiB } from './process-memory.mjs';
+import { createQueues, runWorkload } from './workload.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Starts the server; resolves to { connectionString, origin, pid, stop() }. */
+function startServer(store) {
+  const dir = store === 'location' ? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-')) : null;
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'www', 'server.mjs'),
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+      '--silent',
+      ...(dir ? ['--location', dir] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d) => {
+      out += d;
+      const m = /azqueue ready: queue (\S+) web \S+ connection "([^"]+)"/.exec(out);
+      if (!m) return;
+      child.stdout.off('data', onData);
+      resolve({
+        connectionString: m[2],
+        origin: new URL(m[1]).origin,
+        pid: child.pid,
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => {
+              if (dir) fs.rmSync(dir, { recursive: true, force: true });
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+/** Everything a server holds in `queues` (invisible messages included), from its inspection path. */
+export async function presentOverHttp(origin, queues) {
+  const out = new Map();
+  for (const q of queues) {
+    const r = await fetch(`${origin}/_azqueue/inspect/devstoreaccount1/${q}`);
+    if (r.status === 404) continue;
+    if (!r.ok) throw new Error(`inspecting ${q}: ${r.status} ${await r.text()}`);
+    for (const m of (await r.json()).messages)
+      out.set(m.messageId, { text: m.messageText, dequeueCount: m.dequeueCount });
+  }
+  return out;
+}
+
+/** A client with no retries: a failed operation is reported as it failed, never hidden. */
+export function sdkClient(connectionString) {
+  return QueueServiceClient.fromConnectionString(connectionString, {
+    retryOptions: { maxTries: 1 },
+  });
+}
+
+/** The workload's clock in Node. */
+export const now = () => performance.now();
+
+/** A soak host (see soak.mjs) for the Node server with `store` 'memory' or 'location'. */
+export async function serverHost(store) {
+  const server = await startServer(store);
+  const client = sdkClient(server.connectionString);
+  return {
+    title: store,
+    interrupted: () => false,
+    events: [],
+    async run({ ledger, seconds, churnEveryMs, failed }) {
+      await createQueues(client);
+      await runWorkload({
+        client: () => client,
+        ledger,
+        now,
+        until: now() + seconds * 1000,
+        churnEveryMs,
+        failed,
+      });
+    },
+    memory: async () => ({ 'server RSS': rssMiB(server.pid) }),
+    present: (queues) => presentOverHttp(server.origin, queues),
+    stop: () => server.stop(),
+  };
+}

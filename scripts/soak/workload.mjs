@@ -1,0 +1,146 @@
+// The soak's workload: producers and consumers through the official SDK (@azure/storage-queue),
+// consumers that let some visibility timeouts expire on purpose and update messages, and one queue
+// cleared, deleted and recreated over and over. It runs in Node (against the Node server or the
+// edge Worker over HTTP) and, bundled, in a Chromium page (against an IndexedDB-backed service
+// through `service.httpClient()`), and tells the ledger (ledger.mjs) every acknowledgement.
+//
+// The ledger's methods are awaited: in a page they are a binding to the ledger in Node, so an
+// update's text is recorded there before the update is sent, and an acknowledgement that reached
+// the ledger survives a reload of the page.
+
+/** Steady queues, plus one that is cleared, deleted and recreated. */
+export const STEADY = ['soak-a', 'soak-b', 'soak-c'];
+export const CHURN = 'soak-churn';
+export const QUEUES = [...STEADY, CHURN];
+/** Producers pause while a queue holds more than this many unsettled messages. */
+const DEPTH = 300;
+const PRODUCERS = 4;
+const CONSUMERS = 4;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates the soak's queues where they do not exist yet. */
+export async function createQueues(service) {
+  for (const q of QUEUES) await service.getQueueClient(q).createIfNotExists();
+}
+
+/**
+ * Runs producers, consumers and the churn of one queue until `now() >= until`.
+ * - `client()`: the QueueServiceClient to use now (a host that restarts may replace it);
+ * - `ledger`: a Ledger, or anything with its methods (results may be promises);
+ * - `now()`: the clock every time given to the ledger is read from;
+ * - `churnEveryMs`: the pause between two clears or deletes of the churn queue;
+ * - `tag`: starts every message text (a reloaded page counts from 0 again);
+ * - `failed(key, transport, startedAt)`: an operation that failed unexpectedly (`transport`: no
+ *   HTTP answer came; `startedAt`: when it was sent), for the host to judge.
+ */
+export async function runWorkload({ client, ledger, now, until, churnEveryMs, tag = '', failed }) {
+  const running = () => now() < until;
+  const fail = async (err, startedAt) => {
+    const transport = err.statusCode === undefined;
+    await failed(`${err.statusCode ?? ''} ${err.code ?? err.message}`, transport, startedAt);
+    // No answer at all (a host restarting): try again shortly rather than spin on refusals.
+    if (transport) await sleep(50);
+  };
+  let n = 0;
+
+  const producer = async (p) => {
+    while (running()) {
+      const q = QUEUES[(p + n) % QUEUES.length];
+      if ((await ledger.unsettled(q)) > DEPTH) {
+        await sleep(5);
+        continue;
+      }
+      const text = `${tag}m${p}-${n++}`;
+      const sentAt = now();
+      try {
+        const sent = await client().getQueueClient(q).sendMessage(text, { messageTimeToLive: -1 });
+        await ledger.put(q, sent.messageId, text, sentAt);
+      } catch (err) {
+        // The churn queue may be between its delete and its recreation: 404, not acknowledged.
+        if (!(q === CHURN && err.statusCode === 404)) await fail(err, sentAt);
+      }
+    }
+  };
+
+  const consumer = async (c) => {
+    let i = 0;
+    while (running()) {
+      const q = QUEUES[(c + i++) % QUEUES.length];
+      const queue = client().getQueueClient(q);
+      let got;
+      const askedAt = now();
+      try {
+        // Short timeouts: the messages left alone below come back with a higher DequeueCount.
+        got = await queue.receiveMessages({ numberOfMessages: 16, visibilityTimeout: 1 + (i % 2) });
+      } catch (err) {
+        if (!(q === CHURN && err.statusCode === 404)) await fail(err, askedAt);
+        continue;
+      }
+      await ledger.note('receives');
+      // Nothing to do here: give the producers (and, in a page, the event loop) a turn.
+      if (got.receivedMessageItems.length === 0) await sleep(5);
+      for (const m of got.receivedMessageItems) {
+        const { messageId, messageText, dequeueCount } = m;
+        await ledger.deliver({ messageId, messageText, dequeueCount }, askedAt);
+        const roll = (messageId.charCodeAt(0) + i) % 10;
+        const startedAt = now();
+        try {
+          if (roll < 6) {
+            await queue.deleteMessage(messageId, m.popReceipt);
+            await ledger.delete(q, messageId, now());
+          } else if (roll < 8) {
+            const text = `${messageText}+u`;
+            await ledger.updating(messageId, text);
+            const updated = await queue.updateMessage(messageId, m.popReceipt, text, 1);
+            await ledger.note('updates');
+            if (roll === 7) {
+              await queue.deleteMessage(messageId, updated.popReceipt);
+              await ledger.delete(q, messageId, now());
+            }
+          } else {
+            await ledger.note('expired'); // left to reappear when its visibility timeout expires
+          }
+        } catch (err) {
+          // A receipt overtaken by a redelivery (the timeout expired first) or a queue wiped
+          // underneath: the operation was not acknowledged, so the ledger is unchanged.
+          if (err.statusCode !== 404) await fail(err, startedAt);
+        }
+      }
+    }
+  };
+
+  const churn = async () => {
+    let round = 0;
+    let interrupted = false;
+    while (running()) {
+      await sleep(churnEveryMs);
+      const queue = client().getQueueClient(CHURN);
+      const startedAt = now();
+      try {
+        // A step cut off between its delete and its create (a restart) left no queue behind.
+        if (interrupted) await queue.createIfNotExists();
+        interrupted = false;
+        if (round++ % 2 === 0) {
+          await queue.clearMessages();
+          await ledger.note('clears');
+        } else {
+          await queue.delete();
+          await ledger.note('queueDeletes');
+          await ledger.wiped(CHURN, now());
+          await queue.create();
+        }
+        await ledger.wiped(CHURN, now());
+      } catch (err) {
+        interrupted = true;
+        await fail(err, startedAt);
+      }
+    }
+  };
+
+  await Promise.all([
+    ...Array.from({ length: PRODUCERS }, (_, p) => producer(p)),
+    ...Array.from({ length: CONSUMERS }, (_, c) => consumer(c)),
+    churn(),
+  ]);
+}
