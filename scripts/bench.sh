@@ -14,7 +14,8 @@ node scripts/bench-persistence.mjs
 CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test tests/persistence/crash_node.test.mjs tests/persistence/crash_chromium.test.mjs
 # Ten million fuzzed inputs over every entry point (zero panics, zero oracle failures), then the
 # soak: 5 minutes per store (memory, --location) with the ledger and RSS over time, then 10 minutes
-# each on IndexedDB in Chromium (reloaded midway) and on the edge Worker (workerd killed midway).
+# each on IndexedDB in Chromium (reloaded, then killed midway) and on the edge Worker (workerd
+# killed midway).
 cargo run --release --example fuzz -- run --requests ${FUZZ_REQUESTS:-10000000}
 node scripts/soak.mjs --seconds ${SOAK_SECONDS:-300}
 node scripts/soak.mjs --store chromium,edge --seconds ${SOAK_HOST_SECONDS:-600}

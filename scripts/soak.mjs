@@ -7,7 +7,8 @@
 //   memory    www/server.mjs in memory, over loopback HTTP;
 //   location  www/server.mjs with --location (its journal), over loopback HTTP;
 //   chromium  a Chromium page on IndexedDB, the SDK's browser build in the page through
-//             `service.httpClient()`; the page is reloaded mid-soak and reopens its database;
+//             `service.httpClient()`; mid-soak the page is reloaded, then the browser SIGKILLed
+//             and relaunched on its profile, and each time the database is reopened;
 //   edge      the edge Worker under workerd (miniflare 4) with Durable Object storage, over
 //             loopback HTTP; workerd is SIGKILLed mid-soak and restarted on the same storage.
 // Each reports memory over time (flat once the queue depth is steady: producers hold each queue

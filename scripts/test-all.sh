@@ -82,7 +82,8 @@ layer js           'npx --no-install prettier --check www tests scripts && npx -
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
 # Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
-# on IndexedDB in Chromium (a page reload midway) and on the edge Worker (workerd killed midway).
+# on IndexedDB in Chromium (a page reload and a browser kill midway) and on the edge Worker
+# (workerd killed midway).
 layer soak         node scripts/soak.mjs --store all --seconds 15
 # The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/

@@ -2,9 +2,11 @@
 // on a profile of its own, with a page (page/page.mjs, bundled here with the SDK's browser build
 // by esbuild) that runs the workload against an IndexedDB-backed QueueService through
 // `service.httpClient()`. The page reports every acknowledgement to the ledger in this process
-// through a binding. Halfway through, the page is reloaded while the workload runs (its
-// operations in flight are cut off) and reopens its database; at the end it is reloaded once
-// more, so the ledger checks what a reopened database holds.
+// through a binding. A third of the way through, the page is reloaded while the workload runs
+// (its operations in flight are cut off) and reopens its database; at two thirds, every process of
+// the browser is SIGKILLed and it is relaunched on the same profile (what was acknowledged must be
+// on disk); at the end the page is reloaded once more, so the ledger checks what a reopened
+// database holds.
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -108,26 +110,33 @@ function browserPid(profile) {
   throw new Error(`no Chromium process on ${profile}`);
 }
 
+/** Matches playwright's errors for a page that went away under an evaluate (reload, kill). */
+const CUT = /context was destroyed|target closed|has been closed|navigat|crash/i;
+
 /** A soak host (see soak.mjs) for the IndexedDB store in Chromium. */
 export async function chromiumHost() {
   const site = await servePage(await bundle());
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-  });
-  const pid = browserPid(profile);
-  const page = context.pages()[0] ?? (await context.newPage());
-  const pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  const cdp = await context.newCDPSession(page);
   /** Where the page's ledger calls go; set by run(). */
   let onLedger = null;
-  await context.exposeBinding('soakLedger', (_source, kind, ...args) => onLedger(kind, ...args));
-  const events = [];
+  const pageErrors = [];
+
+  /** Starts Chromium on the soak's profile with the page loaded: { context, page, pid, cdp }. */
+  const launch = async () => {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+    });
+    await context.exposeBinding('soakLedger', (_source, kind, ...args) => onLedger(kind, ...args));
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    return { context, page, pid: browserPid(profile), cdp: await context.newCDPSession(page) };
+  };
+  let browser = await launch();
 
   /** (Re)loads the page and opens its database; resolves to the milliseconds the open took. */
   const load = async (reload) => {
+    const { page } = browser;
     if (reload) await page.reload();
     else await page.goto(site.url);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
@@ -138,61 +147,90 @@ export async function chromiumHost() {
     });
   };
   await load(false);
-  const now = () => page.evaluate(() => /** @type {any} */ (window).soak.now());
+  const now = () => browser.page.evaluate(() => /** @type {any} */ (window).soak.now());
+  const events = [];
 
   return {
     title: 'Chromium, IndexedDB',
-    // A reload cuts the page's operations off silently: no failure to excuse.
+    // A reload or a kill cuts the page's operations off silently: no failure to excuse.
     interrupted: () => false,
     events,
     async run({ ledger, seconds, churnEveryMs, failed }) {
       onLedger = (kind, ...args) => (kind === 'failed' ? failed(...args) : ledger[kind](...args));
-      const until = (await now()) + seconds * 1000;
+      const from = await now();
+      const until = from + seconds * 1000;
       const options = { serviceUrl: serviceUrl(), until, churnEveryMs };
+      const at = async () => (((await now()) - from) / 1000).toFixed(1);
+      /** The workload in the page until `until`, or until the page goes away. */
       const live = (tag) =>
-        page
+        browser.page
           .evaluate((o) => /** @type {any} */ (window).soak.run(o), { ...options, tag })
           .then(
-            () => 'finished',
-            (err) =>
-              /context was destroyed|Target closed|navigat/i.test(err.message)
-                ? 'cut'
-                : Promise.reject(err),
+            () => 'it had finished',
+            (err) => (CUT.test(err.message) ? 'cutting it off' : Promise.reject(err)),
           );
+      const started = performance.now();
+      /** Waits until `k` thirds of the soak have passed since it started. */
+      const thirds = (k) =>
+        new Promise((r) => setTimeout(r, started + (k * seconds * 1000) / 3 - performance.now()));
+
       const first = live('a');
-      await new Promise((r) => setTimeout(r, (seconds * 1000) / 2));
-      const reloadedAt = (await now()) - (until - seconds * 1000);
-      const openMs = await load(true);
+      await thirds(1);
+      const reloadAt = await at();
+      const reopenMs = await load(true);
       events.push(
-        `page reloaded at ${(reloadedAt / 1000).toFixed(1)} s with the workload running (${await first}); IndexedDB reopened in ${openMs.toFixed(0)} ms`,
+        `page reloaded at ${reloadAt} s, ${await first}; IndexedDB reopened in ${reopenMs.toFixed(0)} ms`,
       );
-      await live('b');
-      const finalOpenMs = await load(true);
-      events.push(`reloaded at the end; reopened in ${finalOpenMs.toFixed(0)} ms, then checked`);
+
+      const second = live('b');
+      await thirds(2);
+      const killAt = await at();
+      // Every process of the browser at once, as a crash or an OOM kill would take it.
+      for (const p of processTree(browser.pid)) {
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      const cut = await second;
+      browser = await launch();
+      const relaunchMs = await load(false);
+      events.push(
+        `browser SIGKILLed at ${killAt} s, ${cut}; relaunched on its profile, IndexedDB reopened in ${relaunchMs.toFixed(0)} ms`,
+      );
+
+      await live('c');
+      const finalMs = await load(true);
+      events.push(`reloaded at the end; reopened in ${finalMs.toFixed(0)} ms, then checked`);
       if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join('; ')}`);
     },
     async memory() {
-      const figures = {
-        'browser PSS (all its processes)': processTree(pid).reduce((sum, p) => sum + pssMiB(p), 0),
-      };
+      const figures = {};
+      const pss = processTree(browser.pid).reduce((sum, p) => sum + pssMiB(p), 0);
+      if (pss > 0) figures['browser PSS (all its processes)'] = pss;
       try {
         // What is still reachable, not what the collector has not got round to yet.
-        await cdp.send('HeapProfiler.collectGarbage');
-        const heap = await cdp.send('Runtime.getHeapUsage');
+        await browser.cdp.send('HeapProfiler.collectGarbage');
+        const heap = await browser.cdp.send('Runtime.getHeapUsage');
         figures['JS heap'] = heap.usedSize / 2 ** 20;
         figures['wasm memory'] =
-          (await page.evaluate(() => /** @type {any} */ (window).soak.wasmBytes())) / 2 ** 20;
+          (await browser.page.evaluate(() => /** @type {any} */ (window).soak.wasmBytes())) /
+          2 ** 20;
       } catch {
-        // the page is reloading: no figure for this sample
+        // the page is reloading or the browser restarting: no figure for this sample
       }
       return figures;
     },
     async present(queues) {
-      const rows = await page.evaluate((q) => /** @type {any} */ (window).soak.present(q), queues);
+      const rows = await browser.page.evaluate(
+        (q) => /** @type {any} */ (window).soak.present(q),
+        queues,
+      );
       return new Map(rows.map(([id, text, dequeueCount]) => [id, { text, dequeueCount }]));
     },
     async stop() {
-      await context.close();
+      await browser.context.close();
       await site.close();
       fs.rmSync(profile, { recursive: true, force: true });
     },
