@@ -403,6 +403,15 @@ fn multi_valued_and_encoded_query_parameters() {
     );
 }
 
+/// Names the service does not define may be any text: they are lower-cased as the SDKs do
+/// (`toLowerCase`), Unicode included, not only ASCII.
+#[test]
+fn non_ascii_query_parameter_names_lower_case_as_unicode() {
+    let req = Req::sdk("GET", "/devstoreaccount1/q", Some("%C3%89COLE=X&%CE%A3=1"));
+    let sts = req.string_to_sign(Scheme::SharedKey, Variant::default());
+    assert!(sts.ends_with("/devstoreaccount1/q\nécole:X\nσ:1"), "{sts}");
+}
+
 #[test]
 fn older_versions_keep_zero_length_and_drop_empty_headers() {
     let req = Req::new("PUT", "/devstoreaccount1/q", None)

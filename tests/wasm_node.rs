@@ -49,3 +49,30 @@ async fn inspect_shows_invisible_messages() {
 async fn a_seeded_service_stays_deterministic_across_reset_and_import() {
     wasm_scenarios::a_seeded_service_stays_deterministic_across_reset_and_import().await;
 }
+
+/// In the wasm, SharedKey lower-cases query names that are not ASCII with the host's
+/// `toLowerCase`, as Rust's tables do natively. The module's start installs it; the glue of
+/// every package runs that start, a test binary does not, so the test runs it first.
+#[wasm_bindgen_test]
+fn non_ascii_query_parameter_names_lower_case_as_unicode() {
+    use azqueue::engine::Timestamp;
+    use azqueue::rest::OAuth;
+    use azqueue::rest::auth::{AuthInput, Scheme, Variant, shared_key};
+    azqueue::wasm::start();
+    let headers = http::HeaderMap::new();
+    let input = AuthInput {
+        method: "GET",
+        path: "/devstoreaccount1/q",
+        query: Some("%C3%89COLE=X&%CE%A3=1"),
+        headers: &headers,
+        account: "devstoreaccount1",
+        queue: Some("q"),
+        https: false,
+        client_ip: None,
+        now: Timestamp::from_secs(1_704_067_200),
+        oauth: OAuth::Off,
+        endpoint: "",
+    };
+    let sts = shared_key::string_to_sign(Scheme::SharedKey, &input, Variant::default());
+    assert!(sts.ends_with("/devstoreaccount1/q\nécole:X\nσ:1"), "{sts}");
+}

@@ -47,8 +47,13 @@ pub use service::QueueService;
 use wasm_bindgen::prelude::*;
 
 /// Runs once when the module is instantiated: turns Rust panics into readable console errors
-/// (on stable Rust a panic aborts the instance, so the message is all a user gets).
+/// (on stable Rust a panic aborts the instance, so the message is all a user gets), and gives
+/// SharedKey the host's Unicode lower-casing for query parameter names that are not ASCII
+/// (the JS engine's tables, rather than a copy of Rust's in the download).
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    crate::rest::auth::shared_key::set_unicode_lowercase(|s| {
+        js_sys::JsString::from(s).to_lower_case().into()
+    });
 }

@@ -127,7 +127,9 @@ fn decode(token: &str) -> Option<serde_json::Map<String, Value>> {
     }
     // Base64url without padding, as JWTs are written; a padded one is tolerated.
     let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
-    match serde_json::from_slice(&bytes).ok()? {
+    // Parsed as a `str`: the store's records use that reader too, and a second reader (over
+    // bytes) would be a second JSON parser in the wasm.
+    match serde_json::from_str(std::str::from_utf8(&bytes).ok()?).ok()? {
         Value::Object(map) => Some(map),
         _ => None,
     }

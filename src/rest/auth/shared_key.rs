@@ -12,6 +12,7 @@ use http::header::AsHeaderName;
 use percent_encoding::percent_decode_str;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// The two `Authorization` schemes that sign with an account key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,9 +241,46 @@ fn query_params(raw: Option<&str>, plus_as_space: bool) -> BTreeMap<String, Vec<
     for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         params
-            .entry(decode(name).to_lowercase())
+            .entry(lowercase_name(decode(name)))
             .or_default()
             .push(decode(value));
     }
     params
+}
+
+/// Unicode lower-casing for query parameter names that are not ASCII, as the SDKs lower-case
+/// them (`toLowerCase`, `ToLowerInvariant`, `lower()`). Rust's case tables are about 8 KiB of
+/// the gzipped web wasm, and every JS host has the same mapping built in, so the wasm layer
+/// installs `String.prototype.toLowerCase` here when the module starts; natively Rust's own
+/// `to_lowercase` is used.
+static UNICODE_LOWERCASE: OnceLock<fn(&str) -> String> = OnceLock::new();
+
+/// Installs the host's Unicode lower-casing (once; later calls are ignored).
+pub fn set_unicode_lowercase(lowercase: fn(&str) -> String) {
+    let _ = UNICODE_LOWERCASE.set(lowercase);
+}
+
+/// A parameter name as the string-to-sign writes it: every name the service defines is
+/// ASCII, lower-cased in place; any other goes through the Unicode mapping.
+fn lowercase_name(mut name: String) -> String {
+    if name.is_ascii() {
+        name.make_ascii_lowercase();
+        return name;
+    }
+    match UNICODE_LOWERCASE.get() {
+        Some(lowercase) => lowercase(&name),
+        None => rust_lowercase(&name),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn rust_lowercase(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// The module's start installs the host's mapping before anything can be served, so this is
+/// not reached in the wasm; it keeps Rust's case tables out of the download.
+#[cfg(target_arch = "wasm32")]
+fn rust_lowercase(s: &str) -> String {
+    s.to_ascii_lowercase()
 }

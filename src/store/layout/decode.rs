@@ -25,15 +25,24 @@ pub struct Loaded {
 /// an error: a store that cannot be read exactly is not opened, never half-read.
 #[derive(Debug, Default)]
 pub struct Decoder {
-    queues: BTreeMap<(String, QueueName), QueueRecord>,
+    /// account → its properties and queue records, in name order as the snapshot lists them.
+    /// One map per level rather than one per record kind: each `BTreeMap` key/value pair is
+    /// its own copy of the B-tree code in the wasm.
+    accounts: BTreeMap<String, AccountRecords>,
     /// account → queue name → messages.
     messages: HashMap<String, HashMap<String, Vec<MessageRecord>>>,
     /// What [`Decoder::apply`] did to single messages after the records were read: per
     /// queue, message id → its new record, or `None` for deleted. Replaces `messages`' entry.
     replayed: HashMap<(String, String), HashMap<MessageId, Option<MessageRecord>>>,
-    properties: BTreeMap<String, ServiceProperties>,
     clock: Option<SavedClock>,
     schema: Option<u32>,
+}
+
+/// One account's records other than messages.
+#[derive(Debug, Default)]
+struct AccountRecords {
+    properties: Option<ServiceProperties>,
+    queues: BTreeMap<QueueName, QueueRecord>,
 }
 
 impl Decoder {
@@ -42,8 +51,8 @@ impl Decoder {
         match store {
             QUEUES => {
                 let q: StoredQueue = parse("queue", value)?;
-                self.queues
-                    .insert((q.account, q.queue.name.clone()), q.queue);
+                let queues = &mut self.accounts.entry(q.account).or_default().queues;
+                queues.insert(q.queue.name.clone(), q.queue);
             }
             MESSAGES => {
                 let (account, queue, message) = parse_message(value)?;
@@ -60,7 +69,7 @@ impl Decoder {
             }
             PROPERTIES => {
                 let p: StoredProperties = parse("properties", value)?;
-                self.properties.insert(p.account, p.properties);
+                self.accounts.entry(p.account).or_default().properties = Some(p.properties);
             }
             other => {
                 return Err(StoreError::Failed(format!("unknown record kind `{other}`")));
@@ -98,10 +107,14 @@ impl Decoder {
             },
             RecordOp::Delete { key } => match key {
                 Key::Queue { account, queue } => {
-                    self.queues.remove(&(account, queue));
+                    if let Some(records) = self.accounts.get_mut(&account) {
+                        records.queues.remove(&queue);
+                    }
                 }
                 Key::Properties { account } => {
-                    self.properties.remove(&account);
+                    if let Some(records) = self.accounts.get_mut(&account) {
+                        records.properties = None;
+                    }
                 }
                 Key::Meta { name } => match name {
                     "schema" => self.schema = None,
@@ -189,46 +202,43 @@ impl Decoder {
     /// backend (a queue's deletion removes both in one batch) and are left out.
     pub fn finish(self) -> Loaded {
         let Decoder {
-            queues,
+            accounts,
             mut messages,
             mut replayed,
-            properties,
             clock,
             schema,
         } = self;
-        let mut accounts: BTreeMap<String, AccountSnapshot> = BTreeMap::new();
-        fn account<'m>(
-            accounts: &'m mut BTreeMap<String, AccountSnapshot>,
-            name: &str,
-        ) -> &'m mut AccountSnapshot {
-            accounts
-                .entry(name.to_owned())
-                .or_insert_with(|| AccountSnapshot {
-                    name: name.to_owned(),
-                    ..AccountSnapshot::default()
-                })
-        }
-        for (name, props) in properties {
-            account(&mut accounts, &name).properties = Some(props);
-        }
-        for (key, queue) in queues {
-            let mut msgs = messages
-                .get_mut(&key.0)
-                .and_then(|q| q.remove(key.1.as_str()))
-                .unwrap_or_default();
-            if let Some(changed) = replayed.remove(&(key.0.clone(), key.1.as_str().to_owned())) {
-                msgs.retain(|m| !changed.contains_key(&m.id));
-                msgs.extend(changed.into_values().flatten());
-            }
-            account(&mut accounts, &key.0).queues.push(QueueSnapshot {
-                queue,
-                messages: msgs,
-            });
-        }
+        let accounts = accounts
+            .into_iter()
+            // An account whose records were all deleted by the log is not in the state.
+            .filter(|(_, records)| records.properties.is_some() || !records.queues.is_empty())
+            .map(|(name, records)| {
+                let mut stored = messages.remove(&name).unwrap_or_default();
+                let queues = records
+                    .queues
+                    .into_values()
+                    .map(|queue| {
+                        let mut msgs = stored.remove(queue.name.as_str()).unwrap_or_default();
+                        let key = (name.clone(), queue.name.as_str().to_owned());
+                        if let Some(changed) = replayed.remove(&key) {
+                            msgs.retain(|m| !changed.contains_key(&m.id));
+                            msgs.extend(changed.into_values().flatten());
+                        }
+                        QueueSnapshot {
+                            queue,
+                            messages: msgs,
+                        }
+                    })
+                    .collect();
+                AccountSnapshot {
+                    name,
+                    properties: records.properties,
+                    queues,
+                }
+            })
+            .collect();
         Loaded {
-            snapshot: Snapshot {
-                accounts: accounts.into_values().collect(),
-            },
+            snapshot: Snapshot { accounts },
             clock,
             schema,
         }
