@@ -29,7 +29,7 @@ fuzz:
 	cargo run --release --example fuzz -- run --seconds $${FUZZ_SECONDS:-600}
 	scripts/fuzz/afl.sh
 
-# The browser suites in WebKitGTK (wasm-bindgen's runner drives WebKitWebDriver as safaridriver).
-# Kept out of `make test` while its 100k-message reopen intermittently loads 1 message.
+# The browser suites in WebKitGTK alone (make test runs them as its wasm-webkit layer):
+# scripts/test-webkit.sh.
 test-webkit: tools
-	SAFARIDRIVER=/usr/bin/WebKitWebDriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=$${WASM_BINDGEN_TEST_TIMEOUT:-180} xvfb-run -a cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb
+	scripts/test-webkit.sh

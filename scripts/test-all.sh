@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=19
+total=20
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -71,10 +71,10 @@ layer fuzz         cargo run --example fuzz -- run --seconds 15
 layer wasm-node    wasm-pack test --node
 # The IndexedDB reopen test writes and reloads 100k messages: more than the runner's 20 s default.
 layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --chrome
-# The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver). WebKitGTK
-# runs them with `make test-webkit`, not here: its 100k reopen once loaded 1 message of 100,000
-# (one clean-clone run in five), a failure still being investigated (README, Tests).
+# The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver), then in
+# WebKitGTK (scripts/test-webkit.sh: its WebDriver under a virtual display).
 layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --firefox -- --test wasm_browser --test wasm_idb
+layer wasm-webkit  scripts/test-webkit.sh
 layer build        scripts/build.sh
 # One format for www/, tests/ and scripts/ (.prettierrc.json), then the JavaScript against the
 # package's own types (tsconfig.json; needs the build above).
