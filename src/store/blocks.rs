@@ -23,7 +23,7 @@
 use crate::engine::MessageId;
 use crate::store::StoreError;
 use crate::store::layout::{self, Key, RecordOp};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// Insertion sequence numbers per block. A block of 100-byte messages is about 12 KB; bigger
 /// blocks were no faster to read back, and each one a fold touches is rewritten whole.
@@ -63,9 +63,14 @@ pub type MessageChange = (MessageId, Option<String>);
 #[derive(Debug, Default)]
 pub struct FoldPlan {
     pub records: Vec<RecordOp>,
-    pub blocks: BTreeMap<Block, BlockPlan>,
+    /// Each touched block and its plan, in the order the fold first touched them. A list with
+    /// an index rather than a `BTreeMap`: a B-tree for this one key/value pair was 8 KB of the
+    /// wasm.
+    pub blocks: Vec<(Block, BlockPlan)>,
     /// What [`Placement`] learns once the fold is durable.
     pub placed: Vec<Placed>,
+    /// Where each block of `blocks` is.
+    index: HashMap<Block, usize>,
 }
 
 /// One touched block.
@@ -116,8 +121,7 @@ pub fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, Store
             }
             RecordOp::DeleteMessagesOf { account, queue } => {
                 let name = queue.as_str().to_owned();
-                plan.blocks
-                    .retain(|b, _| b.account != account || b.queue != name);
+                plan.forget_blocks(|b| b.account == account && b.queue == name);
                 plan.placed.push(Placed::Queue {
                     account: account.clone(),
                     queue: name.clone(),
@@ -127,7 +131,7 @@ pub fn plan(ops: Vec<RecordOp>, placement: &Placement) -> Result<FoldPlan, Store
                     .push(RecordOp::DeleteMessagesOf { account, queue });
             }
             RecordOp::Clear => {
-                plan.blocks.clear();
+                plan.forget_blocks(|_| true);
                 plan.placed.push(Placed::Clear);
                 emptied.all = true;
                 plan.records.push(RecordOp::Clear);
@@ -153,11 +157,28 @@ impl FoldPlan {
             || emptied
                 .queues
                 .contains(&(block.account.clone(), block.queue.clone()));
-        let entry = self.blocks.entry(block).or_insert_with(|| BlockPlan {
-            empty,
-            changes: Vec::new(),
-        });
-        entry.changes.push(change);
+        let at = match self.index.get(&block) {
+            Some(&at) => at,
+            None => {
+                self.index.insert(block.clone(), self.blocks.len());
+                let plan = BlockPlan {
+                    empty,
+                    changes: Vec::new(),
+                };
+                self.blocks.push((block, plan));
+                self.blocks.len() - 1
+            }
+        };
+        self.blocks[at].1.changes.push(change);
+    }
+
+    /// Drops the plans of the blocks `gone` selects (a later operation erases them anyway).
+    fn forget_blocks(&mut self, gone: impl Fn(&Block) -> bool) {
+        self.blocks.retain(|(b, _)| !gone(b));
+        self.index.clear();
+        for (at, (b, _)) in self.blocks.iter().enumerate() {
+            self.index.insert(b.clone(), at);
+        }
     }
 }
 
