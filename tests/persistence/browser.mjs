@@ -19,13 +19,65 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * Serves /pkg/* from www/pkg and everything else from tests/persistence/pages. The page reports
  * acknowledgements with `POST /ledger` (a JSON array `[kind, ...args]`); the response is sent
  * after `harness.onLedger(kind, ...args)` has run, so once the page has it, the test knows.
+ *
+ * `harness.call(fn, ...args)` runs `window.azq[fn](...args)` in whatever browser has
+ * `drive.html` open and resolves to its result: the page takes commands with `GET /command`
+ * (held open until there is one) and answers with `POST /result`. Plain HTTP, so a browser
+ * needs no remote protocol at all (Playwright drives only Chromium here).
  */
 export async function serveHarness() {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
     throw new Error('www/pkg is missing: run `make build` first');
   const harness = { onLedger: () => {} };
+  const commands = [];
+  const pending = new Map();
+  let waiting = null;
+  let nextId = 1;
+  const dispatch = () => {
+    if (!waiting || commands.length === 0) return;
+    waiting
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(commands.shift()));
+    waiting = null;
+  };
+  harness.call = (fn, ...args) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      commands.push({ id, fn, args });
+      dispatch();
+    });
+  /** Fails every call not yet answered (the browser died): `why` is the error. */
+  harness.abandon = (why) => {
+    commands.length = 0;
+    for (const { reject } of pending.values()) reject(new Error(why));
+    pending.clear();
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (req.method === 'GET' && url.pathname === '/command') {
+      waiting?.writeHead(409).end(); // a reloaded page replaces the one that was waiting
+      waiting = res;
+      res.on('close', () => {
+        if (waiting === res) waiting = null;
+      });
+      return dispatch();
+    }
+    if (req.method === 'POST' && url.pathname === '/result') {
+      let body = '';
+      req.on('data', (d) => {
+        body += d;
+      });
+      req.on('end', () => {
+        const { id, ok, value, error } = JSON.parse(body);
+        const call = pending.get(id);
+        pending.delete(id);
+        if (ok) call?.resolve(value);
+        else call?.reject(new Error(`in the page: ${error}`));
+        res.writeHead(204).end();
+      });
+      return;
+    }
     if (req.method === 'POST' && url.pathname === '/ledger') {
       let body = '';
       req.on('data', (d) => {
