@@ -16,9 +16,8 @@ import { startLoop } from './page/loop.js';
 import { clearViews, createViews, drawViews } from './page/views.js';
 import { bindSnippet } from './page/snippet.js';
 import { installBridge } from './page/sw-bridge.js';
-import { setAttr, setText } from './page/dom.js';
+import { $, $input, $select, setAttr, setText } from './page/dom.js';
 
-const $ = (id) => document.getElementById(id);
 const SETTINGS_KEY = 'azqueue-page'; // display settings (speed, step size, guided mode)
 const EXTRA_NAMES = ['Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kit', 'Lu', 'Max'];
 
@@ -95,15 +94,17 @@ async function boot() {
       text: $('guide-text'),
       when: $('guide-when'),
       cont: $('guide-continue'),
-      toggle: $('guided'),
-      next: $('next-moment'),
+      toggle: $input('guided'),
+      next: /** @type {HTMLButtonElement} */ ($('next-moment')),
     },
     demo,
     timeline: page.timeline,
     setPlaying: page.time.setPlaying,
     enabled: settings.guided === true,
   });
-  $('guided').addEventListener('change', () => saveSettings({ guided: $('guided').checked }));
+  $input('guided').addEventListener('change', () =>
+    saveSettings({ guided: $input('guided').checked }),
+  );
 
   bindScenarioControls(page);
   bindActionForms(page);
@@ -137,10 +138,10 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
     page.timeline.restart();
   }
   clearViews(views);
-  $('scenario').value = scenario.id;
+  $select('scenario').value = scenario.id;
   setText($('queue-name'), demo.queue);
   setText($('poison-name'), demo.poisonQueue);
-  $('poison-threshold').value = demo.poisonThreshold;
+  $input('poison-threshold').value = String(demo.poisonThreshold);
   page.refreshSnippet();
   showStore(demo);
   document.body.dataset.loads = String(Number(document.body.dataset.loads ?? 0) + 1);
@@ -183,7 +184,9 @@ async function start(page) {
 function bindScenarioControls(page) {
   for (const s of scenarios) $('scenario').append(new Option(s.title, s.id));
   $('reset').addEventListener('click', () => page.load(page.demo.scenario));
-  $('scenario').addEventListener('change', () => page.load(scenarioById($('scenario').value)));
+  $('scenario').addEventListener('change', () =>
+    page.load(scenarioById($select('scenario').value)),
+  );
 }
 
 /** The send form, the consumer buttons and the poison threshold: each a recorded action. */
@@ -191,11 +194,11 @@ function bindActionForms(page) {
   const { demo, perform } = page;
   $('send-form').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const ttl = Math.round(Number($('send-ttl').value) || 0);
+    const ttl = Math.round(Number($input('send-ttl').value) || 0);
     const r = await perform({
       type: 'send',
-      text: $('send-text').value.trim() || 'hello',
-      delayS: Math.max(0, Math.round(Number($('send-delay').value) || 0)),
+      text: $input('send-text').value.trim() || 'hello',
+      delayS: Math.max(0, Math.round(Number($input('send-delay').value) || 0)),
       ttlS: ttl === -1 ? -1 : Math.max(0, ttl),
     });
     const out = $('send-status');
@@ -210,9 +213,12 @@ function bindActionForms(page) {
   $('add-lease-worker').addEventListener('click', () =>
     perform({ type: 'add-lease-worker', name: nextName() }),
   );
-  $('poison-threshold').addEventListener('change', () => {
-    const value = Math.max(0, Math.min(50, Math.round(Number($('poison-threshold').value) || 0)));
-    $('poison-threshold').value = value;
+  $input('poison-threshold').addEventListener('change', () => {
+    const value = Math.max(
+      0,
+      Math.min(50, Math.round(Number($input('poison-threshold').value) || 0)),
+    );
+    $input('poison-threshold').value = String(value);
     perform({ type: 'poison-threshold', value });
   });
 }
@@ -220,7 +226,7 @@ function bindActionForms(page) {
 /** The rewind slider and "copy link to this moment". */
 function bindTimeTravel(page) {
   const { demo, session, timeline } = page;
-  const scrub = $('scrub');
+  const scrub = $input('scrub');
   let pending = 0;
   const seek = async () => {
     page.time.setPlaying(false);

@@ -27,7 +27,13 @@
 
 import init, { QueueService } from './pkg/azqueue.js';
 
-const params = new URL(self.location.href).searchParams;
+/**
+ * This worker's global scope. The WebWorker lib types `self` as any worker's scope, which tsc
+ * will not narrow to a service worker's directly.
+ */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+const params = new URL(sw.location.href).searchParams;
 const FORWARD = params.get('forward') === 'client';
 const FORWARD_TIMEOUT_MS = Number(params.get('timeout')) > 0 ? Number(params.get('timeout')) : 5000;
 const ACCOUNTS = accountNames(params.get('accounts'));
@@ -63,18 +69,18 @@ function accountNames(spec) {
     .filter(Boolean);
 }
 
-self.addEventListener('install', (event) => {
-  event.waitUntil((FORWARD ? Promise.resolve() : service()).then(() => self.skipWaiting()));
+sw.addEventListener('install', (event) => {
+  event.waitUntil((FORWARD ? Promise.resolve() : service()).then(() => sw.skipWaiting()));
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   // Take over already-open pages, so the page that registered us can use the queues at once.
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(sw.clients.claim());
 });
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== sw.location.origin) return;
   const first = url.pathname.split('/')[1] ?? '';
   const account = first.endsWith('-secondary') ? first.slice(0, -'-secondary'.length) : first;
   if (!ACCOUNTS.includes(account)) return;
@@ -102,11 +108,11 @@ self.addEventListener('fetch', (event) => {
 /** The window that made the request, else the first window of this origin. */
 async function pickClient(clientId) {
   if (clientId) {
-    const own = await self.clients.get(clientId);
+    const own = await sw.clients.get(clientId);
     if (own && own.type === 'window') return own;
   }
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  return windows.find((c) => new URL(c.url).origin === self.location.origin) ?? null;
+  const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  return windows.find((c) => new URL(c.url).origin === sw.location.origin) ?? null;
 }
 
 async function forward(event) {
@@ -161,7 +167,7 @@ async function forward(event) {
 
 /** An error the way Azure Storage words one: XML body, x-ms-error-code, a request id. */
 function azureError(status, code, message) {
-  const requestId = self.crypto?.randomUUID?.() ?? String(Date.now());
+  const requestId = sw.crypto?.randomUUID?.() ?? String(Date.now());
   const time = new Date().toISOString();
   const xml =
     `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code>` +

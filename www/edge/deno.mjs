@@ -14,4 +14,5 @@ Deno.serve(
   service.handler,
 );
 // Queues live in memory, so there is nothing to flush: a signal ends the process at once.
-for (const signal of ['SIGINT', 'SIGTERM']) Deno.addSignalListener(signal, () => Deno.exit(0));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+  Deno.addSignalListener(signal, () => Deno.exit(0));

@@ -83,9 +83,9 @@ export class DirectoryObject extends DurableObject {
   async alarm() {
     const opened = await this.open(undefined);
     await this.repair(opened, STALE_MS);
-    const left = this.ctx.storage.sql
-      .exec('SELECT min(since) AS since FROM azqueue_pending')
-      .one().since;
+    /** @type {SqlStorageCursor<{ since: number | null }>} */
+    const oldest = this.ctx.storage.sql.exec('SELECT min(since) AS since FROM azqueue_pending');
+    const left = oldest.one().since;
     if (left !== null)
       await this.ctx.storage.setAlarm(Math.max(left + STALE_MS, Date.now() + 1000));
   }
@@ -97,9 +97,9 @@ export class DirectoryObject extends DurableObject {
    */
   async repair(opened, olderThanMs) {
     if (!this.hasTables()) return;
-    const rows = this.ctx.storage.sql
-      .exec('SELECT token, queue, since FROM azqueue_pending')
-      .toArray();
+    /** @type {SqlStorageCursor<{ token: number, queue: string, since: number }>} */
+    const pending = this.ctx.storage.sql.exec('SELECT token, queue, since FROM azqueue_pending');
+    const rows = pending.toArray();
     const cutoff = Date.now() - olderThanMs;
     for (const queue of new Set(rows.map((r) => r.queue))) {
       const stub = this.env.QUEUE.get(

@@ -127,7 +127,9 @@ export class SqliteStore {
     let bytes = 0;
     let count = 0;
     if (!this.hasTable('azqueue_records')) return;
-    for (const row of this.sql.exec('SELECT key, value FROM azqueue_records')) {
+    /** @type {SqlStorageCursor<{ key: string, value: string }>} */
+    const records = this.sql.exec('SELECT key, value FROM azqueue_records');
+    for (const row of records) {
       if (row.key.startsWith(MESSAGE_PREFIX)) {
         bytes += row.value.length;
         count += 1;
@@ -195,12 +197,12 @@ export class SqliteStore {
       case 'deletePrefix': {
         // Keys are ASCII, so every key with the prefix sorts before prefix + U+FFFF.
         const range = [op.prefix, `${op.prefix}\uffff`];
-        const gone = this.sql
-          .exec(
-            'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
-            ...range,
-          )
-          .one();
+        /** @type {SqlStorageCursor<{ n: number, bytes: number }>} */
+        const counted = this.sql.exec(
+          'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
+          ...range,
+        );
+        const gone = counted.one();
         if (op.prefix.startsWith(MESSAGE_PREFIX)) {
           this.messageBytes -= gone.bytes;
           this.messageCount -= gone.n;
@@ -218,10 +220,14 @@ export class SqliteStore {
     }
   }
 
+  /** The length of `key`'s value, null when there is no such record. @param {string} key */
   valueLength(key) {
-    const row = this.sql
-      .exec('SELECT length(value) AS n FROM azqueue_records WHERE key = ?', key)
-      .toArray()[0];
+    /** @type {SqlStorageCursor<{ n: number }>} */
+    const lengths = this.sql.exec(
+      'SELECT length(value) AS n FROM azqueue_records WHERE key = ?',
+      key,
+    );
+    const row = lengths.toArray()[0];
     return row ? row.n : null;
   }
 }

@@ -62,10 +62,12 @@ export class Consumer extends Actor {
   holding = null; // { messageId, popReceipt, text, dequeueCount, since, doneAt, failing }
   #idlePolls = 0;
 
-  constructor(
-    demo,
-    { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn } = {},
-  ) {
+  /**
+   * @param {import("./demo.js").Demo} demo
+   * @param {{ name: string, processingS?: number, visibilityS?: number, pollS?: number,
+   *   startS?: number, failsOn?: (text: string) => string | undefined }} options
+   */
+  constructor(demo, { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn }) {
     super(demo, name);
     this.processingS = processingS;
     this.visibilityS = visibilityS;
@@ -298,7 +300,11 @@ export class LeaseWorker extends Actor {
   holding = null; // { messageId, popReceipt, label, job, stageStartedAt, until, resumed }
   renewals = 0;
 
-  constructor(demo, { name, leaseS = 30, stageS = 20, pollS = 2, startS = 0 } = {}) {
+  /**
+   * @param {import("./demo.js").Demo} demo
+   * @param {{ name: string, leaseS?: number, stageS?: number, pollS?: number, startS?: number }} options
+   */
+  constructor(demo, { name, leaseS = 30, stageS = 20, pollS = 2, startS = 0 }) {
     super(demo, name);
     this.leaseS = leaseS;
     this.stageS = stageS;
@@ -506,7 +512,12 @@ export class Producer extends Actor {
   kind = 'producer';
   sent = 0;
 
-  constructor(demo, { name, next, auto = false } = {}) {
+  /**
+   * @param {import("./demo.js").Demo} demo
+   * @param {{ name: string, auto?: boolean, next?: (i: number) =>
+   *   { text: string, delayS?: number, ttlS?: number, inS: number } | null }} options
+   */
+  constructor(demo, { name, next, auto = false }) {
     super(demo, name);
     this.next = next;
     this.auto = auto;
@@ -565,12 +576,21 @@ export class Autoscaler extends Actor {
   kind = 'autoscaler';
   wanted = 0;
 
+  /**
+   * @param {import("./demo.js").Demo} demo
+   * @param {{ name?: string, everyS?: number, perWorker?: number, min?: number, max?: number,
+   *   makeWorker: () => void }} options
+   */
   constructor(
     demo,
-    { name = 'Autoscaler', everyS = 5, perWorker = 4, min = 1, max = 6, makeWorker } = {},
+    { name = 'Autoscaler', everyS = 5, perWorker = 4, min = 1, max = 6, makeWorker },
   ) {
     super(demo, name);
-    Object.assign(this, { everyS, perWorker, min, max, makeWorker });
+    this.everyS = everyS;
+    this.perWorker = perWorker;
+    this.min = min;
+    this.max = max;
+    this.makeWorker = makeWorker;
     this.state = 'watching';
     this.status = `checks every ${everyS} s`;
     this.later(everyS * S, () => this.#check());

@@ -14,6 +14,7 @@ export class VirtualClock {
   #now = EPOCH;
   #timers = []; // sorted by (at, seq)
   #seq = 0;
+  /** @type {Promise<unknown>} */
   #chain = Promise.resolve();
   #wake = () => Infinity;
   #settle = async () => {};
@@ -58,14 +59,23 @@ export class VirtualClock {
     if (timer) timer.cancelled = true;
   }
 
-  /** Serializes `fn` with the clock's own work, so user actions never interleave with timers. */
+  /**
+   * Serializes `fn` with the clock's own work, so user actions never interleave with timers.
+   * @template T
+   * @param {() => T | PromiseLike<T>} fn
+   * @returns {Promise<T>}
+   */
   run(fn) {
     const next = this.#chain.then(fn);
     this.#chain = next.catch(() => {});
     return next;
   }
 
-  /** Moves time forward to `target`, stopping at every timer and every engine deadline. */
+  /**
+   * Moves time forward to `target`, stopping at every timer and every engine deadline.
+   * @param {number} target
+   * @returns {Promise<boolean>} false when `halt()` stopped it on the way
+   */
   advanceTo(target) {
     return this.run(() => this.#advance(target));
   }

@@ -2,9 +2,7 @@
 // "]"). Time only moves through the timeline, so recorded actions are applied on the way.
 
 import { SPEEDS } from './clock.js';
-import { setAttr, setText } from './dom.js';
-
-const $ = (id) => document.getElementById(id);
+import { $, $input, $select, setAttr, setText } from './dom.js';
 
 /**
  * @returns {{ setPlaying(on: boolean): void, step(): Promise<void>, setSpeed(i: number): void }}
@@ -14,7 +12,7 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
   const setSpeed = (i) => {
     speedIndex = Math.max(0, Math.min(SPEEDS.length - 1, i));
     demo.clock.speed = SPEEDS[speedIndex];
-    $('speed').value = speedIndex;
+    $input('speed').value = String(speedIndex);
     const label = `${SPEEDS[speedIndex]}×`;
     setText($('speed-out'), label);
     setAttr($('speed'), 'aria-valuetext', label);
@@ -26,7 +24,7 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
     setAttr($('play'), 'aria-pressed', on ? 'true' : 'false');
     setAttr($('play'), 'data-playing', on ? 'true' : 'false');
   };
-  const stepMs = () => Number($('step-size').value);
+  const stepMs = () => Number($select('step-size').value);
   let stepping = 0;
   const step = async () => {
     setPlaying(false);
@@ -44,7 +42,7 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
       });
     }
   };
-  $('step-size').value = String(settings.stepMs ?? 1000);
+  $select('step-size').value = String(settings.stepMs ?? 1000);
   const stepLabel = () => setText($('step'), `Step +${stepMs() / 1000} s`);
   stepLabel();
   $('step-size').addEventListener('change', () => {
@@ -53,12 +51,15 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
   });
   $('play').addEventListener('click', () => setPlaying(demo.clock.paused));
   $('step').addEventListener('click', step);
-  $('speed').addEventListener('input', () => setSpeed(Number($('speed').value)));
+  $input('speed').addEventListener('input', () => setSpeed(Number($input('speed').value)));
   setSpeed(speedIndex);
 
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest?.('input, select, textarea, button, summary, dialog, [contenteditable]'))
+    if (
+      e.target instanceof Element &&
+      e.target.closest('input, select, textarea, button, summary, dialog, [contenteditable]')
+    )
       return;
     if (e.key === ' ') {
       e.preventDefault();

@@ -16,6 +16,13 @@ const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
 const NARRATION_LIMIT = 60;
 
+/**
+ * One of a scenario's moments as the demo tracks it: ticked (`done`, at `at` ms elapsed) when the
+ * event `on` first happens to its actor (and message, if it names one).
+ * @typedef {{ on: string, text: string, guide?: string, actor?: string, label?: string,
+ *   done: boolean, at: number | undefined }} Moment
+ */
+
 export class Demo {
   clock = new VirtualClock();
   service = null;
@@ -32,7 +39,8 @@ export class Demo {
   logSeq = 0;
   narration = [];
   narrationSeq = 0;
-  moments = new Map(); // event kind → { text, done, at }
+  /** @type {Map<string, Moment>} event kind → the scenario's moment of that kind */
+  moments = new Map();
   samples = []; // queue length over time, one per virtual second
   counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
   view = { main: [], poison: [], extra: [] }; // derived cards, insertion order
@@ -55,6 +63,17 @@ export class Demo {
   #dirty = true; // a call may have changed a queue since the last refresh
   #deadline = -Infinity; // the next instant a card changes by itself, as of the last refresh
 
+  /**
+   * Called when a scenario's moment ticks (guided mode stops the clock there).
+   * @type {((kind: string, moment: Moment, text: string) => void) | undefined}
+   */
+  onMoment;
+
+  /**
+   * @param {object} o
+   * @param {typeof import("../pkg/azqueue.js").QueueService} o.QueueService the engine's class
+   * @param {string} o.origin the page's origin (the REST client's base)
+   */
   constructor({ QueueService, origin }) {
     this.#QueueService = QueueService;
     this.#origin = origin;
@@ -253,7 +272,13 @@ export class Demo {
     this.#updates.set(messageId, { at: this.clock.now(), count: u.count + 1 });
   }
 
-  /** This page moved a message to the poison queue: remember it for its exit. */
+  /**
+   * This page moved a message to the poison queue: remember it for its exit.
+   * @param {string} messageId
+   * @param {string} kind
+   * @param {string} by
+   * @param {{ dequeueCount?: number, to?: string }} [where]
+   */
   gone(messageId, kind, by, { dequeueCount, to } = {}) {
     this.#fates.set(messageId, { kind, by, dequeueCount });
     if (kind === 'poisoned')
@@ -265,6 +290,9 @@ export class Demo {
    * that kind, but only when the moment's own actor (and message, if it names one) did it: a
    * hand-added consumer crashing is not "Encoder A crashes".
    * A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest).
+   * @param {string} text
+   * @param {string} [kind]
+   * @param {{ quiet?: boolean, actor?: string, label?: string }} [who]
    */
   say(text, kind = 'info', { quiet = false, actor, label } = {}) {
     const m = this.moments.get(kind);

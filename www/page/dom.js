@@ -1,6 +1,13 @@
 // Small DOM helpers shared by the views: element creation, and setters that touch the DOM only
 // when a value changes (the views run every animation frame).
 
+/** The page's element with this id. @param {string} id */
+export const $ = (id) => document.getElementById(id);
+/** The page's `<input>` with this id. @param {string} id */
+export const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
+/** The page's `<select>` with this id. @param {string} id */
+export const $select = (id) => /** @type {HTMLSelectElement} */ ($(id));
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -14,13 +14,18 @@ export class Guide {
 
   /**
    * @param {object} o
-   * @param {{ box, text, when, cont, toggle, next }} o.el the guide's elements
+   * @param {{ box: HTMLElement, text: HTMLElement, when: HTMLElement, cont: HTMLElement,
+   *   toggle: HTMLInputElement, next: HTMLButtonElement }} o.el the guide's elements
    * @param {import("./demo.js").Demo} o.demo
    * @param {import("./timeline.js").Timeline} o.timeline
    * @param {(on: boolean) => void} o.setPlaying
+   * @param {boolean} [o.enabled] guided mode on at the start
    */
   constructor({ el, demo, timeline, setPlaying, enabled = false }) {
-    Object.assign(this, { el, demo, timeline, setPlaying });
+    this.el = el;
+    this.demo = demo;
+    this.timeline = timeline;
+    this.setPlaying = setPlaying;
     el.toggle.checked = enabled;
     el.cont.addEventListener('click', () => this.continue());
     el.next.addEventListener('click', () => this.nextMoment());

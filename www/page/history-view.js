@@ -10,8 +10,17 @@ export class HistoryView {
   #messageId = null;
   #shown = -1;
 
+  /**
+   * @param {object} o
+   * @param {HTMLDialogElement} o.dialog the panel
+   * @param {HTMLElement} o.title its heading
+   * @param {HTMLElement} o.events the list of the message's events
+   * @param {HTMLElement} o.close its close button
+   */
   constructor({ dialog, title, events, close }) {
-    Object.assign(this, { dialog, title, events });
+    this.dialog = dialog;
+    this.title = title;
+    this.events = events;
     close.addEventListener('click', () => this.close());
     dialog.addEventListener('close', () => (this.#messageId = null));
     document.addEventListener('keydown', (e) => {

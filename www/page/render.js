@@ -15,7 +15,11 @@ const EXIT_MS = 1600;
 export class LaneView {
   #cards = new Map(); // messageId → { el, parts, exitAt }
 
-  /** `onSelect(messageId)` runs when a card is clicked (or Enter is pressed on it). */
+  /**
+   * `onSelect(messageId)` runs when a card is clicked (or Enter is pressed on it).
+   * @param {HTMLElement} list
+   * @param {{ onSelect?: (messageId: string) => void }} [options]
+   */
   constructor(list, { onSelect } = {}) {
     this.list = list;
     if (!onSelect) return;

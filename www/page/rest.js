@@ -27,7 +27,9 @@ export class RestClient {
    * @param {object} o
    * @param {(r: Request) => Promise<Response>} o.handler the engine's fetch handler
    * @param {{ now(): number }} o.clock the virtual clock (log entries are stamped with it)
+   * @param {string} o.origin where the account's path starts (the page's own origin)
    * @param {(entry: object) => void} o.onCall called once per completed call
+   * @param {(messageId: string) => string} [o.nameOf] a message's name in summaries
    * @param {import("./receipts.js").Receipts} [o.receipts] names every pop receipt issued
    */
   constructor({ handler, clock, origin, onCall, nameOf = short, receipts }) {
@@ -39,7 +41,14 @@ export class RestClient {
     this.receipts = receipts;
   }
 
-  /** One REST call of the page's own. `path` is relative to the account; `query` values are strings. */
+  /**
+   * One REST call of the page's own. `path` is relative to the account; `query` values are strings.
+   * @param {string} actor
+   * @param {string} op
+   * @param {string} method
+   * @param {string} path
+   * @param {{ query?: Record<string, string>, body?: string }} [options]
+   */
   async call(actor, op, method, path, { query = {}, body } = {}) {
     const search = new URLSearchParams(query).toString();
     const url = `${this.#base}${path}${search ? `?${search}` : ''}`;
@@ -59,6 +68,9 @@ export class RestClient {
    * Passes a request made elsewhere (the SDK snippet, forwarded by the service worker) through
    * the same handler, and logs it like the page's own calls. Resolves with the wire answer:
    * { status, statusText, headers: [[name, value], …], body: ArrayBuffer }.
+   * @param {string} actor
+   * @param {Request} request
+   * @param {{ tag?: string }} [options]
    */
   async relay(actor, request, { tag = '' } = {}) {
     const method = request.method;
@@ -81,6 +93,9 @@ export class RestClient {
    * Sends `request` to the engine and reads what it did to messages: the messages a Put, Get or
    * Peek returned, the message a Delete or Update named, and the pop receipts presented and
    * issued (tagged r0, r1, … by `receipts`). Builds the log entry with a summary of all that.
+   * @param {string} actor
+   * @param {Request} request
+   * @param {{ op?: string, via?: string, tag?: string, sent?: string }} [options]
    */
   async #exchange(actor, request, { op, via, tag = '', sent } = {}) {
     const url = new URL(request.url);
@@ -210,8 +225,15 @@ export class RestClient {
     return this.#record(r);
   }
 
-  /** Put Message. `visibilityTimeout` delays it (scheduled work); `messageTimeToLive` expires it. */
+  /**
+   * Put Message. `visibilityTimeout` delays it (scheduled work); `messageTimeToLive` expires it.
+   * @param {string} actor
+   * @param {string} queue
+   * @param {string} text
+   * @param {{ visibilityTimeout?: number, messageTimeToLive?: number }} [options]
+   */
   async sendMessage(actor, queue, text, { visibilityTimeout, messageTimeToLive } = {}) {
+    /** @type {Record<string, string>} */
     const query = {};
     if (visibilityTimeout) query.visibilitytimeout = String(visibilityTimeout);
     if (messageTimeToLive) query.messagettl = String(messageTimeToLive);
@@ -250,7 +272,14 @@ export class RestClient {
     );
   }
 
-  /** Update Message: new text and/or a new visibility timeout; always a new pop receipt. */
+  /**
+   * Update Message: new text and/or a new visibility timeout; always a new pop receipt.
+   * @param {string} actor
+   * @param {string} queue
+   * @param {string} messageId
+   * @param {string} popReceipt
+   * @param {{ text?: string, visibilityTimeout?: number }} [options]
+   */
   async updateMessage(actor, queue, messageId, popReceipt, { text, visibilityTimeout = 0 } = {}) {
     const r = await this.call(actor, 'Update Message', 'PUT', `/${queue}/messages/${messageId}`, {
       query: { popreceipt: popReceipt, visibilitytimeout: String(visibilityTimeout) },

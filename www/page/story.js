@@ -8,8 +8,16 @@ export class StoryView {
   #narrated = -1;
   #scenario = null;
 
+  /**
+   * @param {object} o
+   * @param {HTMLElement} o.caption the scenario's caption
+   * @param {HTMLElement} o.moments the list of moments to watch for
+   * @param {HTMLElement} o.narration the list of what just happened
+   */
   constructor({ caption, moments, narration }) {
-    Object.assign(this, { caption, moments, narration });
+    this.caption = caption;
+    this.moments = moments;
+    this.narration = narration;
   }
 
   clear() {
@@ -34,7 +42,7 @@ export class StoryView {
         ),
       );
     }
-    for (const li of this.moments.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.moments.children)) {
       const m = demo.moments.get(li.dataset.on);
       setAttr(li, 'data-done', m?.done ? 'true' : 'false');
       setClass(li, 'done', m?.done);

@@ -22,7 +22,10 @@ export class Timeline {
    * @param {() => Promise<void>} o.reload loads the current scenario afresh (keeping the session)
    */
   constructor({ demo, session, apply, reload }) {
-    Object.assign(this, { demo, session, apply, reload });
+    this.demo = demo;
+    this.session = session;
+    this.apply = apply;
+    this.reload = reload;
   }
 
   /** Moves the clock forward to `target`, applying recorded actions at their instants. */

@@ -7,9 +7,7 @@ import { LogView } from './log.js';
 import { ChartView } from './chart.js';
 import { StoryView } from './story.js';
 import { HistoryView } from './history-view.js';
-import { setAttr, setText } from './dom.js';
-
-const $ = (id) => document.getElementById(id);
+import { $, $input, setAttr, setText } from './dom.js';
 
 /**
  * @param {object} o
@@ -31,7 +29,7 @@ export function createViews({ onAction, onSelect }) {
       narration: $('narration'),
     }),
     history: new HistoryView({
-      dialog: $('card-history'),
+      dialog: /** @type {HTMLDialogElement} */ ($('card-history')),
       title: $('history-title'),
       events: $('history-events'),
       close: $('history-close'),
@@ -66,9 +64,9 @@ export function drawViews(views, demo, timeline) {
   $('poison-box').hidden = !demo.poisonThreshold && demo.view.poison.length === 0;
   $('extra-box').hidden = !demo.extraQueue;
   setText($('extra-name'), demo.extraQueue ?? '');
-  const threshold = $('poison-threshold');
+  const threshold = $input('poison-threshold');
   if (document.activeElement !== threshold && threshold.value !== String(demo.poisonThreshold))
-    threshold.value = demo.poisonThreshold;
+    threshold.value = String(demo.poisonThreshold);
 
   views.producers.render(
     demo.actors.filter((a) => a.kind === 'producer'),
@@ -77,7 +75,7 @@ export function drawViews(views, demo, timeline) {
   views.consumers.render(
     demo.actors
       .filter((a) => a.kind !== 'producer')
-      .sort((a, b) => (b.kind === 'autoscaler') - (a.kind === 'autoscaler')),
+      .sort((a, b) => Number(b.kind === 'autoscaler') - Number(a.kind === 'autoscaler')),
     now,
   );
   renderCounters($('counters'), demo.counters);
@@ -89,7 +87,7 @@ export function drawViews(views, demo, timeline) {
 }
 
 function drawScrubber(timeline, elapsed) {
-  const scrub = $('scrub');
+  const scrub = $input('scrub');
   const max = Math.max(elapsed, timeline.reached - EPOCH) / 1000;
   setAttr(scrub, 'max', max.toFixed(1));
   if (document.activeElement !== scrub || !scrub.matches(':active')) {
