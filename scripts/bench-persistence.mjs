@@ -55,16 +55,13 @@ async function chromium() {
   const profile = tmp('chromium');
   const browser = await launch(profile, harness.url);
   try {
-    for (const durability of ['strict', 'relaxed']) {
+    for (const durability of /** @type {const} */ (['strict', 'relaxed'])) {
       for (const producers of PRODUCERS) {
-        const r = await browser.page.evaluate(
-          async ([durability, producers, ms]) => {
-            await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
-            const rate = await window.azq.putRate({ producers, ms });
-            return { ...rate, transactions: (await window.azq.stats()).transactions };
-          },
-          [durability, producers, MS],
-        );
+        const r = await browser.page.evaluate(async ([durability, producers, ms]) => {
+          await window.azq.open({ name: `rate-${durability}-${producers}`, durability });
+          const rate = await window.azq.putRate({ producers, ms });
+          return { ...rate, transactions: (await window.azq.stats()).transactions };
+        }, /** @type {const} */ ([durability, producers, MS]));
         const ms = (x) => x.toFixed(x < 10 ? 1 : 0);
         const { p50, p99, max } = r.latencyMs;
         row(

@@ -19,6 +19,11 @@ if (dir && isServer) {
   fs.mkdirSync(dir, { recursive: true });
   const createServer = net.createServer;
   let next = 0;
+  /**
+   * net.createServer, recording each connection's bytes on the way in.
+   * @param {net.ServerOpts | ((socket: net.Socket) => void)} [options]
+   * @param {(socket: net.Socket) => void} [listener]
+   */
   net.createServer = function capturing(options, listener) {
     const [opts, onConnection] =
       typeof options === 'function' ? [{}, options] : [options, listener];

@@ -43,10 +43,13 @@ describe('with the development account', () => {
 
   test('no credentials at all are refused', async () => {
     const anon = new QueueServiceClient(server.queueUrl, new AnonymousCredential());
-    await assert.rejects(anon.getQueueClient(uniqueName('anon')).create(), (err) => {
-      assert.ok([401, 403, 404].includes(err.statusCode), `status ${err.statusCode}`);
-      return true;
-    });
+    await assert.rejects(
+      anon.getQueueClient(uniqueName('anon')).create(),
+      (/** @type {import('@azure/storage-queue').RestError} */ err) => {
+        assert.ok([401, 403, 404].includes(err.statusCode), `status ${err.statusCode}`);
+        return true;
+      },
+    );
   });
 
   test('a service SAS grants exactly its permissions', async () => {
@@ -142,7 +145,7 @@ describe('with the development account', () => {
     for await (const q of listOnly.listQueues({ prefix: name })) assert.equal(q.name, name);
     await assert.rejects(
       listOnly.createQueue(uniqueName('denied')),
-      (err) => err.statusCode === 403,
+      (/** @type {import('@azure/storage-queue').RestError} */ err) => err.statusCode === 403,
     );
   });
 });
@@ -182,8 +185,10 @@ describe('with AZURITE_ACCOUNTS', () => {
       `${server.origin}/${DEV_ACCOUNT}`,
       new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY),
     );
-    await assert.rejects(dev.createQueue(uniqueName('dev')), (err) =>
-      [403, 404].includes(err.statusCode),
+    await assert.rejects(
+      dev.createQueue(uniqueName('dev')),
+      (/** @type {import('@azure/storage-queue').RestError} */ err) =>
+        [403, 404].includes(err.statusCode),
     );
   });
 

@@ -149,9 +149,12 @@ test('the socket listener closes a connection that stays silent, and serves one 
   const service = await QueueService.open({ store: 'memory', anonymous: true });
   const listener = queueConnectionListener(service, { fallbackHost: '127.0.0.1', idleMs: 300 });
   const server = net.createServer(listener);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  );
   try {
-    const socket = net.connect(server.address().port, '127.0.0.1');
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    const socket = net.connect(port, '127.0.0.1');
     const chunks = [];
     socket.on('data', (d) => chunks.push(d));
     const closed = new Promise((resolve) => socket.on('close', resolve));

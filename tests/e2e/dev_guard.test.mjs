@@ -26,7 +26,7 @@ const count = async () => (await queue.getProperties()).approximateMessagesCount
 function raw(lines) {
   const { port } = new URL(server.origin);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
       socket.end(`${lines.join('\r\n')}\r\nconnection: close\r\n\r\n`);
     });
     let text = '';
@@ -102,5 +102,8 @@ test('the same-origin reset with the dev header is served (last: it empties the 
     headers: { origin: server.origin, 'x-azqueue-dev': '1' },
   });
   assert.equal(r.status, 204);
-  await assert.rejects(queue.getProperties(), (e) => e.statusCode === 404);
+  await assert.rejects(
+    queue.getProperties(),
+    (/** @type {import('@azure/storage-queue').RestError} */ e) => e.statusCode === 404,
+  );
 });

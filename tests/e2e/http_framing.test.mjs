@@ -178,10 +178,13 @@ for (const [what, args] of [
       const chunks = `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)};ext=1\r\n${body.slice(10)}\r\n0\r\n\r\n`;
       // Pipelined behind the chunked write: answered only if its body was consumed exactly.
       c.write(
-        request(port, 'POST', `${p}/messages`, {
-          framing: ['Transfer-Encoding: chunked'],
-          body: chunks,
-        }) + request(port, 'GET', `${p}/messages`, { query: 'peekonly=true' }),
+        Buffer.concat([
+          request(port, 'POST', `${p}/messages`, {
+            framing: ['Transfer-Encoding: chunked'],
+            body: chunks,
+          }),
+          request(port, 'GET', `${p}/messages`, { query: 'peekonly=true' }),
+        ]),
       );
       const put = await c.next();
       assert.equal(put.status, 411, put.body);

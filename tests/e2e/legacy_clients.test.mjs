@@ -55,7 +55,7 @@ describe('npm azure-storage 2.x', () => {
     const { name, viaSas: readOnly } = await queueWithSas('legacy-ro', 'r');
     await assert.rejects(
       call((cb) => readOnly.createMessage(name, 'nope', cb)),
-      (err) => {
+      (/** @type {{ statusCode: number, code: string }} */ err) => {
         assert.equal(err.statusCode, 403);
         assert.equal(err.code, 'AuthorizationPermissionMismatch');
         return true;

@@ -52,13 +52,16 @@ describe('create and delete', () => {
       'OutOfRangeInput',
     );
     // Azure storage's words for the length (issue 13), as the SDK shows them.
-    await assert.rejects(service.getQueueClient('ab').create(), (err) => {
-      assert.match(
-        err.message,
-        /^The specified resource name length is not within the permissible limits\.\n/,
-      );
-      return true;
-    });
+    await assert.rejects(
+      service.getQueueClient('ab').create(),
+      (/** @type {import('@azure/storage-queue').RestError} */ err) => {
+        assert.match(
+          err.message,
+          /^The specified resource name length is not within the permissible limits\.\n/,
+        );
+        return true;
+      },
+    );
   });
 });
 

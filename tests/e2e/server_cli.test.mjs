@@ -22,8 +22,8 @@ describe('server command line', () => {
 
   test('a busy port is a clear error and a non-zero exit', async () => {
     const blocker = net.createServer();
-    await new Promise((r) => blocker.listen(0, '127.0.0.1', r));
-    const { port } = blocker.address();
+    await /** @type {Promise<void>} */ (new Promise((r) => blocker.listen(0, '127.0.0.1', r)));
+    const { port } = /** @type {import('node:net').AddressInfo} */ (blocker.address());
     try {
       const r = await runServer(['--queuePort', String(port), '--webPort', '0']);
       assert.equal(r.code, 1);
@@ -34,12 +34,14 @@ describe('server command line', () => {
   });
 
   test('HTTPS and OAuth flags are checked before anything starts', async () => {
-    for (const [args, message] of [
+    /** @type {[string[], RegExp][]} */
+    const cases = [
       [['--key', 'k.pem'], /--key needs --cert/],
       [['--cert', 'c.pem'], /--cert needs --key \(a PEM certificate\) or --pwd \(a PFX file\)/],
       [['--oauth', 'basic'], /--oauth needs HTTPS/],
       [['--oauth', 'full', '--cert', 'c.pem', '--key', 'k.pem'], /--oauth takes "basic"/],
-    ]) {
+    ];
+    for (const [args, message] of cases) {
       const r = await runServer(['--queuePort', '0', '--webPort', '0', ...args]);
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, message);

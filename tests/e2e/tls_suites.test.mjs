@@ -28,6 +28,7 @@ const TLS_SUITES = fs
 test('the SDK suites and the TLS suites pass over HTTPS', { timeout: 600_000 }, async () => {
   const cert = makeCertificate();
   try {
+    /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, AZQUEUE_E2E_TLS: cert.dir, NODE_EXTRA_CA_CERTS: cert.ca };
     // The child is a test run of its own, not a subtest stream of this one.
     delete env.NODE_TEST_CONTEXT;

@@ -6,6 +6,13 @@ import { couldBeQueueName, isQueueName, route } from '../../www/edge/route.mjs';
 
 const at = (path) => `http://127.0.0.1:8787${path}`;
 
+/** The route of a request that must go to a queue object. */
+function queueRoute(method, url) {
+  const target = route(method, url);
+  if (target.kind !== 'queue') throw new Error(`${method} ${url} went to ${target.kind}`);
+  return target;
+}
+
 test('queue and message operations go to the queue object; listing changes are marked', () => {
   assert.deepEqual(route('PUT', at('/acct/orders')), {
     kind: 'queue',
@@ -19,9 +26,9 @@ test('queue and message operations go to the queue object; listing changes are m
     queue: 'orders',
     listing: true,
   });
-  assert.equal(route('PUT', at('/acct/orders?comp=metadata')).listing, true);
-  assert.equal(route('GET', at('/acct/orders?comp=metadata')).listing, false);
-  assert.equal(route('PUT', at('/acct/orders?comp=acl')).listing, false);
+  assert.equal(queueRoute('PUT', at('/acct/orders?comp=metadata')).listing, true);
+  assert.equal(queueRoute('GET', at('/acct/orders?comp=metadata')).listing, false);
+  assert.equal(queueRoute('PUT', at('/acct/orders?comp=acl')).listing, false);
   assert.deepEqual(route('POST', at('/acct/orders/messages')), {
     kind: 'queue',
     account: 'acct',
@@ -36,7 +43,7 @@ test('queue and message operations go to the queue object; listing changes are m
     queue: 'orders',
     listing: false,
   });
-  assert.equal(route('PUT', at('/acct-secondary/orders')).listing, false);
+  assert.equal(queueRoute('PUT', at('/acct-secondary/orders')).listing, false);
   assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/orders')), {
     kind: 'queue',
     account: 'acct',
@@ -62,7 +69,7 @@ test('account operations, preflights and impossible names go to the directory', 
   assert.deepEqual(route('PUT', at('/acct/Upper-Case')), { kind: 'directory', account: 'acct' });
   assert.deepEqual(route('PUT', at('/acct/ab')), { kind: 'directory', account: 'acct' });
   // Percent-encoding is decoded before naming, so one queue never has two objects.
-  assert.equal(route('PUT', at('/acct/%6Frders')).queue, 'orders');
+  assert.equal(queueRoute('PUT', at('/acct/%6Frders')).queue, 'orders');
 });
 
 test('what spans objects has no single target', () => {

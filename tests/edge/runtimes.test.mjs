@@ -21,6 +21,10 @@ const RUNTIMES = {
   bun: [path.join(BIN, 'bun'), path.join(ROOT, 'www', 'edge', 'bun.mjs')],
 };
 
+/**
+ * Starts a host on a free port; resolves once it says it is ready.
+ * @param {string[]} commandLine the host's command and its arguments
+ */
 function start([command, ...args]) {
   const child = spawn(command, [...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

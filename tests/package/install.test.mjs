@@ -20,7 +20,8 @@ const installed = () => path.join(installedProject().dir, 'node_modules', 'azque
 test('the project that installs it has no Rust toolchain on its PATH', () => {
   for (const tool of ['cargo', 'rustc']) {
     const r = spawnSync(tool, ['--version'], { env: { PATH: PATH_WITHOUT_RUST } });
-    assert.equal(r.error?.code, 'ENOENT', `${tool} is reachable`);
+    const error = /** @type {NodeJS.ErrnoException | undefined} */ (r.error);
+    assert.equal(error?.code, 'ENOENT', `${tool} is reachable`);
   }
 });
 
@@ -30,7 +31,7 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
   assert.equal(manifest.scripts, undefined, 'no install (or any) scripts');
   assert.equal(manifest.dependencies, undefined, 'nothing else to download');
   assert.deepEqual(manifest.bin, { azqueue: 'www/server.mjs' });
-  const files = fs.readdirSync(dir, { recursive: true });
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
   assert.deepEqual(
     files.filter((f) => /\.(rs|toml)$/.test(f) || f.includes('Cargo')),
     [],

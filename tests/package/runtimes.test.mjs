@@ -17,10 +17,12 @@ const { receivedMessageItems: [m] } = await q.receiveMessages();
 console.log(JSON.stringify({ text: m.messageText, dequeueCount: m.dequeueCount, webGlue: typeof azqueue.initSync === "function" }));
 `;
 
-for (const [runtime, args] of [
+/** @type {[string, string[]][]} */
+const RUNTIMES = [
   ['bun', ['runtime.mjs']],
   ['deno', ['run', '--allow-read', 'runtime.mjs']],
-]) {
+];
+for (const [runtime, args] of RUNTIMES) {
   test(`${runtime} takes the web glue and round-trips a message`, () => {
     const { dir } = installedProject();
     fs.writeFileSync(path.join(dir, 'runtime.mjs'), SCRIPT);

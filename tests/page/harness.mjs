@@ -88,7 +88,7 @@ function startStaticServer() {
   });
   return new Promise((resolvePromise) => {
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolvePromise({
         url: `http://127.0.0.1:${port}`,
         close: () => server.close(),
@@ -135,7 +135,13 @@ export async function launchBrowser() {
   };
 }
 
-/** A page that records every console error and page error; `query` is added to its address. */
+/**
+ * A page that records every console error and page error; `query` is added to its address.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {string} url
+ * @param {{ viewport?: { width: number, height: number }, reducedMotion?: 'reduce' | 'no-preference',
+ *   query?: string }} [options]
+ */
 export async function openPage(
   context,
   url,
@@ -232,7 +238,8 @@ async function waitLoaded(page, loadsBefore, id) {
     ([before, want]) =>
       Number(document.body.dataset.loads) > before &&
       (!want || document.body.dataset.scenario === want) &&
-      document.querySelector('[data-testid=clock]').dataset.elapsedMs === '0',
+      /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+        .elapsedMs === '0',
     [loadsBefore, id],
   );
 }
@@ -243,16 +250,22 @@ export async function setStep(page, seconds) {
 
 async function stepOnce(page) {
   const [t, size] = await page.evaluate(() => [
-    Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs),
-    Number(document.querySelector('[data-testid=step-size]').value),
+    Number(
+      /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset.elapsedMs,
+    ),
+    Number(
+      /** @type {HTMLSelectElement} */ (document.querySelector('[data-testid=step-size]')).value,
+    ),
   ]);
   await page.click('[data-testid=step]');
   // The display passes through intermediate times while the engine works through the step, and
   // reads the target before the timers due then have run: wait for the step itself to finish.
   await page.waitForFunction(
     (want) =>
-      Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) >= want &&
-      !document.body.dataset.stepping,
+      Number(
+        /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+          .elapsedMs,
+      ) >= want && !document.body.dataset.stepping,
     t + size,
   );
   return t + size;
@@ -264,7 +277,12 @@ export async function stepTo(page, seconds) {
   return elapsed(page);
 }
 
-/** Steps until `predicate` (run in the page) holds; returns the time it did. */
+/**
+ * Steps until `predicate` (run in the page) holds; returns the time it did.
+ * @param {import('playwright-core').Page} page
+ * @param {(arg: unknown) => unknown} predicate
+ * @param {{ maxSeconds?: number, arg?: unknown }} [options]
+ */
 export async function stepUntil(page, predicate, { maxSeconds = 300, arg } = {}) {
   for (;;) {
     if (await page.evaluate(predicate, arg)) return elapsed(page);

@@ -69,7 +69,10 @@ describe('nothing on the page misleads', () => {
     await stepTo(
       page,
       (await page.evaluate(() =>
-        Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs),
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ),
       )) /
         1000 +
         1,

@@ -67,7 +67,7 @@ describe('the teaching page', () => {
     for (const id of HOOKS) assert.ok(await page.$(`[data-testid=${id}]`), `data-testid=${id}`);
     assert.equal((await cards(page)).length, 4);
     const options = await page.$$eval('[data-testid=scenario-select] option', (o) =>
-      o.map((x) => x.value),
+      o.map((x) => /** @type {HTMLOptionElement} */ (x).value),
     );
     assert.deepEqual(options, ['slow-consumer', 'lease', 'scheduled', 'poison', 'autoscale']);
     assert.match(await page.textContent('[data-testid=store]'), /Engine running in this tab/);
@@ -105,7 +105,11 @@ describe('the teaching page', () => {
     await page.click('[data-testid=play-pause]');
     assert.equal(await page.getAttribute('[data-testid=play-pause]', 'aria-pressed'), 'true');
     await page.waitForFunction(
-      () => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) > 6300,
+      () =>
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ) > 6300,
     );
     await page.click('[data-testid=play-pause]');
     await page.waitForTimeout(150); // an advance already under way when Pause was pressed completes
@@ -123,7 +127,11 @@ describe('the teaching page', () => {
     assert.equal(await page.textContent('#speed-out'), '100×');
     await page.click('[data-testid=play-pause]');
     await page.waitForFunction(
-      () => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) > 20_000,
+      () =>
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ) > 20_000,
       null,
       { timeout: 15_000 },
     );
@@ -209,20 +217,26 @@ describe('the teaching page', () => {
       await page.keyboard.press('Tab');
       focused.push(
         await page.evaluate(
-          () => document.activeElement.dataset.testid ?? document.activeElement.id,
+          () =>
+            /** @type {HTMLElement} */ (document.activeElement).dataset.testid ??
+            document.activeElement.id,
         ),
       );
     }
     for (const id of ['scenario-select', 'play-pause', 'step'])
       assert.ok(focused.includes(id), `Tab reaches ${id} (${focused})`);
 
-    await page.evaluate(() => document.activeElement.blur());
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).blur());
     await setStep(page, 5);
-    await page.evaluate(() => document.activeElement.blur());
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).blur());
     const t = await elapsed(page);
     await page.keyboard.press('.');
     await page.waitForFunction(
-      (want) => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) >= want,
+      (want) =>
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ) >= want,
       t + 5000,
     );
     await page.keyboard.press(' ');
@@ -264,7 +278,7 @@ describe('the teaching page', () => {
     await page.click('[data-testid=send]');
     await page.waitForFunction(() =>
       [...document.querySelectorAll('[data-testid=message]')].some(
-        (c) => c.dataset.text === 'added by hand',
+        (/** @type {HTMLElement} */ c) => c.dataset.text === 'added by hand',
       ),
     );
     await stepTo(page, 38);
@@ -280,7 +294,9 @@ describe('the teaching page', () => {
           dequeueCount,
           text,
         })),
-      log: await page.$$eval('[data-testid=http-log] li', (rows) => rows.map((r) => r.innerText)),
+      log: await page.$$eval('[data-testid=http-log] li', (rows) =>
+        rows.map((r) => /** @type {HTMLElement} */ (r).innerText),
+      ),
       actors: await page.$$eval('[data-testid=consumer]', (els) =>
         els.map((e) => `${e.dataset.name}:${e.dataset.state}`),
       ),
@@ -290,14 +306,21 @@ describe('the teaching page', () => {
     await page.reload();
     await page.waitForSelector("body[data-ready='true']");
     await page.waitForFunction(
-      (t) => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) === t,
+      (t) =>
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ) === t,
       before.t,
     );
     await page.waitForTimeout(300);
     const restored = await snapshot();
     assert.deepEqual(restored, before);
     assert.equal(
-      await page.$eval('[data-testid=scenario-select]', (s) => s.value),
+      await page.$eval(
+        '[data-testid=scenario-select]',
+        (s) => /** @type {HTMLSelectElement} */ (s).value,
+      ),
       'slow-consumer',
     );
     assert.match(await page.textContent('[data-testid=store]'), /restored after reload/);

@@ -60,7 +60,11 @@ describe('the page on a phone', () => {
     const t = Number(await page.getAttribute('[data-testid=clock]', 'data-elapsed-ms'));
     await page.click('[data-testid=step]');
     await page.waitForFunction(
-      (want) => Number(document.querySelector('[data-testid=clock]').dataset.elapsedMs) >= want,
+      (want) =>
+        Number(
+          /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
+            .elapsedMs,
+        ) >= want,
       t + 1000,
     );
     const overflow = await page.evaluate(

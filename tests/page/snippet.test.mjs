@@ -81,7 +81,10 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const before = await cards(page);
     const queue = await page.textContent('#queue-name');
     const sent = await page.evaluate(async (queue) => {
-      const { QueueClient, AnonymousCredential } = await import('/vendor/azure-storage-queue.js');
+      // The page's own bundle of the SDK (scripts/build-sdk.mjs), which tsc knows by its package.
+      const bundle = '/vendor/azure-storage-queue.js';
+      /** @type {typeof import('@azure/storage-queue')} */
+      const { QueueClient, AnonymousCredential } = await import(bundle);
       const client = new QueueClient(
         `${location.origin}/devstoreaccount1/${queue}`,
         new AnonymousCredential(),

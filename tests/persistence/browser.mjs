@@ -28,6 +28,7 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 export async function serveHarness() {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
     throw new Error('www/pkg is missing: run `make build` first');
+  /** @type {{ onLedger: (...entry: unknown[]) => void, url?: string, close?: () => Promise<unknown> }} */
   const harness = { onLedger: () => {} };
   const commands = [];
   const pending = new Map();
@@ -104,8 +105,9 @@ export async function serveHarness() {
         .end(bytes);
     });
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  harness.url = `http://127.0.0.1:${server.address().port}/work.html`;
+  await /** @type {Promise<void>} */ (new Promise((r) => server.listen(0, '127.0.0.1', r)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  harness.url = `http://127.0.0.1:${port}/work.html`;
   harness.close = () =>
     new Promise((r) => {
       server.close(r);

@@ -238,6 +238,7 @@ describe('the durability guarantee through an adapter', () => {
     const s = await open(adapter);
     const q = await s.createQueue('group');
     const before = adapter.commits.length;
+    /** @type {(value?: unknown) => void} */
     let release;
     adapter.hold = new Promise((r) => {
       release = r;
@@ -264,12 +265,14 @@ describe('the durability guarantee through an adapter', () => {
     const heard = [];
     s.subscribe((e) => heard.push(e.type));
     const tick = () => new Promise((r) => setTimeout(r, 5));
+    /** @type {(value?: unknown) => void} */
     let releaseFirst;
     adapter.hold = new Promise((r) => {
       releaseFirst = r;
     });
     const a = q.sendMessage('a'); // the first commit, held
     await tick();
+    /** @type {(value?: unknown) => void} */
     let releaseSecond;
     adapter.hold = new Promise((r) => {
       releaseSecond = r;
@@ -291,6 +294,7 @@ describe('the durability guarantee through an adapter', () => {
     const s = await open(adapter, { durability: 'relaxed' });
     assert.equal(s.durability, 'relaxed');
     const q = await s.createQueue('relaxed');
+    /** @type {(value?: unknown) => void} */
     let release;
     adapter.hold = new Promise((r) => {
       release = r;

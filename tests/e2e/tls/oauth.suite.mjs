@@ -49,10 +49,11 @@ function credential(token) {
 
 /** Asserts Azure's refusal of a token: 401 InvalidAuthenticationInfo with this detail. */
 async function refused(promise, detail) {
-  await assert.rejects(promise, (err) => {
+  await assert.rejects(promise, (/** @type {import('@azure/storage-queue').RestError} */ err) => {
     assert.equal(err.statusCode, 401, err.message);
     assert.equal(err.code, 'InvalidAuthenticationInfo');
-    assert.equal(err.details?.authenticationErrorDetail, detail);
+    const details = /** @type {{ authenticationErrorDetail?: string } | undefined} */ (err.details);
+    assert.equal(details?.authenticationErrorDetail, detail);
     assert.match(
       err.response.headers.get('www-authenticate'),
       /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/.+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/,
@@ -177,10 +178,13 @@ describe('without --oauth', () => {
 
   test('a bearer token is refused with 403 AuthenticationFailed, even a good one', async () => {
     const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims())));
-    await assert.rejects(service.getProperties(), (err) => {
-      assert.equal(err.statusCode, 403);
-      assert.equal(err.code, 'AuthenticationFailed');
-      return true;
-    });
+    await assert.rejects(
+      service.getProperties(),
+      (/** @type {import('@azure/storage-queue').RestError} */ err) => {
+        assert.equal(err.statusCode, 403);
+        assert.equal(err.code, 'AuthenticationFailed');
+        return true;
+      },
+    );
   });
 });
