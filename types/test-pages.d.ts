@@ -1,9 +1,12 @@
-// What the pages the tests and benchmarks load in Chromium leave on `window`, for the callbacks
-// they run there with page.evaluate (those callbacks are checked with the Node code that holds
-// them).
+// What the pages the tests, benchmarks and soak load in Chromium leave on `window`, for the
+// callbacks the Node side runs there with page.evaluate, and the bindings it exposes to them.
 interface Window {
   /** The persistence page's helpers (tests/persistence/pages/work.js). */
   azq: import('../tests/persistence/pages/work.js').PageHelpers;
+  /** The soak page's workload and inspection (scripts/soak/page/page.mjs). */
+  soak: import('../scripts/soak/page/page.mjs').SoakPage;
+  /** The soak's ledger in Node (scripts/soak/chromium-host.mjs's binding). */
+  soakLedger(kind: string, ...args: unknown[]): Promise<void>;
   /** What the bundle the package test builds reports (tests/package/browser.test.mjs). */
   result?: unknown;
   /** The interval a page test hogs the main thread with (tests/page/page.test.mjs). */

@@ -142,12 +142,12 @@ export async function chromiumHost() {
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     return page.evaluate(async () => {
       const t = performance.now();
-      await /** @type {any} */ (window).soak.open();
+      await window.soak.open();
       return performance.now() - t;
     });
   };
   await load(false);
-  const now = () => browser.page.evaluate(() => /** @type {any} */ (window).soak.now());
+  const now = () => browser.page.evaluate(() => window.soak.now());
   const events = [];
 
   return {
@@ -164,7 +164,7 @@ export async function chromiumHost() {
       /** The workload in the page until `until`, or until the page goes away. */
       const live = (tag) =>
         browser.page
-          .evaluate((o) => /** @type {any} */ (window).soak.run(o), { ...options, tag })
+          .evaluate((o) => window.soak.run(o), { ...options, tag })
           .then(
             () => 'it had finished',
             (err) => (CUT.test(err.message) ? 'cutting it off' : Promise.reject(err)),
@@ -215,18 +215,14 @@ export async function chromiumHost() {
         const heap = await browser.cdp.send('Runtime.getHeapUsage');
         figures['JS heap'] = heap.usedSize / 2 ** 20;
         figures['wasm memory'] =
-          (await browser.page.evaluate(() => /** @type {any} */ (window).soak.wasmBytes())) /
-          2 ** 20;
+          (await browser.page.evaluate(() => window.soak.wasmBytes())) / 2 ** 20;
       } catch {
         // the page is reloading or the browser restarting: no figure for this sample
       }
       return figures;
     },
     async present(queues) {
-      const rows = await browser.page.evaluate(
-        (q) => /** @type {any} */ (window).soak.present(q),
-        queues,
-      );
+      const rows = await browser.page.evaluate((q) => window.soak.present(q), queues);
       return new Map(rows.map(([id, text, dequeueCount]) => [id, { text, dequeueCount }]));
     },
     async stop() {

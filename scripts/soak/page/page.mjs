@@ -22,13 +22,15 @@ const ledger = new Proxy(
     get:
       (_, kind) =>
       (...args) =>
-        window.soakLedger(kind, ...args),
+        // The workload calls the ledger's methods by name, never by symbol.
+        window.soakLedger(/** @type {string} */ (kind), ...args),
   },
 );
 
 let service = null;
 
-window.soak = {
+/** What chromium-host.mjs calls with page.evaluate, as `window.soak`. */
+const soak = {
   now,
 
   /** Opens (or reopens, after a reload) the soak's database; the last page's lock is waited for. */
@@ -72,5 +74,7 @@ window.soak = {
   /** The wasm instance's linear memory, in bytes (it only grows). */
   wasmBytes: () => wasm.memory.buffer.byteLength,
 };
+/** @typedef {typeof soak} SoakPage */
+Object.assign(window, { soak });
 
 document.getElementById('status').textContent = 'ready';
