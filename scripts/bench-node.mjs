@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { API_VERSION } from '../tests/e2e/azqueue_server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
@@ -34,7 +35,6 @@ const KEY = Buffer.from(
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
   'base64',
 );
-const VERSION = '2026-04-06';
 const SIZES = [
   ['100 B', 100],
   ['48 KiB', 48 * 1024],
@@ -257,14 +257,14 @@ function request(port, method, pathname, query = [], body = '') {
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
     .map(([k, v]) => `\n${k}:${v}`)
     .join('');
-  const toSign = `${method}\n\n\n${len || ''}\n\n${type}\n\n\n\n\n\n\nx-ms-date:${date}\nx-ms-version:${VERSION}\n/${ACCOUNT}${pathname}${canonQuery}`;
+  const toSign = `${method}\n\n\n${len || ''}\n\n${type}\n\n\n\n\n\n\nx-ms-date:${date}\nx-ms-version:${API_VERSION}\n/${ACCOUNT}${pathname}${canonQuery}`;
   const sig = crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64');
   const qs = query.length
     ? `?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`
     : '';
   return (
     `${method} ${pathname}${qs} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-ms-date: ${date}\r\n` +
-    `x-ms-version: ${VERSION}\r\nAuthorization: SharedKey ${ACCOUNT}:${sig}\r\n` +
+    `x-ms-version: ${API_VERSION}\r\nAuthorization: SharedKey ${ACCOUNT}:${sig}\r\n` +
     `Content-Length: ${len}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${body}`
   );
 }
@@ -565,7 +565,7 @@ const server = http.createServer((req, res) => {
   req.on('data', () => {});
   req.on('end', () => {
     res.writeHead(201, ['content-type', 'application/xml', 'x-ms-request-id', 'f0f0f0f0-0000-0000-0000-000000000000',
-      'x-ms-version', '2026-04-06', 'date', new Date().toUTCString(), 'content-length', String(body.length)]);
+      'x-ms-version', '${API_VERSION}', 'date', new Date().toUTCString(), 'content-length', String(body.length)]);
     res.end(body);
   });
 });
