@@ -28,7 +28,11 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 export async function serveHarness() {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
     throw new Error('www/pkg is missing: run `make build` first');
-  /** @type {{ onLedger: (...entry: unknown[]) => void, url?: string, close?: () => Promise<unknown> }} */
+  /**
+   * @type {{ onLedger: (...entry: unknown[]) => void, url?: string,
+   *   call?: (fn: string, ...args: unknown[]) => Promise<unknown>, abandon?: (why: string) => void,
+   *   close?: () => Promise<unknown> }}
+   */
   const harness = { onLedger: () => {} };
   const commands = [];
   const pending = new Map();
