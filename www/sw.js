@@ -43,6 +43,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 // Module service workers may not use top-level await (nor import()); the engine's wasm loads on
 // first use, and only in standalone mode (a forwarding worker never instantiates it).
+/** @type {Promise<{ handle: (request: Request) => Promise<Response> }> | null} */
 let ready = null;
 function service() {
   ready ??= init()
@@ -61,6 +62,7 @@ function service() {
   return ready;
 }
 
+/** @param {string | null} spec the `accounts` parameter */
 function accountNames(spec) {
   if (!spec) return ['devstoreaccount1'];
   return spec
@@ -105,7 +107,10 @@ sw.addEventListener('fetch', (event) => {
 
 // ── forwarding mode ───────────────────────────────────────────────────────────────────
 
-/** The window that made the request, else the first window of this origin. */
+/**
+ * The window that made the request, else the first window of this origin.
+ * @param {string} clientId
+ */
 async function pickClient(clientId) {
   if (clientId) {
     const own = await sw.clients.get(clientId);
@@ -115,6 +120,7 @@ async function pickClient(clientId) {
   return windows.find((c) => new URL(c.url).origin === sw.location.origin) ?? null;
 }
 
+/** @param {FetchEvent} event */
 async function forward(event) {
   const request = event.request;
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
@@ -128,6 +134,11 @@ async function forward(event) {
     );
   }
   const channel = new MessageChannel();
+  /**
+   * The page's answer, or null when it did not come in time.
+   * @type {Promise<{ status?: number, statusText?: string, headers?: [string, string][],
+   *   body?: ArrayBuffer | null, error?: string } | null>}
+   */
   const reply = new Promise((resolve) => {
     const timer = setTimeout(() => resolve(null), FORWARD_TIMEOUT_MS);
     channel.port1.onmessage = (e) => {
@@ -165,7 +176,12 @@ async function forward(event) {
   });
 }
 
-/** An error the way Azure Storage words one: XML body, x-ms-error-code, a request id. */
+/**
+ * An error the way Azure Storage words one: XML body, x-ms-error-code, a request id.
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ */
 function azureError(status, code, message) {
   const requestId = sw.crypto?.randomUUID?.() ?? String(Date.now());
   const time = new Date().toISOString();
@@ -184,9 +200,10 @@ function azureError(status, code, message) {
   });
 }
 
+/** @type {Record<string, string>} */
+const XML_ESCAPES = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+
+/** @param {string} s */
 function escapeXml(s) {
-  return s.replace(
-    /[<>&'"]/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c],
-  );
+  return s.replace(/[<>&'"]/g, (c) => XML_ESCAPES[c]);
 }

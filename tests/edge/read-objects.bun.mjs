@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2];
+/** @type {Record<string, unknown>} */
 const objects = {};
 for (const file of fs.readdirSync(dir)) {
   if (!file.endsWith('.sqlite') || file === 'metadata.sqlite') continue;

@@ -9,7 +9,8 @@ export const WASM_URL = new URL('../pkg/azqueue_bg.wasm', import.meta.url);
 
 /**
  * Opens a service and returns `{ handler, connectionString(origin), account }`.
- * `wasmBytes`: the contents of WASM_URL; `accounts`: an AZURITE_ACCOUNTS string or undefined.
+ * @param {BufferSource} wasmBytes the contents of WASM_URL
+ * @param {string | undefined} accounts an AZURITE_ACCOUNTS string
  */
 export async function openHandler(wasmBytes, accounts) {
   initSync({ module: new WebAssembly.Module(wasmBytes) });
@@ -18,13 +19,16 @@ export async function openHandler(wasmBytes, accounts) {
   return {
     // One argument only: the servers pass more (Deno its connection info), which the wasm
     // closure must not see.
-    handler: (request) => handle(request),
+    handler: (/** @type {Request} */ request) => handle(request),
     account: service.account,
-    connectionString: (origin) => service.connectionString(origin),
+    connectionString: (/** @type {string} */ origin) => service.connectionString(origin),
   };
 }
 
-/** The flags both scripts take: `--port P` (0 picks a free one) and `--host H`. */
+/**
+ * The flags both scripts take: `--port P` (0 picks a free one) and `--host H`.
+ * @param {string[]} args
+ */
 export function listenOptions(args) {
   const opts = { port: 8787, host: '127.0.0.1' };
   for (let i = 0; i < args.length; i += 2) {
@@ -35,7 +39,11 @@ export function listenOptions(args) {
   return opts;
 }
 
-/** The ready line dev.mjs prints too, so one harness reads all of them. */
+/**
+ * The ready line dev.mjs prints too, so one harness reads all of them.
+ * @param {string} origin
+ * @param {{ account: string, connectionString(origin: string): string }} service
+ */
 export function readyLine(origin, service) {
   return `azqueue ready: queue ${origin}/${service.account} connection "${service.connectionString(origin)}"`;
 }
