@@ -100,6 +100,12 @@ impl MessageId {
     pub fn parse(s: &str) -> Option<Self> {
         uuid::Uuid::try_parse(s).ok().map(MessageId)
     }
+
+    /// The id as its text, written into `buf` (no allocation: the JS results make one per
+    /// message).
+    pub fn encode<'b>(&self, buf: &'b mut [u8; uuid::fmt::Hyphenated::LENGTH]) -> &'b str {
+        self.0.hyphenated().encode_lower(buf)
+    }
 }
 
 impl fmt::Display for MessageId {
@@ -147,6 +153,12 @@ impl PopReceipt {
     pub fn to_base64(&self) -> String {
         STANDARD.encode(&self.0)
     }
+
+    /// Writes the receipt's base64 into `out` and returns its length, or `None` when it does
+    /// not fit: the JS results write it beside the message id, with no allocation.
+    pub fn encode_base64(&self, out: &mut [u8]) -> Option<usize> {
+        STANDARD.encode_slice(&self.0, out).ok()
+    }
 }
 
 impl fmt::Debug for PopReceipt {
@@ -171,14 +183,26 @@ mod tests {
         assert_eq!(id.len(), 36);
         assert_eq!(id, id.to_lowercase());
         assert_eq!(&id[14..15], "4");
-        assert_eq!(MessageId::parse(&id).map(|m| m.to_string()), Some(id));
+        assert_eq!(
+            MessageId::parse(&id).map(|m| m.to_string()),
+            Some(id.clone())
+        );
+        let mut buf = [0u8; 36];
+        assert_eq!(
+            MessageId::parse(&id).map(|m| m.encode(&mut buf).to_owned()),
+            Some(id)
+        );
     }
 
     #[test]
     fn receipts_round_trip_through_base64() {
         let r = PopReceipt::generate(&mut SeededEntropy::new(1));
-        assert_eq!(PopReceipt::from_base64(&r.to_base64()), Some(r));
+        assert_eq!(PopReceipt::from_base64(&r.to_base64()), Some(r.clone()));
         assert_eq!(PopReceipt::from_base64("not base64!"), None);
+        let mut out = [0u8; 64];
+        let n = r.encode_base64(&mut out).expect("fits");
+        assert_eq!(&out[..n], r.to_base64().as_bytes());
+        assert_eq!(r.encode_base64(&mut out[..n - 1]), None);
         assert_eq!(PopReceipt::from_base64(""), None);
     }
 

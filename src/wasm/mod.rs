@@ -30,6 +30,7 @@ mod open_error;
 mod options;
 mod queue;
 mod raw;
+mod result_shapes;
 mod results;
 mod serve;
 mod service;

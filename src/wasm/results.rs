@@ -3,6 +3,7 @@
 //! `Date`s for times).
 
 use super::js_object::{JsObject, array, date, metadata};
+use super::result_shapes;
 use crate::engine::{
     CorsRule, Created, Logging, MessageRecord, Metrics, QueuePage, QueueProperties,
     RetentionPolicy, ServiceProperties, SignedIdentifier, Updated,
@@ -15,8 +16,12 @@ pub(crate) fn created(c: Created) -> JsValue {
     JsObject::new().set("succeeded", c == Created::New).build()
 }
 
-/// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`.
+/// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`,
+/// in one JS call where `result_shapes` can make it.
 pub(crate) fn sent(m: &MessageRecord) -> JsValue {
+    if let Some(result) = result_shapes::sent(m) {
+        return result;
+    }
     JsObject::new()
         .set("messageId", m.id.to_string())
         .set("popReceipt", m.pop_receipt.to_base64())
@@ -26,8 +31,12 @@ pub(crate) fn sent(m: &MessageRecord) -> JsValue {
         .build()
 }
 
-/// One `ReceivedMessageItem` (`DequeuedMessageItem` in the SDK).
+/// One `ReceivedMessageItem` (`DequeuedMessageItem` in the SDK), in one JS call where
+/// `result_shapes` can make it.
 fn received_item(m: &MessageRecord) -> JsValue {
+    if let Some(item) = result_shapes::received_item(m) {
+        return item;
+    }
     JsObject::new()
         .set("messageId", m.id.to_string())
         .set("insertedOn", date(m.insertion_time))

@@ -2,6 +2,7 @@
 // examples from the design doc and the doc comments, on a virtual clock, so nothing waits.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -101,6 +102,67 @@ describe('QueueService and Queue (nodejs build)', () => {
     });
     await assert.rejects(QueueService.open({ accounts: 'missing-key' }), { code: 'InvalidInput' });
     await assert.rejects(QueueService.open({ store: 'indexeddb' }), { code: 'StoreUnavailable' });
+  });
+});
+
+/**
+ * What a caller can observe of the message results, ids and receipts aside: prototypes, own
+ * property names in order, their descriptors and value kinds, and the JSON. Run in this
+ * process and in one where compiling functions from strings is refused, so that both ways
+ * the results are built (one JS call per result, or one per property) are compared.
+ */
+const DESCRIBE_RESULTS = `
+  const { QueueService } = require(process.argv[1]);
+  const describe = (o) => ({
+    plain: Object.getPrototypeOf(o) === Object.prototype,
+    properties: Object.entries(Object.getOwnPropertyDescriptors(o)).map(([k, d]) => [
+      k,
+      d.writable && d.enumerable && d.configurable && !d.get && !d.set,
+      d.value instanceof Date ? 'Date' : typeof d.value,
+    ]),
+    json: JSON.stringify(o, (k, v) => (k === 'messageId' || k === 'popReceipt' ? v.length : v)),
+    clone: JSON.stringify(structuredClone(o)) === JSON.stringify(o),
+  });
+  (async () => {
+    const service = await QueueService.open({ now: () => Date.UTC(2030, 0, 1) });
+    const q = await service.createQueue('shapes');
+    const sent = await q.sendMessage('hé \u{1F600}', { visibilityTimeout: 0, messageTimeToLive: 60 });
+    const received = await q.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 5 });
+    const [item] = received.receivedMessageItems;
+    if (item.messageId !== sent.messageId) throw new Error('another message came back');
+    await q.deleteMessage(item.messageId, item.popReceipt);
+    console.log(JSON.stringify([describe(sent), describe(received), describe(item)]));
+  })();
+`;
+
+function describeResults(nodeFlags) {
+  const pkg = path.join(ROOT, 'www', 'pkg-node', 'azqueue.js');
+  return JSON.parse(
+    execFileSync(process.execPath, [...nodeFlags, '-e', DESCRIBE_RESULTS, pkg], {
+      encoding: 'utf8',
+    }),
+  );
+}
+
+describe("message results are the SDK's plain objects however they are built", () => {
+  test('sendMessage and receiveMessages results: plain objects, own data properties, Dates', () => {
+    const compiled = describeResults([]);
+    const perProperty = describeResults(['--disallow-code-generation-from-strings']);
+    assert.deepEqual(compiled, perProperty);
+    const [sent, , item] = compiled;
+    assert.deepEqual(sent.properties, [
+      ['messageId', true, 'string'],
+      ['popReceipt', true, 'string'],
+      ['insertedOn', true, 'Date'],
+      ['expiresOn', true, 'Date'],
+      ['nextVisibleOn', true, 'Date'],
+    ]);
+    assert.equal(
+      item.json,
+      '{"messageId":36,"insertedOn":"2030-01-01T00:00:00.000Z","expiresOn":"2030-01-01T00:01:00.000Z",' +
+        '"popReceipt":24,"nextVisibleOn":"2030-01-01T00:00:05.000Z","dequeueCount":1,"messageText":"hé \u{1F600}"}',
+    );
+    assert.ok(sent.plain && sent.clone && item.plain && item.clone);
   });
 });
 
