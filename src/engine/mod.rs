@@ -244,6 +244,14 @@ impl Emulator {
         account: &str,
         name: &QueueName,
     ) -> Result<&mut Queue, QueueError> {
+        self.purge(now, account, name)?;
+        self.queue_mut(account, name)
+    }
+
+    /// Removes `name`'s expired messages, recording each as deleted (and as expired, for
+    /// subscribers). Its own lookup, so operations that look the queue up again anyway (with
+    /// the entropy, after checking capacity) do not pay for a third.
+    fn purge(&mut self, now: Timestamp, account: &str, name: &QueueName) -> Result<(), QueueError> {
         let gone = self.queue_mut(account, name)?.purge_expired(now);
         for id in gone {
             record(&mut self.outbox, || Change::MessageDeleted {
@@ -253,7 +261,7 @@ impl Emulator {
             });
             self.emit(now, account, name, EventKind::Expired { id });
         }
-        self.queue_mut(account, name)
+        Ok(())
     }
 
     /// Queues the durable rewrite of one message record.
@@ -272,7 +280,7 @@ impl Emulator {
         account: &str,
         name: &QueueName,
     ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
-        self.live_queue(now, account, name)?;
+        self.purge(now, account, name)?;
         self.queue_and_entropy(account, name)
     }
 
@@ -447,7 +455,7 @@ impl Emulator {
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
     ) -> Result<MessageRecord, QueueError> {
-        self.live_queue(now, account, name)?;
+        self.purge(now, account, name)?;
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let (q, entropy) = self.queue_and_entropy(account, name)?;
         let m = q.put(now, text, visibility, ttl, entropy);
