@@ -116,6 +116,18 @@ impl Instance {
         self: &Rc<Self>,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<JsValue, JsValue>,
     ) -> js_sys::Promise {
+        self.run_promise_as(op, |value| js_sys::Promise::resolve(&value), |value| value)
+    }
+
+    /// [`Instance::run_promise`] for an operation whose answer becomes JS only after the
+    /// engine is released: `settled` makes the already-settled Promise (in one call where it
+    /// can), `later` the value a Promise settles with after the commit.
+    pub(crate) fn run_promise_as<T: 'static>(
+        self: &Rc<Self>,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
+        settled: impl FnOnce(T) -> js_sys::Promise,
+        later: impl FnOnce(T) -> JsValue + 'static,
+    ) -> js_sys::Promise {
         let (result, batch, events) = match self.apply(op) {
             Ok(applied) => applied,
             Err(e) => return js_sys::Promise::reject(&e),
@@ -129,7 +141,7 @@ impl Instance {
                 self.deliver_events(events);
                 super::headroom::keep_ahead();
                 match result {
-                    Ok(value) => js_sys::Promise::resolve(&value),
+                    Ok(value) => settled(value),
                     Err(e) => js_sys::Promise::reject(&e),
                 }
             }
@@ -144,7 +156,7 @@ impl Instance {
                         .map_err(|e| store_error_to_js(&e))?;
                     instance.deliver_events(events);
                     super::headroom::keep_ahead();
-                    result
+                    result.map(later)
                 })
             }
         }

@@ -189,10 +189,11 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.instance.run_promise(|emu, now, account| {
-            let m = emu.put_message(now, account, name, text, visibility, ttl)?;
-            Ok(results::sent(&m))
-        })
+        self.instance.run_promise_as(
+            |emu, now, account| Ok(emu.put_message(now, account, name, text, visibility, ttl)?),
+            |m| results::sent_settled(&m),
+            |m| results::sent(&m),
+        )
     }
 
     /// Takes up to `numberOfMessages` (1–32, default 1) visible messages, hiding each for

@@ -16,12 +16,13 @@ pub(crate) fn created(c: Created) -> JsValue {
     JsObject::new().set("succeeded", c == Created::New).build()
 }
 
-/// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`,
-/// in one JS call where `result_shapes` can make it.
+/// `sendMessage`'s answer as a settled Promise, made in one JS call where `result_shapes` can.
+pub(crate) fn sent_settled(m: &MessageRecord) -> js_sys::Promise {
+    result_shapes::sent(m).unwrap_or_else(|| js_sys::Promise::resolve(&sent(m)))
+}
+
+/// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`.
 pub(crate) fn sent(m: &MessageRecord) -> JsValue {
-    if let Some(result) = result_shapes::sent(m) {
-        return result;
-    }
     JsObject::new()
         .set("messageId", m.id.to_string())
         .set("popReceipt", m.pop_receipt.to_base64())
