@@ -21,6 +21,8 @@ CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test
 cargo run --release --example fuzz -- run --requests ${FUZZ_REQUESTS:-10000000}
 node scripts/soak.mjs --seconds ${SOAK_SECONDS:-300}
 node scripts/soak.mjs --store chromium,edge --seconds ${SOAK_HOST_SECONDS:-600}
+# workerd's RSS with no azqueue in it, for reading the edge soak's beside it.
+node scripts/soak/workerd-baseline.mjs ${SOAK_HOST_SECONDS:-600}
 # The edge Worker under workerd against the Node server (1 vs 16 queues, 8 and 64 clients), its
 # memory per 1 KiB message and a cold load of 100k messages, then longer SIGKILL crash runs.
 node scripts/bench-edge.mjs
