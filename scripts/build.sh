@@ -8,7 +8,8 @@
 #   per request.
 # BENCHMARKS.md, "Size of the wasm", has the figures behind each choice.
 # Calls the wasm-bindgen CLI directly rather than wasm-pack, so no step can try to download
-# anything, and never runs wasm-opt (Debian's binaryen breaks the output; toolchain.md).
+# anything; the only wasm-opt it runs is npm's binaryen (Debian's breaks the output;
+# toolchain.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,13 @@ target_dir=$(cargo metadata --format-version 1 --no-deps --offline \
   | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir www/pkg \
   "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
+# binaryen's -O1 over LLVM's "z" output: about 1% smaller gzipped. -Os and -Oz make the module
+# smaller but compress worse (BENCHMARKS.md, "Size of the wasm"). npm's binaryen (pinned in
+# package.json), never Debian's, whose wasm-opt breaks the output; the features are the ones
+# rustc enables for wasm32-unknown-unknown.
+node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
+  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
+  www/pkg/azqueue_bg.wasm -o www/pkg/azqueue_bg.wasm
 wasm-bindgen --target nodejs --out-dir www/pkg-node "$target_dir/wasm32-unknown-unknown/release/azqueue.wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
