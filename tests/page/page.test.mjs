@@ -278,7 +278,7 @@ describe('the teaching page', () => {
     await page.click('[data-testid=send]');
     await page.waitForFunction(() =>
       [...document.querySelectorAll('[data-testid=message]')].some(
-        (/** @type {HTMLElement} */ c) => c.dataset.text === 'added by hand',
+        (c) => /** @type {HTMLElement} */ (c).dataset.text === 'added by hand',
       ),
     );
     await stepTo(page, 38);

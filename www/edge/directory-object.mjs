@@ -119,9 +119,12 @@ export class DirectoryObject extends DurableObject {
   async sync(opened, queue, state) {
     const { service } = opened;
     this.tables(opened);
-    const seen = this.ctx.storage.sql
-      .exec('SELECT generation FROM azqueue_generations WHERE queue = ?', queue)
-      .toArray()[0];
+    /** @type {SqlStorageCursor<{ generation: number }>} */
+    const generations = this.ctx.storage.sql.exec(
+      'SELECT generation FROM azqueue_generations WHERE queue = ?',
+      queue,
+    );
+    const seen = generations.toArray()[0];
     if (seen && seen.generation > state.generation) return;
     let listed;
     try {
