@@ -193,40 +193,50 @@ fn address(bytes: &[u8]) -> u32 {
     bytes.as_ptr() as usize as u32
 }
 
+/// `make` given the compiled functions, where the message's id and receipt lie in the memory,
+/// and its three times; `None` where the functions are not available.
+fn build<R>(m: &MessageRecord, make: impl FnOnce(&Shapes, u32, u32, [f64; 3]) -> R) -> Option<R> {
+    with_shapes(|shapes| {
+        let shapes = shapes?;
+        let times = [
+            millis(m.insertion_time),
+            millis(m.expiration_time),
+            millis(m.time_next_visible),
+        ];
+        Some(with_id_and_receipt(m, |at, len| {
+            make(shapes, at, len, times)
+        }))
+    })
+}
+
 /// `sendMessage`'s answer, already settled, in one call; `None` where the function is not
 /// available.
 pub(crate) fn sent(m: &MessageRecord) -> Option<js_sys::Promise> {
-    with_shapes(|shapes| {
-        let shapes = shapes?;
-        Some(with_id_and_receipt(m, |at, len| {
-            shapes.sent.make(
-                &JsValue::UNDEFINED,
-                at,
-                len,
-                millis(m.insertion_time),
-                millis(m.expiration_time),
-                millis(m.time_next_visible),
-            )
-        }))
+    build(m, |shapes, at, len, [inserted, expires, next_visible]| {
+        shapes.sent.make(
+            &JsValue::UNDEFINED,
+            at,
+            len,
+            inserted,
+            expires,
+            next_visible,
+        )
     })
 }
 
 /// One received message in one call, or `None` where the function is not available.
 pub(crate) fn received_item(m: &MessageRecord) -> Option<JsValue> {
-    with_shapes(|shapes| {
-        let shapes = shapes?;
-        Some(with_id_and_receipt(m, |at, len| {
-            shapes.received.make(
-                &JsValue::UNDEFINED,
-                at,
-                len,
-                millis(m.insertion_time),
-                millis(m.expiration_time),
-                millis(m.time_next_visible),
-                m.dequeue_count,
-                address(m.text.as_bytes()),
-                m.text.len() as u32,
-            )
-        }))
+    build(m, |shapes, at, len, [inserted, expires, next_visible]| {
+        shapes.received.make(
+            &JsValue::UNDEFINED,
+            at,
+            len,
+            inserted,
+            expires,
+            next_visible,
+            m.dequeue_count,
+            address(m.text.as_bytes()),
+            m.text.len() as u32,
+        )
     })
 }
