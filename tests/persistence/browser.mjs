@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
@@ -121,15 +122,8 @@ export async function serveHarness() {
 }
 
 const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
+  ...CHROMIUM_ARGS,
   '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
   '--remote-debugging-port=0',
   '--remote-debugging-address=127.0.0.1',
 ];
@@ -140,14 +134,10 @@ const FLAGS = [
  * at `url`, its module loaded.
  */
 export async function launch(profile, url) {
-  const child = spawn(
-    '/usr/bin/chromium',
-    [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'],
-    {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
   const ws = await new Promise((resolve, reject) => {
     let err = '';

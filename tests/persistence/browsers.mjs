@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
 
 export const BROWSERS = ['chromium', 'firefox', 'webkit'];
 
@@ -68,20 +69,8 @@ export async function virtualDisplay() {
 function command(browser, profile, url, display) {
   if (browser === 'chromium')
     return [
-      '/usr/bin/chromium',
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        `--user-data-dir=${profile}`,
-        url,
-      ],
+      CHROMIUM,
+      [...CHROMIUM_ARGS, '--disable-dev-shm-usage', `--user-data-dir=${profile}`, url],
       {},
     ];
   if (browser === 'firefox') {
