@@ -124,7 +124,15 @@ export function launchBrowser(browser, profile, url, { display } = {}) {
   child.stderr?.on('data', (d) => {
     err = (err + d).slice(-4000);
   });
-  const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  // A missing binary: the harness call that waits for the page reports it (scripts/ensure-tools.sh
+  // installs all three browsers).
+  child.on('error', (e) => {
+    err += `\ncannot start ${file}: ${e.message}`;
+  });
+  const exited = new Promise((r) => {
+    child.once('exit', (code, signal) => r({ code, signal }));
+    child.once('error', () => r({ code: null, signal: null })); // never started
+  });
   const signalGroup = (signal) => {
     try {
       process.kill(-child.pid, signal);
