@@ -34,7 +34,8 @@ pub const DEV_HEADER: &str = "x-azqueue-dev";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listening(pub String);
 
-/// Why a development request was refused: the status (always 403) and a JSON error body.
+/// Why a development request was refused: the status (always 403) and the reason, which the
+/// router sends as its JSON error body.
 pub type Refusal = (u16, String);
 
 /// Checks a request to a development path. `Err` holds the answer to send instead.
@@ -81,7 +82,7 @@ pub fn check(
 }
 
 fn refuse(why: &str) -> Refusal {
-    (403, serde_json::json!({ "error": why }).to_string())
+    (403, why.to_owned())
 }
 
 /// Every host the request names: an absolute-form target's authority and the `Host` header.

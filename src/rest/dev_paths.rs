@@ -21,7 +21,8 @@ use super::config::ServiceConfig;
 use super::dev_guard;
 use crate::engine::{Emulator, QueueInspection, QueueName, Timestamp};
 use http::{Request, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The reserved prefix.
 pub const PREFIX: &str = "/_azqueue/";
@@ -48,11 +49,11 @@ pub fn route(
     let rest = req.uri().path().strip_prefix(PREFIX)?;
     if !config.inspect {
         let why = "the development paths are disabled on this service";
-        return Some(Err(json(403, json!({ "error": why }).to_string())));
+        return Some(Err(json(403, error_body(why))));
     }
     // Cross-site writes and DNS rebinding, before anything else is said.
-    if let Err((status, body)) = dev_guard::check(config, emu, req) {
-        return Some(Err(json(status, body)));
+    if let Err((status, why)) = dev_guard::check(config, emu, req) {
+        return Some(Err(json(status, error_body(&why))));
     }
     let method = req.method().as_str();
     let parts: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
@@ -70,11 +71,11 @@ pub fn route(
         (["store"], "GET") => DevRoute::StoreInfo,
         (["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"], _) => {
             let why = "method not allowed on this path";
-            return Some(Err(json(405, json!({ "error": why }).to_string())));
+            return Some(Err(json(405, error_body(why))));
         }
         _ => {
             let why = "no such development path";
-            return Some(Err(json(404, json!({ "error": why }).to_string())));
+            return Some(Err(json(404, error_body(why))));
         }
     };
     Some(Ok(route))
@@ -90,12 +91,29 @@ pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Respo
                 .and_then(|name| emu.inspect_queue(now, account, &name));
             match view {
                 Some(view) => queue_view(now, &view),
-                None => return Some(json(404, json!({ "error": "no such queue" }).to_string())),
+                None => return Some(json(404, error_body("no such queue"))),
             }
         }
         _ => return None,
     };
-    Some(json(200, body.to_string()))
+    Some(json(200, body))
+}
+
+/// `{"error": why}`, the body of every refusal on these paths.
+pub fn error_body(why: &str) -> String {
+    #[derive(Serialize)]
+    struct ErrorBody<'a> {
+        error: &'a str,
+    }
+    to_json(&ErrorBody { error: why })
+}
+
+/// A body as JSON text. The views are typed structs rather than `serde_json::Value`s: a
+/// `Value` tree (its map, builder and writer) was about 8 KB of the gzipped wasm. Their fields
+/// are in the order a `Value`'s sorted map wrote them, so the text is what it was.
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    // Plain structs of strings and numbers: serializing them cannot fail.
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// A development path's answer: JSON, with `x-ms-error-code: InternalError` on a 5xx (what an
@@ -123,49 +141,90 @@ pub fn json(status: u16, body: String) -> Response<Vec<u8>> {
     response
 }
 
-fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> Value {
-    let queues: Vec<Value> = emu
-        .queue_names(account)
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountView<'a> {
+    account: &'a str,
+    next_deadline: Option<u64>,
+    now: u64,
+    queues: Vec<QueueSummary<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueueSummary<'a> {
+    message_count: usize,
+    name: &'a str,
+}
+
+fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> String {
+    let names = emu.queue_names(account);
+    let queues = names
         .iter()
         .filter_map(|name| emu.inspect_queue(now, account, name))
-        .map(|q| json!({ "name": q.name().as_str(), "messageCount": q.message_count() }))
+        .map(|q| QueueSummary {
+            message_count: q.message_count(),
+            name: q.name().as_str(),
+        })
         .collect();
-    json!({
-        "account": account,
-        "now": now.as_millis(),
-        "nextDeadline": emu.next_deadline(now, account).map(|t| t.as_millis()),
-        "queues": queues,
+    to_json(&AccountView {
+        account,
+        next_deadline: emu.next_deadline(now, account).map(|t| t.as_millis()),
+        now: now.as_millis(),
+        queues,
     })
 }
 
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueueView<'a> {
+    account: &'a str,
+    messages: Vec<MessageView<'a>>,
+    metadata: BTreeMap<String, String>,
+    next_deadline: Option<u64>,
+    now: u64,
+    queue: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MessageView<'a> {
+    dequeue_count: u32,
+    expires_on: Option<u64>,
+    inserted_on: u64,
+    message_id: String,
+    message_text: &'a str,
+    next_visible_on: u64,
+    pop_receipt: String,
+    state: &'static str,
+}
+
 /// The inspection model of one queue, times in milliseconds since the epoch.
-fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> Value {
-    let messages: Vec<Value> = q
+fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> String {
+    let messages = q
         .messages()
-        .map(|m| {
-            json!({
-                "messageId": m.id().to_string(),
-                "messageText": m.text(),
-                "state": m.state.as_str(),
-                "insertedOn": m.inserted_on().as_millis(),
-                "expiresOn": m.expires_on().map(|t| t.as_millis()),
-                "nextVisibleOn": m.next_visible_on().as_millis(),
-                "dequeueCount": m.dequeue_count(),
-                "popReceipt": m.pop_receipt().to_base64(),
-            })
+        .map(|m| MessageView {
+            dequeue_count: m.dequeue_count(),
+            expires_on: m.expires_on().map(|t| t.as_millis()),
+            inserted_on: m.inserted_on().as_millis(),
+            message_id: m.id().to_string(),
+            message_text: m.text(),
+            next_visible_on: m.next_visible_on().as_millis(),
+            pop_receipt: m.pop_receipt().to_base64(),
+            state: m.state.as_str(),
         })
         .collect();
-    let metadata: serde_json::Map<String, Value> = q
+    let metadata = q
         .metadata()
         .iter()
-        .map(|(k, v)| (k.to_owned(), json!(v)))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .collect();
-    json!({
-        "account": q.account,
-        "queue": q.name().as_str(),
-        "now": now.as_millis(),
-        "nextDeadline": q.next_deadline().map(|t| t.as_millis()),
-        "metadata": metadata,
-        "messages": messages,
+    to_json(&QueueView {
+        account: q.account,
+        messages,
+        metadata,
+        next_deadline: q.next_deadline().map(|t| t.as_millis()),
+        now: now.as_millis(),
+        queue: q.name().as_str(),
     })
 }

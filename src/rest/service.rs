@@ -121,7 +121,7 @@ impl Service {
                 Err(refused) => refused,
                 Ok(route) => dev_paths::inspect(&self.emu, now, &route).unwrap_or_else(|| {
                     let why = "this path is answered by the host that holds the store";
-                    dev_paths::json(501, serde_json::json!({ "error": why }).to_string())
+                    dev_paths::json(501, dev_paths::error_body(why))
                 }),
             };
             set(resp.headers_mut(), "x-ms-request-id", &request_id);

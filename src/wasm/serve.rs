@@ -11,7 +11,7 @@ use super::store;
 use crate::engine::Snapshot;
 use crate::rest::dev_paths::{self, DevRoute};
 use crate::store::document::from_document;
-use serde_json::json;
+use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 /// Answers `req`. Rejects only when the service itself fails (re-entered), never for an Azure
@@ -64,7 +64,7 @@ async fn answer(
                 .and_then(from_document);
             match parsed {
                 Ok(snapshot) => instance.replace_state(snapshot).await.map(|()| None),
-                Err(why) => return dev_paths::json(400, json!({ "error": why }).to_string()),
+                Err(why) => return dev_paths::json(400, dev_paths::error_body(&why)),
             }
         }
         DevRoute::Reset => instance
@@ -73,14 +73,14 @@ async fn answer(
             .map(|()| None),
         DevRoute::StoreInfo => {
             let store = instance.store();
-            let body = json!({
-                "kind": store::kind(store),
-                "durability": store.durability().as_str(),
-                "committedChanges": store.committed(),
-                "transactions": store.transactions(),
-                "failed": store.failure().map(|e| e.to_string()),
-            });
-            Ok(Some(body.to_string()))
+            let body = StoreInfo {
+                committed_changes: store.committed(),
+                durability: store.durability().as_str(),
+                failed: store.failure().map(|e| e.to_string()),
+                kind: store::kind(store),
+                transactions: store.transactions(),
+            };
+            Ok(Some(dev_paths::to_json(&body)))
         }
     };
     match outcome {
@@ -91,8 +91,29 @@ async fn answer(
                 .ok()
                 .and_then(|m| m.as_string())
                 .unwrap_or_default();
-            let body = json!({ "error": "InternalError", "message": message });
-            dev_paths::json(500, body.to_string())
+            let body = InternalError {
+                error: "InternalError",
+                message: &message,
+            };
+            dev_paths::json(500, dev_paths::to_json(&body))
         }
     }
+}
+
+/// `GET /_azqueue/store`'s body (fields in the order the JSON has always had them).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StoreInfo {
+    committed_changes: u64,
+    durability: &'static str,
+    failed: Option<String>,
+    kind: &'static str,
+    transactions: u64,
+}
+
+/// A development path's body when the host failed it.
+#[derive(Serialize)]
+struct InternalError<'a> {
+    error: &'static str,
+    message: &'a str,
 }

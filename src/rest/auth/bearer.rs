@@ -15,11 +15,11 @@
 //! match.", "Lifetime validation failed. The token is expired."). Where no answer of the real
 //! service is on record (a token that is not a JWT at all), the detail is ours.
 
+use super::claims::{self, Claims};
 use super::{AuthInput, Principal};
 use crate::rest::error::{ErrorCode, RestError};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde_json::Value;
 
 /// The first version that accepts bearer tokens.
 const BEARER_SINCE: &str = "2017-11-09";
@@ -74,9 +74,9 @@ pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, 
         ));
     }
     let claims = decode(token).ok_or_else(|| refused(None, "The access token is not a JWT."))?;
-    let tenant = claims.get("tid").and_then(Value::as_str);
+    let tenant = claims.tid.as_deref();
     let now_secs = (input.now.as_millis() / 1000) as i64;
-    let (Some(nbf), Some(exp)) = (number(&claims, "nbf"), number(&claims, "exp")) else {
+    let (Some(nbf), Some(exp)) = (seconds(claims.nbf), seconds(claims.exp)) else {
         return Err(refused(
             tenant,
             "Lifetime validation failed. The token is missing a NotBefore or an Expiration Time.",
@@ -94,18 +94,14 @@ pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, 
             "Lifetime validation failed. The token is expired.",
         ));
     }
-    let issuer = claims.get("iss").and_then(Value::as_str).unwrap_or("");
+    let issuer = claims.iss.as_deref().unwrap_or("");
     if !is_entra_issuer(issuer) {
         return Err(refused(
             tenant,
             "Issuer validation failed. Issuer did not match.",
         ));
     }
-    let audiences: Vec<&str> = match claims.get("aud") {
-        Some(Value::String(a)) => vec![a.as_str()],
-        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
+    let audiences: Vec<&str> = claims.aud.iter().map(String::as_str).collect();
     if !audiences
         .iter()
         .any(|a| is_audience(a, input.account, input.endpoint))
@@ -119,7 +115,7 @@ pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, 
 }
 
 /// The payload of a three-part JWT as a JSON object; `None` for anything else.
-fn decode(token: &str) -> Option<serde_json::Map<String, Value>> {
+fn decode(token: &str) -> Option<Claims> {
     let mut parts = token.trim().split('.');
     let (_header, payload, _signature) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() {
@@ -129,15 +125,12 @@ fn decode(token: &str) -> Option<serde_json::Map<String, Value>> {
     let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
     // Parsed as a `str`: the store's records use that reader too, and a second reader (over
     // bytes) would be a second JSON parser in the wasm.
-    match serde_json::from_str(std::str::from_utf8(&bytes).ok()?).ok()? {
-        Value::Object(map) => Some(map),
-        _ => None,
-    }
+    claims::parse(std::str::from_utf8(&bytes).ok()?)
 }
 
 /// A NumericDate claim in whole seconds (JWTs may carry fractions).
-fn number(claims: &serde_json::Map<String, Value>, name: &str) -> Option<i64> {
-    claims.get(name)?.as_f64().map(|f| f.floor() as i64)
+fn seconds(claim: Option<f64>) -> Option<i64> {
+    claim.map(|f| f.floor() as i64)
 }
 
 fn is_entra_issuer(iss: &str) -> bool {
@@ -240,7 +233,7 @@ mod tests {
     fn only_three_part_tokens_with_a_json_object_payload_decode() {
         let payload = URL_SAFE_NO_PAD.encode(br#"{"aud":"x","exp":1.5}"#);
         let claims = decode(&format!("e30.{payload}.sig")).unwrap();
-        assert_eq!(number(&claims, "exp"), Some(1));
+        assert_eq!(seconds(claims.exp), Some(1));
         assert!(decode(&format!("e30.{payload}")).is_none());
         assert!(decode(&format!("e30.{payload}.s.x")).is_none());
         assert!(decode("e30.WzFd.sig").is_none()); // `[1]`

@@ -18,6 +18,7 @@
 mod account_sas;
 mod authorization;
 mod bearer;
+mod claims;
 pub mod header_order;
 mod key;
 mod permissions;
