@@ -17,8 +17,8 @@ export const EDGE = path.join(ROOT, 'www', 'edge', 'dev.mjs');
 /** Which server the SDK suites run against: 'node' (default) or 'edge'. */
 export const TARGET = process.env.AZQUEUE_E2E === 'edge' ? 'edge' : 'node';
 export const DEV_ACCOUNT = 'devstoreaccount1';
-/** The x-ms-version that raw-socket tests send (the newest the server speaks). */
-export const API_VERSION = '2026-04-06';
+/** The x-ms-version that raw-socket tests send: the page's, the newest the server speaks. */
+export { API_VERSION } from '../../www/page/rest.js';
 export const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
