@@ -8,6 +8,7 @@
 //! `checkStorageAdapter(make)` runs the store contract suite against an adapter, so a host can
 //! test its own.
 
+use super::thrown::message_of;
 use crate::store::layout::{self, Decoder, Loaded, RecordOp};
 use crate::store::{Store, StoreError};
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -197,12 +198,7 @@ fn failure(what: &str, e: &JsValue) -> StoreError {
     if name.as_deref() == Some("QuotaExceededError") {
         return StoreError::QuotaExceeded;
     }
-    let message = e
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into());
-    StoreError::Failed(format!("{what} failed: {message}"))
+    StoreError::Failed(format!("{what} failed: {}", message_of(e)))
 }
 
 impl Store for AdapterStore {

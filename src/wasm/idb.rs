@@ -20,6 +20,7 @@
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
 
 use super::open_error::OpenError;
+use super::thrown::message_of;
 use super::web_lock::{LockError, acquire_lock};
 use crate::store::blocks::{self, Block};
 use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
@@ -663,12 +664,7 @@ fn dom_error(what: &str, e: &DomException) -> StoreError {
 fn thrown(what: &str, e: JsValue) -> StoreError {
     match e.dyn_ref::<DomException>() {
         Some(d) => dom_error(what, d),
-        None => StoreError::Failed(format!(
-            "{what}: {}",
-            e.as_string()
-                .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| e.message().into()))
-                .unwrap_or_else(|| "unknown error".into())
-        )),
+        None => StoreError::Failed(format!("{what}: {}", message_of(&e))),
     }
 }
 

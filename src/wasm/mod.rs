@@ -35,6 +35,7 @@ mod results;
 mod serve;
 mod service;
 mod store;
+mod thrown;
 mod types;
 mod web_lock;
 

@@ -7,6 +7,7 @@
 //! lock dies with its tab, so a crashed tab never blocks the next. Where Web Locks do not exist
 //! (Node with fake-indexeddb) there is no lock.
 
+use super::thrown::message_of;
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -59,7 +60,7 @@ pub(crate) async fn acquire_lock(
     let _ = Reflect::set(&options, &"ifAvailable".into(), &(!wait).into());
     let pending = request
         .call3(&locks, &name.into(), &options, &callback)
-        .map_err(|e| LockError::Failed(describe(&e)))?;
+        .map_err(|e| LockError::Failed(message_of(&e)))?;
     // If the request itself fails (e.g. a sandboxed frame), reject `granted` rather than hang.
     let released = Promise::resolve(&pending);
     let _ = Reflect::get(&released, &"then".into())
@@ -68,13 +69,6 @@ pub(crate) async fn acquire_lock(
     match JsFuture::from(granted).await {
         Ok(v) if v.as_bool() == Some(true) => Ok(Some((release, released))),
         Ok(_) => Err(LockError::Held),
-        Err(e) => Err(LockError::Failed(describe(&e))),
+        Err(e) => Err(LockError::Failed(message_of(&e))),
     }
-}
-
-fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into())
 }
