@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNode } from '../run_node.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SERVER = path.join(ROOT, 'www', 'server.mjs');
@@ -24,25 +25,7 @@ export const DEV_KEY =
 
 /** Runs the server CLI with `args`; resolves when it exits: { code, signal, stdout, stderr }. */
 export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not exit: ${stdout}${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  return runNode([SERVER, ...args], { env: { ...process.env, ...env }, timeoutMs });
 }
 
 /**

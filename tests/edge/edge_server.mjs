@@ -3,6 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { runNode } from '../run_node.mjs';
 import { EDGE } from '../e2e/azqueue_server.mjs';
 
 /**
@@ -73,18 +74,7 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
 
 /** Runs dev.mjs to completion with `args`: { code, stdout, stderr }. */
 export function runEdge(args, { env = {} } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [EDGE, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode([EDGE, ...args], { env: { ...process.env, ...env } });
 }
 
 /** The pids of the direct children of `pid` (Linux /proc). */

@@ -3,8 +3,9 @@
 // would, with no Rust toolchain on the PATH. Not a test file itself. One project per test
 // process, removed when the process exits.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { runNode } from '../run_node.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,16 +76,5 @@ export function installedProject() {
 export function runInProject(name, source, { args = [] } = {}) {
   const { dir } = installedProject();
   fs.writeFileSync(path.join(dir, name), source);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [name, ...args], { cwd: dir, env: USER_ENV });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode([name, ...args], { cwd: dir, env: USER_ENV, timeoutMs: 120_000 });
 }
