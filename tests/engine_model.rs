@@ -5,10 +5,12 @@
 //!   Messages, Delete Queue, or its time to live running out;
 //! - replaying `take_changes()` into a map reproduces `snapshot()` (the outbox is complete);
 //! - a failed operation changed nothing but the purge of already-expired messages;
-//! - `next_deadline` is never later than the next reappearance or expiry.
+//! - `next_deadline` is never later than the next reappearance or expiry;
+//! - the running total of charged bytes equals the sum recomputed over the stored messages.
 //!
 //! On failure proptest prints the minimal `(seed, ops)`; `PROPTEST_CASES=5000` runs deeper.
 
+use azqueue::engine::capacity::message_cost;
 use azqueue::engine::{
     AccountSnapshot, Change, Emulator, MessageCount, MessageId, MessageRecord, MessageText,
     Metadata, NEVER, PopReceipt, QueueError, QueueName, QueueRecord, QueueSnapshot, SeededEntropy,
@@ -491,6 +493,7 @@ impl Run {
         );
         self.check_at_least_once(&after)?;
         self.check_against_model(&after)?;
+        check_charged_bytes(&self.emu, &after)?;
         self.check_next_deadline()?;
         Ok(())
     }
@@ -582,6 +585,24 @@ impl Run {
         }
         Ok(())
     }
+}
+
+/// The emulator's running total of charged bytes (what admission reads) equals the charge
+/// recomputed from every stored message, expired or not, in every queue of every account.
+fn check_charged_bytes(emu: &Emulator, after: &Snapshot) -> Result<(), TestCaseError> {
+    let recounted: u64 = after
+        .accounts
+        .iter()
+        .flat_map(|a| &a.queues)
+        .flat_map(|q| &q.messages)
+        .map(|m| message_cost(m.text.len()))
+        .sum();
+    prop_assert_eq!(
+        emu.stored_bytes(),
+        recounted,
+        "running total of charged bytes"
+    );
+    Ok(())
 }
 
 fn cases() -> u32 {

@@ -108,6 +108,11 @@ pub struct Emulator {
     events: Option<Vec<Event>>,
     /// Bounds on queues and stored bytes (`capacity.rs`).
     capacity: Capacity,
+    /// The sum of every queue's [`Queue::stored_bytes`], kept as they change so admitting a
+    /// Put costs O(1), not a walk over every queue. Only [`Emulator::with_queue`] lends a queue
+    /// out mutably, and it moves this total by the queue's own before/after; the other writers
+    /// (create, delete and restore of whole queues) add or take a queue's whole count.
+    charged_bytes: u64,
 }
 
 impl std::fmt::Debug for Emulator {
@@ -128,6 +133,7 @@ impl Emulator {
             outbox: Some(Vec::new()),
             events: None,
             capacity: Capacity::default(),
+            charged_bytes: 0,
         }
     }
 
@@ -143,6 +149,7 @@ impl Emulator {
     /// changes are dropped and none are queued: the caller stores the snapshot as a whole.
     pub fn replace_state(&mut self, snapshot: Snapshot) {
         self.accounts.clear();
+        self.charged_bytes = 0;
         if let Some(outbox) = self.outbox.as_mut() {
             outbox.clear();
         }
@@ -153,7 +160,11 @@ impl Emulator {
             }
             for q in a.queues {
                 let queue = Queue::restore(q.queue, q.messages);
-                account.queues.insert(queue.name().clone(), queue);
+                self.charged_bytes += queue.stored_bytes();
+                // A snapshot naming a queue twice keeps the last: uncharge the one replaced.
+                if let Some(replaced) = account.queues.insert(queue.name().clone(), queue) {
+                    self.charged_bytes -= replaced.stored_bytes();
+                }
             }
         }
     }
@@ -214,11 +225,25 @@ impl Emulator {
         }
     }
 
-    fn queue_mut(&mut self, account: &str, name: &QueueName) -> Result<&mut Queue, QueueError> {
-        self.accounts
+    /// Runs `change` on the queue, with the entropy source beside it, and moves
+    /// [`Emulator::charged_bytes`] by what the queue's charge moved. The only place a queue is
+    /// borrowed mutably after it was created, so the running total cannot drift from the queues'.
+    fn with_queue<R>(
+        &mut self,
+        account: &str,
+        name: &QueueName,
+        change: impl FnOnce(&mut Queue, &mut dyn Entropy) -> R,
+    ) -> Result<R, QueueError> {
+        let q = self
+            .accounts
             .get_mut(account)
             .and_then(|a| a.queues.get_mut(name))
-            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))
+            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
+        let before = q.stored_bytes();
+        let out = change(q, self.entropy.as_mut());
+        // The total includes `before`, so this cannot underflow.
+        self.charged_bytes = self.charged_bytes - before + q.stored_bytes();
+        Ok(out)
     }
 
     /// A read-only view of a queue, for inspection (no purging, no side effects).
@@ -237,22 +262,11 @@ impl Emulator {
             .unwrap_or_default()
     }
 
-    /// The queue, with expired messages purged (and their deletions queued) first.
-    fn live_queue(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<&mut Queue, QueueError> {
-        self.purge(now, account, name)?;
-        self.queue_mut(account, name)
-    }
-
     /// Removes `name`'s expired messages, recording each as deleted (and as expired, for
     /// subscribers). Its own lookup, so operations that look the queue up again anyway (with
     /// the entropy, after checking capacity) do not pay for a third.
     fn purge(&mut self, now: Timestamp, account: &str, name: &QueueName) -> Result<(), QueueError> {
-        let gone = self.queue_mut(account, name)?.purge_expired(now);
+        let gone = self.with_queue(account, name, |q, _| q.purge_expired(now))?;
         for id in gone {
             record(&mut self.outbox, || Change::MessageDeleted {
                 account: account.to_owned(),
@@ -271,31 +285,6 @@ impl Emulator {
             queue: name.clone(),
             message: message.clone(),
         });
-    }
-
-    /// [`Self::live_queue`] together with the entropy source, borrowed side by side.
-    fn live_queue_and_entropy(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
-        self.purge(now, account, name)?;
-        self.queue_and_entropy(account, name)
-    }
-
-    /// The queue (already purged by the caller) together with the entropy source.
-    fn queue_and_entropy(
-        &mut self,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<(&mut Queue, &mut dyn Entropy), QueueError> {
-        let q = self
-            .accounts
-            .get_mut(account)
-            .and_then(|a| a.queues.get_mut(name))
-            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
-        Ok((q, self.entropy.as_mut()))
     }
 
     /// [Create Queue](https://learn.microsoft.com/rest/api/storageservices/create-queue4).
@@ -339,10 +328,12 @@ impl Emulator {
         account: &str,
         name: &QueueName,
     ) -> Result<(), QueueError> {
-        self.accounts
+        let removed = self
+            .accounts
             .get_mut(account)
             .and_then(|a| a.queues.remove(name))
             .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
+        self.charged_bytes -= removed.stored_bytes();
         record(&mut self.outbox, || Change::QueueDeleted {
             account: account.to_owned(),
             queue: name.clone(),
@@ -389,7 +380,8 @@ impl Emulator {
         account: &str,
         name: &QueueName,
     ) -> Result<QueueProperties, QueueError> {
-        let q = self.live_queue(now, account, name)?;
+        self.purge(now, account, name)?;
+        let q = self.queue(account, name)?;
         Ok(QueueProperties {
             metadata: q.metadata().clone(),
             approximate_message_count: q.len(),
@@ -434,9 +426,10 @@ impl Emulator {
         name: &QueueName,
         change: impl FnOnce(&mut Queue),
     ) -> Result<(), QueueError> {
-        let q = self.queue_mut(account, name)?;
-        change(q);
-        let queue = q.record.clone();
+        let queue = self.with_queue(account, name, |q, _| {
+            change(q);
+            q.record.clone()
+        })?;
         record(&mut self.outbox, || Change::QueuePut {
             account: account.to_owned(),
             queue,
@@ -457,8 +450,9 @@ impl Emulator {
     ) -> Result<MessageRecord, QueueError> {
         self.purge(now, account, name)?;
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
-        let (q, entropy) = self.queue_and_entropy(account, name)?;
-        let m = q.put(now, text, visibility, ttl, entropy);
+        let m = self.with_queue(account, name, |q, entropy| {
+            q.put(now, text, visibility, ttl, entropy)
+        })?;
         self.queue_message_put(account, name, &m);
         self.emit(
             now,
@@ -483,8 +477,10 @@ impl Emulator {
         count: MessageCount,
         visibility: VisibilityTimeout,
     ) -> Result<Vec<MessageRecord>, QueueError> {
-        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
-        let got = q.get(now, count, visibility, entropy);
+        self.purge(now, account, name)?;
+        let got = self.with_queue(account, name, |q, entropy| {
+            q.get(now, count, visibility, entropy)
+        })?;
         for m in &got {
             self.queue_message_put(account, name, m);
             self.emit(
@@ -510,7 +506,8 @@ impl Emulator {
         name: &QueueName,
         count: MessageCount,
     ) -> Result<Vec<MessageRecord>, QueueError> {
-        Ok(self.live_queue(now, account, name)?.peek(now, count))
+        self.purge(now, account, name)?;
+        Ok(self.queue(account, name)?.peek(now, count))
     }
 
     /// [Delete Message](https://learn.microsoft.com/rest/api/storageservices/delete-message2).
@@ -525,7 +522,8 @@ impl Emulator {
         id: &MessageId,
         receipt: &PopReceipt,
     ) -> Result<(), QueueError> {
-        if !self.live_queue(now, account, name)?.delete(id, receipt) {
+        self.purge(now, account, name)?;
+        if !self.with_queue(account, name, |q, _| q.delete(id, receipt))? {
             return Err(QueueError::MessageNotFound(*id));
         }
         record(&mut self.outbox, || Change::MessageDeleted {
@@ -553,9 +551,11 @@ impl Emulator {
         if let Some(t) = &text {
             self.admit_text_change(account, name, id, t.as_str().len())?;
         }
-        let (q, entropy) = self.live_queue_and_entropy(now, account, name)?;
-        let m = q
-            .update(now, id, receipt, text, visibility, entropy)
+        self.purge(now, account, name)?;
+        let m = self
+            .with_queue(account, name, |q, entropy| {
+                q.update(now, id, receipt, text, visibility, entropy)
+            })?
             .ok_or(QueueError::MessageNotFound(*id))?;
         let updated = Updated {
             pop_receipt: m.pop_receipt.clone(),
@@ -582,7 +582,8 @@ impl Emulator {
         name: &QueueName,
     ) -> Result<(), QueueError> {
         // Purge first so expired messages are reported as expired, not as cleared.
-        let count = self.live_queue(now, account, name)?.clear();
+        self.purge(now, account, name)?;
+        let count = self.with_queue(account, name, |q, _| q.clear())?;
         record(&mut self.outbox, || Change::QueueCleared {
             account: account.to_owned(),
             queue: name.clone(),
