@@ -8,11 +8,15 @@
 //! - `delete`: 32 puts and a Get of 32 (untimed), then the 32 deletes (timed).
 //! - `update`: a visibility-only Update (no new text) of each message in turn.
 //!
+//! - `queues_10000/put`: the same `put` at depth 1k, with the account holding 10,000 queues
+//!   (the default bound): admitting a Put must not cost a walk over every queue.
+//!
 //! Every timed operation includes draining the outbox (`take_changes`), as a server does
 //! per request. One queue per depth is built once and shared by the four benchmarks.
 //!
 //! `cargo bench --bench engine`; `cargo bench --bench engine -- depth_1000/` for one depth.
 
+use azqueue::engine::capacity::DEFAULT_QUEUES_PER_ACCOUNT;
 use azqueue::engine::{
     Emulator, MessageCount, MessageId, MessageText, Metadata, PopReceipt, QueueName, SeededEntropy,
     TimeToLive, Timestamp, VisibilityTimeout,
@@ -46,6 +50,17 @@ impl Fixture {
             emu.take_changes();
         }
         Fixture { emu, queue, now }
+    }
+
+    /// Adds `n` empty queues beside the benchmarked one.
+    fn add_empty_queues(&mut self, n: usize) {
+        for i in 0..n {
+            let name = QueueName::parse(&format!("other-{i}")).unwrap();
+            self.emu
+                .create_queue(self.now, ACCT, &name, Metadata::default())
+                .unwrap();
+        }
+        self.emu.take_changes();
     }
 
     fn depth(&self) -> usize {
@@ -200,6 +215,17 @@ fn engine(c: &mut Criterion) {
         group.finish();
         assert_eq!(f.depth(), depth, "the benchmarks kept the depth constant");
     }
+    let queues = DEFAULT_QUEUES_PER_ACCOUNT;
+    let mut f = Fixture::build(1_000);
+    f.add_empty_queues(queues - 1);
+    let mut group = c.benchmark_group(format!("queues_{queues}"));
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("put", |b| b.iter_custom(|iters| put(&mut f, iters)));
+    group.finish();
 }
 
 criterion_group!(benches, engine);
