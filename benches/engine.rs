@@ -21,7 +21,8 @@ use azqueue::engine::{
     Emulator, MessageCount, MessageId, MessageText, Metadata, PopReceipt, QueueName, SeededEntropy,
     TimeToLive, Timestamp, VisibilityTimeout,
 };
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -191,14 +192,21 @@ fn update(
     start.elapsed()
 }
 
+/// A group with the short timings every engine benchmark uses (each call is sub-microsecond
+/// to tens of microseconds, so 2 s of samples is plenty).
+fn short_group(c: &mut Criterion, name: String) -> BenchmarkGroup<'_, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    group
+}
+
 fn engine(c: &mut Criterion) {
     for depth in DEPTHS {
         let mut f = Fixture::build(depth);
-        let mut group = c.benchmark_group(format!("depth_{depth}"));
-        group
-            .sample_size(20)
-            .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(2));
+        let mut group = short_group(c, format!("depth_{depth}"));
         group.throughput(Throughput::Elements(1));
         group.bench_function("put", |b| b.iter_custom(|iters| put(&mut f, iters)));
         group.throughput(Throughput::Elements(32));
@@ -218,11 +226,7 @@ fn engine(c: &mut Criterion) {
     let queues = DEFAULT_QUEUES_PER_ACCOUNT;
     let mut f = Fixture::build(1_000);
     f.add_empty_queues(queues - 1);
-    let mut group = c.benchmark_group(format!("queues_{queues}"));
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = short_group(c, format!("queues_{queues}"));
     group.throughput(Throughput::Elements(1));
     group.bench_function("put", |b| b.iter_custom(|iters| put(&mut f, iters)));
     group.finish();

@@ -11,25 +11,13 @@ use engine_support::*;
 use azqueue::engine::capacity::message_cost;
 use azqueue::engine::{
     Capacity, Emulator, MessageCount, MessageId, Metadata, PopReceipt, QueueError, QueueName,
-    SeededEntropy, Snapshot, TimeToLive, Timestamp,
+    SeededEntropy, TimeToLive, Timestamp,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
 
 const ACCOUNTS: [&str; 2] = ["devstoreaccount1", "other"];
 const QUEUES: [&str; 3] = ["alpha", "beta", "gamma"];
-
-/// The charge recomputed from scratch over every stored message (expired ones not yet purged
-/// included: they are charged until they are purged).
-fn recounted(snapshot: &Snapshot) -> u64 {
-    snapshot
-        .accounts
-        .iter()
-        .flat_map(|a| &a.queues)
-        .flat_map(|q| &q.messages)
-        .map(|m| message_cost(m.text.len()))
-        .sum()
-}
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -199,7 +187,7 @@ impl Run {
         self.emu.take_changes();
         prop_assert_eq!(
             self.emu.stored_bytes(),
-            recounted(&self.emu.snapshot()),
+            recounted_charge(&self.emu.snapshot()),
             "running total after {:?}",
             op
         );
@@ -207,15 +195,8 @@ impl Run {
     }
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(200)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn the_running_total_equals_the_charge_recounted_over_every_queue(

@@ -10,12 +10,14 @@
 //!
 //! On failure proptest prints the minimal `(seed, ops)`; `PROPTEST_CASES=5000` runs deeper.
 
-use azqueue::engine::capacity::message_cost;
 use azqueue::engine::{
     AccountSnapshot, Change, Emulator, MessageCount, MessageId, MessageRecord, MessageText,
     Metadata, NEVER, PopReceipt, QueueError, QueueName, QueueRecord, QueueSnapshot, SeededEntropy,
     Snapshot, TimeToLive, Timestamp, VisibilityTimeout,
 };
+mod engine_support;
+use engine_support::{proptest_cases, recounted_charge};
+
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::collections::{BTreeMap, HashMap};
@@ -590,13 +592,7 @@ impl Run {
 /// The emulator's running total of charged bytes (what admission reads) equals the charge
 /// recomputed from every stored message, expired or not, in every queue of every account.
 fn check_charged_bytes(emu: &Emulator, after: &Snapshot) -> Result<(), TestCaseError> {
-    let recounted: u64 = after
-        .accounts
-        .iter()
-        .flat_map(|a| &a.queues)
-        .flat_map(|q| &q.messages)
-        .map(|m| message_cost(m.text.len()))
-        .sum();
+    let recounted = recounted_charge(after);
     prop_assert_eq!(
         emu.stored_bytes(),
         recounted,
@@ -605,15 +601,8 @@ fn check_charged_bytes(emu: &Emulator, after: &Snapshot) -> Result<(), TestCaseE
     Ok(())
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(200)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn engine_agrees_with_the_reference_model(seed in any::<u64>(), ops in prop::collection::vec(op(), 1..80)) {

@@ -114,3 +114,23 @@ pub fn policy(id: &str, perms: &str) -> SignedIdentifier {
         },
     }
 }
+
+/// Proptest cases per property: 200, or `PROPTEST_CASES` for a deeper run.
+pub fn proptest_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(200)
+}
+
+/// The bytes charged for every message of `snapshot` (`capacity::message_cost`), recounted from
+/// scratch; expired messages not yet purged count, since they are charged until purged.
+pub fn recounted_charge(snapshot: &azqueue::engine::Snapshot) -> u64 {
+    snapshot
+        .accounts
+        .iter()
+        .flat_map(|a| &a.queues)
+        .flat_map(|q| &q.messages)
+        .map(|m| azqueue::engine::capacity::message_cost(m.text.len()))
+        .sum()
+}
