@@ -31,6 +31,13 @@ wasm-bindgen --target nodejs --out-dir www/pkg-node "$target_dir/wasm32-unknown-
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
 echo '{ "type": "commonjs" }' > www/pkg-node/package.json
+# wasm-bindgen ships the crate's JS modules (snippets/, e.g. src/wasm/result_shapes.js) as they
+# are written, in ES module syntax, and this glue require()s them: rewrite them as CommonJS, in
+# place, so every Node 20 loads them (require() of an ES module needs 20.19 and a module scope).
+find www/pkg-node/snippets -name '*.js' -print0 2>/dev/null | while IFS= read -r -d '' snippet; do
+  node_modules/.bin/esbuild "$snippet" --format=cjs --platform=node --log-level=warning \
+    --outfile="$snippet" --allow-overwrite
+done
 # Node 20's V8 aborts the process when it deoptimizes optimized code at an inlined JS→wasm call
 # that returns an externref, which this glue makes on every call (seen under load). Not inlining
 # such calls avoids it; the flag must be set before the glue is optimized, so the package sets it

@@ -192,7 +192,8 @@ impl Queue {
         self.instance.run_promise_as(
             |emu, now, account| Ok(emu.put_message(now, account, name, text, visibility, ttl)?),
             |m| results::sent_settled(&m),
-            |m| results::sent(&m),
+            // After a durable commit the settled Promise is adopted by the one returned here.
+            |m| results::sent_settled(&m).into(),
         )
     }
 

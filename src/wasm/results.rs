@@ -16,37 +16,15 @@ pub(crate) fn created(c: Created) -> JsValue {
     JsObject::new().set("succeeded", c == Created::New).build()
 }
 
-/// `sendMessage`'s answer as a settled Promise, made in one JS call where `result_shapes` can.
+/// `sendMessage`'s answer, `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`,
+/// as a settled Promise made in one JS call.
 pub(crate) fn sent_settled(m: &MessageRecord) -> js_sys::Promise {
-    result_shapes::sent(m).unwrap_or_else(|| js_sys::Promise::resolve(&sent(m)))
+    result_shapes::sent(m)
 }
 
-/// `sendMessage`'s answer: `{ messageId, popReceipt, insertedOn, expiresOn, nextVisibleOn }`.
-pub(crate) fn sent(m: &MessageRecord) -> JsValue {
-    JsObject::new()
-        .set("messageId", m.id.to_string())
-        .set("popReceipt", m.pop_receipt.to_base64())
-        .set("insertedOn", date(m.insertion_time))
-        .set("expiresOn", date(m.expiration_time))
-        .set("nextVisibleOn", date(m.time_next_visible))
-        .build()
-}
-
-/// One `ReceivedMessageItem` (`DequeuedMessageItem` in the SDK), in one JS call where
-/// `result_shapes` can make it.
+/// One `ReceivedMessageItem` (`DequeuedMessageItem` in the SDK), made in one JS call.
 fn received_item(m: &MessageRecord) -> JsValue {
-    if let Some(item) = result_shapes::received_item(m) {
-        return item;
-    }
-    JsObject::new()
-        .set("messageId", m.id.to_string())
-        .set("insertedOn", date(m.insertion_time))
-        .set("expiresOn", date(m.expiration_time))
-        .set("popReceipt", m.pop_receipt.to_base64())
-        .set("nextVisibleOn", date(m.time_next_visible))
-        .set("dequeueCount", m.dequeue_count)
-        .set("messageText", m.text.as_ref())
-        .build()
+    result_shapes::received_item(m)
 }
 
 /// `receiveMessages`' answer: `{ receivedMessageItems: [...] }`.
