@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, throughput, warmUp } from './bench-node.mjs';
+import { startAzqueue, throughput, warmUp } from './bench-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = process.env.BENCH_BASELINE;
@@ -66,20 +66,7 @@ async function main() {
     for (const [label, size] of SIZES) {
       const started = [];
       for (const b of builds) {
-        const s = await startServer(
-          b.name,
-          [
-            path.join(b.www, 'server.mjs'),
-            '--inMemoryPersistence',
-            '--silent',
-            '--queuePort',
-            '0',
-            '--webPort',
-            '0',
-          ],
-          /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//,
-          scratch,
-        );
+        const s = await startAzqueue(b.name, b.www, scratch);
         servers.push(s);
         started.push(s);
       }

@@ -55,6 +55,27 @@ const PUT_BYTES_CAP = 256 * 1024 * 1024;
 // ---------------------------------------------------------------------------------------------
 // Servers
 
+/**
+ * Starts the azqueue server of the build in `www` (memory store, no access log, free ports);
+ * resolves as `startServer` does.
+ */
+export function startAzqueue(name, www, cwd) {
+  return startServer(
+    name,
+    [
+      path.join(www, 'server.mjs'),
+      '--inMemoryPersistence',
+      '--silent',
+      '--queuePort',
+      '0',
+      '--webPort',
+      '0',
+    ],
+    /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//,
+    cwd,
+  );
+}
+
 /** Spawns a server; resolves { name, port, pid, stop() } once `pattern` shows its URL. */
 export function startServer(name, args, pattern, cwd) {
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -663,20 +684,7 @@ async function main() {
   // deleted messages in memory (about 70 MB per 1,500 × 48 KiB here) and stalls for minutes
   // once enough has piled up, which would otherwise leak into every later row.
   const start = async () => {
-    const az = await startServer(
-      'azqueue',
-      [
-        path.join(ROOT, 'www', 'server.mjs'),
-        '--inMemoryPersistence',
-        '--silent',
-        '--queuePort',
-        '0',
-        '--webPort',
-        '0',
-      ],
-      /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//,
-      scratch,
-    );
+    const az = await startAzqueue('azqueue', path.join(ROOT, 'www'), scratch);
     servers.push(az);
     const azurite = await startServer(
       'azurite',

@@ -151,6 +151,15 @@ describe('access policies', () => {
   });
 });
 
+/** The CORS rule the service-properties and preflight tests set. */
+const EXAMPLE_CORS_RULE = {
+  allowedOrigins: 'http://example.com',
+  allowedMethods: 'GET,PUT',
+  allowedHeaders: 'x-ms-meta-*',
+  exposedHeaders: '*',
+  maxAgeInSeconds: 600,
+};
+
 describe('service properties and CORS', () => {
   test('fresh properties read like the real service; set keeps absent parts', async () => {
     const props = await service.getProperties();
@@ -158,15 +167,7 @@ describe('service properties and CORS', () => {
     assert.equal(props.minuteMetrics.enabled, false);
     assert.equal(props.queueAnalyticsLogging.read, false);
     await service.setProperties({
-      cors: [
-        {
-          allowedOrigins: 'http://example.com',
-          allowedMethods: 'GET,PUT',
-          allowedHeaders: 'x-ms-meta-*',
-          exposedHeaders: '*',
-          maxAgeInSeconds: 600,
-        },
-      ],
+      cors: [EXAMPLE_CORS_RULE],
     });
     const after = await service.getProperties();
     assert.equal(after.cors.length, 1);
@@ -177,15 +178,7 @@ describe('service properties and CORS', () => {
 
   test('preflight: a matching rule answers 200 with the CORS headers, others 403', async () => {
     await service.setProperties({
-      cors: [
-        {
-          allowedOrigins: 'http://example.com',
-          allowedMethods: 'GET,PUT',
-          allowedHeaders: 'x-ms-meta-*',
-          exposedHeaders: '*',
-          maxAgeInSeconds: 600,
-        },
-      ],
+      cors: [EXAMPLE_CORS_RULE],
     });
     const url = `${server.queueUrl}/any-queue`;
     const ok = await fetch(url, {
