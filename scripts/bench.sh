@@ -13,7 +13,7 @@ node scripts/bench-inprocess.mjs
 node scripts/bench-persistence.mjs
 # IndexedDB in Chromium, Firefox ESR and WebKitGTK side by side: strict puts/s, reopen 10k/100k.
 node scripts/bench-browsers.mjs
-CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test tests/persistence/crash_node.test.mjs tests/persistence/crash_chromium.test.mjs tests/persistence/crash_browsers.test.mjs
+CRASH_BROWSERS=${CRASH_BROWSERS:-firefox,webkit} CRASH_ROUNDS=${CRASH_ROUNDS:-10} CRASH_ACKS=${CRASH_ACKS:-2000,5000} node --test tests/persistence/crash_node.test.mjs tests/persistence/crash_chromium.test.mjs tests/persistence/crash_browsers.test.mjs
 # Ten million fuzzed inputs over every entry point (zero panics, zero oracle failures), then the
 # soak: 5 minutes per store (memory, --location) with the ledger and RSS over time, then 10 minutes
 # each on IndexedDB in Chromium (reloaded, then killed midway) and on the edge Worker (workerd
