@@ -71,8 +71,7 @@ layer fuzz         cargo run --example fuzz -- run --seconds 15
 layer wasm-node    wasm-pack test --node
 # The IndexedDB reopen test writes and reloads 100k messages: more than the runner's 20 s default.
 layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --chrome
-# The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver), then in
-# WebKitGTK (scripts/test-webkit.sh: its WebDriver under a virtual display).
+# The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver).
 layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --firefox -- --test wasm_browser --test wasm_idb
 # WebKitGTK runs the same suites with `make test-webkit`, not here: its WebProcess crashed
 # mid-suite in one clean-clone run (at 8d2874b) and its MiniBrowser hung in another, so it
