@@ -312,3 +312,66 @@ fn expiry_purged_by_a_read_frees_room_for_the_next_put() {
     emu.put_message(later, ACCOUNTS[0], &b, text(ten), vis(0), TimeToLive::Never)
         .unwrap();
 }
+
+#[test]
+fn an_update_sees_the_room_expiry_freed_and_an_expired_message_is_not_found() {
+    let mut emu = Emulator::new(Box::new(SeededEntropy::new(9)));
+    let a = q("alpha");
+    emu.create_queue(t0(), ACCOUNTS[0], &a, Metadata::default())
+        .unwrap();
+    let ten = "0123456789";
+    emu.set_capacity(Capacity {
+        stored_bytes: 2 * message_cost(ten.len()),
+        ..Capacity::default()
+    });
+    let expiring_id = emu
+        .put_message(
+            t0(),
+            ACCOUNTS[0],
+            &a,
+            text(ten),
+            vis(0),
+            TimeToLive::Secs(5),
+        )
+        .unwrap()
+        .id;
+    emu.put_message(t0(), ACCOUNTS[0], &a, text(ten), vis(0), TimeToLive::Never)
+        .unwrap();
+    let got = emu
+        .get_messages(
+            t0(),
+            ACCOUNTS[0],
+            &a,
+            MessageCount::new(2).unwrap(),
+            get_vis(1),
+        )
+        .unwrap();
+    let expiring = got.iter().find(|m| m.id == expiring_id).unwrap();
+    let lasting = got.iter().find(|m| m.id != expiring_id).unwrap();
+
+    // At 10 s the first message has expired: an update of it is not found, however long its text.
+    let later = at(10);
+    let longer = Some(text(&"z".repeat(20)));
+    let res = emu.update_message(
+        later,
+        ACCOUNTS[0],
+        &a,
+        &expiring.id,
+        &expiring.pop_receipt,
+        longer.clone(),
+        vis(0),
+    );
+    assert_eq!(res, Err(QueueError::MessageNotFound(expiring.id)));
+    // Its bytes are free, so the other message may grow into them.
+    emu.update_message(
+        later,
+        ACCOUNTS[0],
+        &a,
+        &lasting.id,
+        &lasting.pop_receipt,
+        longer,
+        vis(0),
+    )
+    .unwrap();
+    assert_eq!(emu.stored_bytes(), message_cost(20));
+}

@@ -77,7 +77,8 @@ impl Emulator {
         Ok(())
     }
 
-    /// Refuses an update of `id` to a text of `new_len` bytes when the growth does not fit.
+    /// Refuses an update of `id` to a text of `new_len` bytes when the growth does not fit. A
+    /// message that is not there is left to the update to refuse (404): nothing would grow.
     pub(super) fn admit_text_change(
         &self,
         account: &str,
@@ -85,11 +86,9 @@ impl Emulator {
         id: &MessageId,
         new_len: usize,
     ) -> Result<(), QueueError> {
-        let old = self
-            .queue(account, name)
-            .ok()
-            .and_then(|q| q.text_len(id))
-            .unwrap_or(0);
-        self.admit_bytes((new_len as u64).saturating_sub(old as u64))
+        match self.queue(account, name).ok().and_then(|q| q.text_len(id)) {
+            Some(old) => self.admit_bytes((new_len as u64).saturating_sub(old as u64)),
+            None => Ok(()),
+        }
     }
 }

@@ -548,10 +548,12 @@ impl Emulator {
         text: Option<MessageText>,
         visibility: VisibilityTimeout,
     ) -> Result<Updated, QueueError> {
+        // Purge first: an expired message is not found (404, not 503), and the bytes of expired
+        // messages are no longer charged when the growth is admitted.
+        self.purge(now, account, name)?;
         if let Some(t) = &text {
             self.admit_text_change(account, name, id, t.as_str().len())?;
         }
-        self.purge(now, account, name)?;
         let m = self
             .with_queue(account, name, |q, entropy| {
                 q.update(now, id, receipt, text, visibility, entropy)
