@@ -48,7 +48,8 @@ export class ResponseHeaders {
 
   toJSON(options = {}) {
     const out = {};
-    for (const [lower, { name, value }] of this.#entries) out[options.preserveCase ? name : lower] = value;
+    for (const [lower, { name, value }] of this.#entries)
+      out[options.preserveCase ? name : lower] = value;
     return out;
   }
 
@@ -94,26 +95,35 @@ export class ResponseHeaders {
 
 /** A request's headers with their case, from either SDK generation's headers object. */
 function requestHeaders(headers) {
-  const json = typeof headers.toJSON === 'function' ? headers.toJSON({ preserveCase: true }) : headers.toJson({ preserveCase: true });
+  const json =
+    typeof headers.toJSON === 'function'
+      ? headers.toJSON({ preserveCase: true })
+      : headers.toJson({ preserveCase: true });
   return Object.entries(json);
 }
 
 /** The request body as bytes, whichever of core-rest-pipeline's body types it came as. */
 async function bodyBytes(request) {
   if (request.multipartBody || request.formData) {
-    throw new TypeError('azqueue httpClient: multipart and form bodies are not part of the Queue API');
+    throw new TypeError(
+      'azqueue httpClient: multipart and form bodies are not part of the Queue API',
+    );
   }
   let body = request.body;
   if (typeof body === 'function') body = body();
   if (body === undefined || body === null) return new Uint8Array(0);
   if (typeof body === 'string') return encoder.encode(body);
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  if (ArrayBuffer.isView(body))
+    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (typeof body.arrayBuffer === 'function') return new Uint8Array(await body.arrayBuffer()); // Blob
-  if (typeof body.getReader === 'function') return new Uint8Array(await new Response(body).arrayBuffer());
-  if (typeof body[Symbol.asyncIterator] === 'function') { // a Node stream
+  if (typeof body.getReader === 'function')
+    return new Uint8Array(await new Response(body).arrayBuffer());
+  if (typeof body[Symbol.asyncIterator] === 'function') {
+    // a Node stream
     const chunks = [];
-    for await (const chunk of body) chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+    for await (const chunk of body)
+      chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
     const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
     let at = 0;
     for (const c of chunks) {
@@ -122,7 +132,9 @@ async function bodyBytes(request) {
     }
     return out;
   }
-  throw new TypeError(`azqueue httpClient: unsupported request body ${Object.prototype.toString.call(body)}`);
+  throw new TypeError(
+    `azqueue httpClient: unsupported request body ${Object.prototype.toString.call(body)}`,
+  );
 }
 
 function abortError(signal) {
@@ -151,7 +163,9 @@ export class InProcessHttpClient {
     for (const [name, value] of pairs) {
       // handleRaw separates names and values with line feeds; HTTP forbids them in headers.
       if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) {
-        throw new TypeError(`azqueue httpClient: header ${JSON.stringify(name)} contains a line break`);
+        throw new TypeError(
+          `azqueue httpClient: header ${JSON.stringify(name)} contains a line break`,
+        );
       }
       flat.push(name, value);
     }

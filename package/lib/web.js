@@ -4,7 +4,11 @@
 // and `checkStorageAdapter()` wait for it themselves; call `await init()` first only to use the
 // other classes before opening a service.
 
-import initGlue, { initSync, QueueService, checkStorageAdapter as checkStorageAdapterNow } from '../www/pkg/azqueue.js';
+import initGlue, {
+  initSync,
+  QueueService,
+  checkStorageAdapter as checkStorageAdapterNow,
+} from '../www/pkg/azqueue.js';
 import { installHttpClient } from './http-client.js';
 
 export * from '../www/pkg/azqueue.js';
@@ -19,7 +23,9 @@ export function init(input) {
       initSync({ module: input });
       ready = Promise.resolve();
     } else {
-      ready = initGlue(input === undefined ? undefined : { module_or_path: input }).then(() => undefined);
+      ready = initGlue(input === undefined ? undefined : { module_or_path: input }).then(
+        () => undefined,
+      );
       ready.catch(() => {
         ready = null; // a failed load (e.g. a wrong URL) may be retried
       });

@@ -14,4 +14,7 @@ export interface RunningServer {
 }
 
 /** Starts the queue service and the page, as `azqueue` with these flags would. */
-export function startServer(options: Record<string, unknown>, hooks?: { log?: (line: string) => void }): Promise<RunningServer>;
+export function startServer(
+  options: Record<string, unknown>,
+  hooks?: { log?: (line: string) => void },
+): Promise<RunningServer>;

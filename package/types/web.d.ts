@@ -1,9 +1,14 @@
 // `import … from "azqueue"` in browsers, workers, workerd, Deno and Bun (the web glue).
-import type { InitInput } from "../www/pkg/azqueue.js";
-import type { InProcessHttpClient } from "./http-client.js";
+import type { InitInput } from '../www/pkg/azqueue.js';
+import type { InProcessHttpClient } from './http-client.js';
 
-export * from "../www/pkg/azqueue.js";
-export type { InProcessHttpClient, InProcessResponse, PipelineRequestLike, ResponseHeadersLike } from "./http-client.js";
+export * from '../www/pkg/azqueue.js';
+export type {
+  InProcessHttpClient,
+  InProcessResponse,
+  PipelineRequestLike,
+  ResponseHeadersLike,
+} from './http-client.js';
 
 /**
  * Loads the wasm once (later calls return the same Promise): from the `.wasm` file beside the
@@ -13,7 +18,7 @@ export type { InProcessHttpClient, InProcessResponse, PipelineRequestLike, Respo
 export function init(input?: InitInput | Promise<InitInput>): Promise<void>;
 export default init;
 
-declare module "../www/pkg/azqueue.js" {
+declare module '../www/pkg/azqueue.js' {
   interface QueueService {
     /**
      * An `HttpClient` for the official SDK that serves its requests from this service, in
