@@ -11,6 +11,13 @@
 //
 // Written once as an ES module; `make package` derives the CommonJS copy for `require`.
 
+/**
+ * @import { InProcessResponse, PipelineRequestLike } from '../types/http-client.js'
+ * @import { QueueService } from '../www/pkg/azqueue.js'
+ * @typedef {Pick<QueueService, 'handleRaw'>} RawHandler the part of a QueueService the client calls
+ * @typedef {(options?: { preserveCase?: boolean }) => Record<string, string>} HeadersAsObject
+ */
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -20,9 +27,13 @@ const decoder = new TextDecoder();
  * `toJSON`/`toJson({ preserveCase: true })` keep the case the service sent (`x-ms-meta-Color`).
  */
 export class ResponseHeaders {
+  /** @type {Map<string, { name: string, value: string }>} lower-case name → name as sent, value */
   #entries = new Map();
 
-  /** From the flat `[name, value, name, value, …]` list that `RawResponse.headers` splits into. */
+  /**
+   * From the flat `[name, value, name, value, …]` list that `RawResponse.headers` splits into.
+   * @param {string[]} [flat]
+   */
   constructor(flat = []) {
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const previous = this.#entries.get(flat[i].toLowerCase());
@@ -30,44 +41,60 @@ export class ResponseHeaders {
     }
   }
 
+  /** @param {string} name */
   get(name) {
     return this.#entries.get(name.toLowerCase())?.value;
   }
 
+  /** @param {string} name */
   has(name) {
     return this.#entries.has(name.toLowerCase());
   }
 
+  /**
+   * @param {string} name
+   * @param {string | number | boolean} value
+   */
   set(name, value) {
     this.#entries.set(name.toLowerCase(), { name, value: String(value) });
   }
 
+  /** @param {string} name */
   delete(name) {
     this.#entries.delete(name.toLowerCase());
   }
 
+  /**
+   * @param {{ preserveCase?: boolean }} [options]
+   * @returns {Record<string, string>}
+   */
   toJSON(options = {}) {
+    /** @type {Record<string, string>} */
     const out = {};
     for (const [lower, { name, value }] of this.#entries)
       out[options.preserveCase ? name : lower] = value;
     return out;
   }
 
+  /** @returns {Generator<[string, string]>} */
   *[Symbol.iterator]() {
     for (const [lower, { value }] of this.#entries) yield [lower, value];
   }
 
   // core-http's names for the same operations.
+  /** @param {string} name */
   contains(name) {
     return this.has(name);
   }
 
+  /** @param {string} name */
   remove(name) {
     const had = this.has(name);
     this.delete(name);
     return had;
   }
 
+  /** @param {{ preserveCase?: boolean }} [options] */
   toJson(options) {
     return this.toJSON(options);
   }
@@ -93,22 +120,32 @@ export class ResponseHeaders {
   }
 }
 
-/** A request's headers with their case, from either SDK generation's headers object. */
+/**
+ * A request's headers with their case, from either SDK generation's headers object.
+ * @param {PipelineRequestLike['headers']} headers
+ */
 function requestHeaders(headers) {
+  // Which of the two it is shows in the method it has.
+  const either = /** @type {{ toJSON?: HeadersAsObject, toJson: HeadersAsObject }} */ (headers);
   const json =
-    typeof headers.toJSON === 'function'
-      ? headers.toJSON({ preserveCase: true })
-      : headers.toJson({ preserveCase: true });
+    typeof either.toJSON === 'function'
+      ? either.toJSON({ preserveCase: true })
+      : either.toJson({ preserveCase: true });
   return Object.entries(json);
 }
 
-/** The request body as bytes, whichever of core-rest-pipeline's body types it came as. */
+/**
+ * The request body as bytes, whichever of core-rest-pipeline's body types it came as.
+ * @param {PipelineRequestLike & { multipartBody?: unknown, formData?: unknown }} request
+ * @returns {Promise<Uint8Array>}
+ */
 async function bodyBytes(request) {
   if (request.multipartBody || request.formData) {
     throw new TypeError(
       'azqueue httpClient: multipart and form bodies are not part of the Queue API',
     );
   }
+  /** @type {any} a body of any of those types, or a function returning one: probed by shape */
   let body = request.body;
   if (typeof body === 'function') body = body();
   if (body === undefined || body === null) return new Uint8Array(0);
@@ -137,6 +174,7 @@ async function bodyBytes(request) {
   );
 }
 
+/** @param {{ readonly aborted: boolean, reason?: { message?: string } }} signal */
 function abortError(signal) {
   const err = new Error(signal.reason?.message ?? 'The operation was aborted.');
   err.name = 'AbortError';
@@ -145,12 +183,19 @@ function abortError(signal) {
 
 /** One QueueService as an `HttpClient`. */
 export class InProcessHttpClient {
+  /** @type {RawHandler} */
   #service;
 
+  /** @param {RawHandler} service */
   constructor(service) {
     this.#service = service;
   }
 
+  /**
+   * @template {PipelineRequestLike} R
+   * @param {R} request
+   * @returns {Promise<InProcessResponse<R>>}
+   */
   async sendRequest(request) {
     if (request.abortSignal?.aborted) throw abortError(request.abortSignal);
     const body = await bodyBytes(request);
@@ -159,6 +204,7 @@ export class InProcessHttpClient {
     if (body.byteLength > 0 && !pairs.some(([name]) => name.toLowerCase() === 'content-length')) {
       pairs.push(['Content-Length', String(body.byteLength)]);
     }
+    /** @type {string[]} */
     const flat = [];
     for (const [name, value] of pairs) {
       // handleRaw separates names and values with line feeds; HTTP forbids them in headers.
@@ -172,12 +218,14 @@ export class InProcessHttpClient {
     const raw = await this.#service.handleRaw(request.method, request.url, flat.join('\n'), body);
     try {
       const status = raw.status;
+      /** @type {InProcessResponse<R>} */
       const response = {
         request,
         status,
         headers: new ResponseHeaders(raw.headers === '' ? [] : raw.headers.split('\n')),
       };
-      const bytes = raw.body;
+      // A copy the glue made for this response, in an ArrayBuffer of its own (never shared).
+      const bytes = /** @type {Uint8Array<ArrayBuffer>} */ (raw.body);
       const streamed = request.streamResponseStatusCodes;
       if (streamed && (streamed.has(status) || streamed.has(Number.POSITIVE_INFINITY))) {
         const blob = new Blob([bytes]);
@@ -193,9 +241,13 @@ export class InProcessHttpClient {
   }
 }
 
-/** Gives the glue's QueueService class its `httpClient()` method. */
+/**
+ * Gives the glue's QueueService class its `httpClient()` method.
+ * @param {{ prototype: object }} QueueService
+ */
 export function installHttpClient(QueueService) {
   Object.defineProperty(QueueService.prototype, 'httpClient', {
+    /** @this {RawHandler} */
     value: function httpClient() {
       return new InProcessHttpClient(this);
     },

@@ -11,11 +11,18 @@ import initGlue, {
 } from '../www/pkg/azqueue.js';
 import { installHttpClient } from './http-client.js';
 
+/** @import { InitInput } from '../www/pkg/azqueue.js' */
+
 export * from '../www/pkg/azqueue.js';
 
+/** @type {Promise<void> | null} */
 let ready = null;
 
-/** Loads the wasm once; later calls return the same Promise. */
+/**
+ * Loads the wasm once; later calls return the same Promise.
+ * @param {InitInput | Promise<InitInput>} [input]
+ * @returns {Promise<void>}
+ */
 export function init(input) {
   if (!ready) {
     if (typeof WebAssembly !== 'undefined' && input instanceof WebAssembly.Module) {
@@ -41,6 +48,7 @@ QueueService.open = async function open(options) {
   return openNow.call(this, options);
 };
 
+/** @param {Parameters<typeof checkStorageAdapterNow>[0]} make */
 export async function checkStorageAdapter(make) {
   await init();
   return checkStorageAdapterNow(make);
