@@ -27,7 +27,7 @@ const decoder = new TextDecoder();
  * `toJSON`/`toJson({ preserveCase: true })` keep the case the service sent (`x-ms-meta-Color`).
  */
 export class ResponseHeaders {
-  /** @type {Map<string, { name: string, value: string }>} lower-case name → name as sent, value */
+  /** @type {Map<string, { name: string, value: string }>} by lower-case name */
   #entries = new Map();
 
   /**

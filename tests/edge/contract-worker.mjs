@@ -17,12 +17,16 @@ export class ContractObject extends DurableObject {
       await checkStorageAdapter(fresh);
       return new Response('passed');
     } catch (err) {
-      return new Response(String(err?.message ?? err), { status: 500 });
+      return new Response(String(/** @type {any} */ (err)?.message ?? err), { status: 500 });
     }
   }
 }
 
 export default {
+  /**
+   * @param {Request} request
+   * @param {{ CONTRACT: DurableObjectNamespace<ContractObject> }} env
+   */
   fetch(request, env) {
     return env.CONTRACT.get(env.CONTRACT.idFromName('contract')).fetch(request);
   },

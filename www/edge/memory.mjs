@@ -20,21 +20,39 @@ export const PER_MESSAGE_BYTES = 700;
 /** What all open queues of one isolate may hold together. */
 export const ENGINE_BUDGET = 96 * 1024 * 1024;
 
-/** Estimated engine bytes of each open queue object of this isolate, by object id. */
+/**
+ * An open queue object as this file sees it: its object id, and its store's running totals.
+ * @typedef {{ key: string, store: { messageBytes: number, messageCount: number } }} Opened
+ */
+
+/**
+ * Estimated engine bytes of each open queue object of this isolate, by object id.
+ * @type {Map<string, number>}
+ */
 const held = new Map();
+/** @type {FinalizationRegistry<string>} */
 const forget = new FinalizationRegistry((key) => held.delete(key));
 
+/** @param {Opened['store']} store */
 function estimate(store) {
   return store.messageBytes + store.messageCount * PER_MESSAGE_BYTES;
 }
 
-/** Records what the object holds now (after each request). */
+/**
+ * Records what the object holds now (after each request).
+ * @param {Opened} opened
+ */
 export function release(opened) {
   if (!held.has(opened.key)) forget.register(opened, opened.key);
   held.set(opened.key, estimate(opened.store));
 }
 
-/** Whether a Put Message of this request's size still fits the isolate's `budget` (bytes). */
+/**
+ * Whether a Put Message of this request's size still fits the isolate's `budget` (bytes).
+ * @param {Opened} opened
+ * @param {Request} request
+ * @param {number} [budget]
+ */
 export function admits(opened, request, budget = ENGINE_BUDGET) {
   release(opened);
   const incoming = 2 * Number(request.headers.get('content-length') ?? 0) + PER_MESSAGE_BYTES;

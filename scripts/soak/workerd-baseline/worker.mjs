@@ -6,13 +6,21 @@ import { DurableObject } from 'cloudflare:workers';
 
 const WINDOW = 300;
 
+/** @typedef {{ ROWS: DurableObjectNamespace<Rows> }} Env */
+
+/** @extends {DurableObject<Env>} */
 export class Rows extends DurableObject {
+  /**
+   * @param {DurableObjectState} ctx
+   * @param {Env} env
+   */
   constructor(ctx, env) {
     super(ctx, env);
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS rows (key INTEGER PRIMARY KEY, value BLOB)');
     this.next = 0;
   }
 
+  /** @param {Request} request */
   async fetch(request) {
     const body = new Uint8Array(await request.arrayBuffer());
     const key = this.next++;
@@ -23,6 +31,10 @@ export class Rows extends DurableObject {
 }
 
 export default {
+  /**
+   * @param {Request} request
+   * @param {Env} env
+   */
   async fetch(request, env) {
     const name = new URL(request.url).pathname.split('/')[1] || 'a';
     const forwarded = new Request(request.url, {
