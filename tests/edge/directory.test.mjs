@@ -2,7 +2,8 @@
 // the two steps leaves the directory's copy wrong and a pending intent behind; List Queues asks
 // the queue object of each pending intent for the truth first, so a queue is never listed but
 // unusable, nor usable but unlisted. The crash is reproduced by editing the stopped directory's
-// SQLite file with Bun as the crash would have left it.
+// SQLite file with Bun as the crash would have left it. A request the queue object refuses
+// writes nothing, in either object: shown by dumping every object's SQLite file with Bun.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,21 @@ function directoryFile(dir) {
     .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
   return path.join(classDir, file);
 }
+
+/** Every row of every object's SQLite file, by class (tests/edge/dump-objects.bun.mjs). */
+const dump = (dir) =>
+  Object.fromEntries(
+    ['-DirectoryObject', '-QueueObject'].map((cls) => [
+      cls,
+      JSON.parse(
+        execFileSync(
+          BUN,
+          [path.join(ROOT, 'tests', 'edge', 'dump-objects.bun.mjs'), path.join(dir, cls)],
+          { encoding: 'utf8' },
+        ),
+      ),
+    ]),
+  );
 
 const tamper = (dir, ...args) =>
   JSON.parse(
@@ -80,6 +96,93 @@ test('List Queues shows what the queue objects hold after a crash between the tw
     assert.equal(tamper(dir, 'read', 'half-deleted'), null);
   } finally {
     await server?.kill(); // a live dev.mjs would keep the test runner waiting
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any object', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-refused-'));
+  /** @type {Awaited<ReturnType<typeof startEdge>> | null} */
+  let server = null;
+  /** Runs `steps` against a dev.mjs on `dir`, then stops it. */
+  const session = async (steps) => {
+    server = await startEdge({ args: ['--persist', dir] });
+    const service = QueueServiceClient.fromConnectionString(server.connectionString, {
+      retryOptions: { maxTries: 1 },
+    });
+    // The same account signed with another key: every request is refused as unauthenticated.
+    const forged = QueueServiceClient.fromConnectionString(
+      server.connectionString.replace(/AccountKey=[^;]+/, `AccountKey=${'A'.repeat(86)}==`),
+      { retryOptions: { maxTries: 1 } },
+    );
+    await steps(service, forged);
+    assert.equal(await server.stop(), 0);
+    server = null;
+  };
+  const refusals = async (service, forged) => {
+    const bad = forged.getQueueClient('kept');
+    await rejectsWith(assert, bad.create(), 403, 'AuthenticationFailed');
+    await rejectsWith(assert, bad.delete(), 403, 'AuthenticationFailed');
+    await rejectsWith(assert, bad.setMetadata({ a: 'b' }), 403, 'AuthenticationFailed');
+    await rejectsWith(assert, forged.getQueueClient('other').create(), 403, 'AuthenticationFailed');
+    // Refused for what they say, not who sent them.
+    await rejectsWith(
+      assert,
+      service.getQueueClient('missing').setMetadata({ a: 'b' }),
+      404,
+      'QueueNotFound',
+    );
+    await rejectsWith(assert, service.getQueueClient('missing').delete(), 404, 'QueueNotFound');
+  };
+  try {
+    // On a fresh account: no object keeps a single row.
+    await session(refusals);
+    for (const [cls, objects] of Object.entries(dump(dir))) {
+      for (const [id, tables] of Object.entries(objects)) {
+        for (const [table, rows] of Object.entries(tables))
+          assert.deepEqual(rows, [], `${cls} ${id} ${table}`);
+      }
+    }
+
+    // Beside a queue that exists: every row stays as it was, the directory's included.
+    await session(async (service) => {
+      await service.getQueueClient('kept').create({ metadata: { step: 'one' } });
+    });
+    const before = dump(dir);
+    assert.equal(Object.keys(before['-DirectoryObject']).length, 1);
+    await session(async (service, forged) => {
+      await refusals(service, forged);
+      await rejectsWith(
+        assert,
+        service.getQueueClient('kept').create({ metadata: { step: 'two' } }),
+        409,
+        'QueueAlreadyExists',
+      );
+    });
+    assert.deepEqual(dump(dir), before);
+
+    // And the accepted requests still reach the directory's copy.
+    await session(async (service) => {
+      await service.getQueueClient('kept').setMetadata({ step: 'three' });
+      await service.getQueueClient('made').create({ metadata: { m: '1' } });
+      const names = [];
+      for await (const q of service.listQueues({ includeMetadata: true }))
+        names.push([q.name, q.metadata]);
+      assert.deepEqual(names, [
+        ['kept', { step: 'three' }],
+        ['made', { m: '1' }],
+      ]);
+      await service.getQueueClient('made').delete();
+    });
+    const [directory] = Object.values(dump(dir)['-DirectoryObject']);
+    assert.deepEqual(directory.azqueue_pending, []);
+    const copies = directory.azqueue_records.filter((r) => r.key.startsWith('queue/'));
+    assert.deepEqual(
+      copies.map((r) => r.key),
+      ['queue/devstoreaccount1/kept'],
+    );
+  } finally {
+    await server?.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -7,14 +7,17 @@
 //
 // Create Queue, Delete Queue and Set Queue Metadata span two objects and cannot be atomic, so
 // the copy converges instead:
-//   1. the Worker records an intent here (`intend`: a pending row, and an alarm);
-//   2. the queue object serves the request and reports its queue's state (exists, metadata,
-//      and a generation that counts its listing changes);
-//   3. the Worker hands that report here (`apply`), which updates the copy (reports older than
-//      what was applied are ignored) and drops the pending row.
+//   1. the queue object, about to commit a change to its queue's record (so only for a request
+//      it accepted), records an intent here (`intend`: a pending row, and an alarm), and only
+//      then commits;
+//   2. it answers the request once the commit is durable;
+//   3. it reports its queue's state here (`apply`: exists, metadata, and a generation counting
+//      its record's changes), which updates the copy (reports older than what was applied are
+//      ignored) and drops the pending rows its commits recorded.
 // A crash between the steps leaves a pending row. List Queues first asks the queue object of
 // every pending row for its state, so it never shows a queue that cannot be used nor misses
-// one that can; the alarm does the same for rows left behind, and then drops them.
+// one that can; the alarm does the same for rows left behind, and then drops them. A request
+// the queue object refuses commits nothing, so it writes nothing here either.
 
 import { DurableObject } from 'cloudflare:workers';
 import { openService, ROUTE, serveRest } from './serve.mjs';
@@ -65,13 +68,16 @@ export class DirectoryObject extends DurableObject {
     return token;
   }
 
-  /** RPC, step 3: applies a queue object's report and drops the pending row `token`. */
-  async apply(account, queue, state, token) {
+  /**
+   * RPC, step 3: applies a queue object's report and drops the pending rows `tokens` (those of
+   * the commits the report covers).
+   * @param {number[]} tokens
+   */
+  async apply(account, queue, state, tokens) {
     const opened = await this.open(account);
     await this.exclusive(() => this.sync(opened, queue, state));
-    if (token !== null && token !== undefined) {
+    for (const token of tokens)
       this.ctx.storage.sql.exec('DELETE FROM azqueue_pending WHERE token = ?', token);
-    }
   }
 
   /** RPC: the account's CORS rules, for queue objects answering cross-origin requests. */

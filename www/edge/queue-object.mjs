@@ -10,17 +10,23 @@
 //   alarms and repeated re-arming converge on the same single alarm).
 // - Memory: the engine keeps the queue in the isolate's memory, which is capped (128 MB) and
 //   shared by every object in the isolate. Put Message beyond the bound answers 503 ServerBusy.
+// - The directory's copy (directory-object.mjs): a commit that changes the queue's record
+//   (create, delete, metadata, ACL) first records an intent in the account's directory, and the
+//   request that waited for it then reports the queue's state there. The intent is recorded
+//   here, at commit time, rather than by the Worker before it forwards the request, so that a
+//   request this object refuses (a bad signature, a bad header, a create that conflicts)
+//   commits nothing and so writes nothing anywhere. The crash argument is unchanged: the
+//   intent is durable before the change it announces, so a crash after it leaves a pending row
+//   that List Queues and the directory's alarm resolve by asking this object.
 
 import { DurableObject } from 'cloudflare:workers';
-import { azureError, CORS, openService, ROUTE, serveRest, STATE, withHeaders } from './serve.mjs';
+import { azureError, CORS, directoryOf, openService, ROUTE, serveRest } from './serve.mjs';
 import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
-import { SqliteStore } from './sqlite-store.mjs';
+import { GENERATION, SqliteStore } from './sqlite-store.mjs';
 
 /** The earliest an alarm is set after now: housekeeping, not delivery (AZQUEUE_PURGE_FLOOR_MS). */
 const PURGE_FLOOR_MS = 60_000;
-/** The listing generation, counting this queue's successful create/delete/metadata changes. */
-const GENERATION = 'generation';
 
 export class QueueObject extends DurableObject {
   constructor(ctx, env) {
@@ -34,7 +40,11 @@ export class QueueObject extends DurableObject {
     this.opened ??= (async () => {
       // The object's own name is stored with its first write, for the alarm, which runs
       // without a request to tell it.
-      const store = new SqliteStore(this.ctx.storage, { account, queue });
+      const store = new SqliteStore(
+        this.ctx.storage,
+        { account, queue },
+        { beforeQueueChange: () => this.intend() },
+      );
       account ??= store.get('account') ?? undefined;
       queue ??= store.get('queue') ?? undefined;
       const service = await openService(store, this.env, account);
@@ -47,7 +57,7 @@ export class QueueObject extends DurableObject {
   }
 
   async fetch(request) {
-    const { account, queue, listing } = JSON.parse(request.headers.get(ROUTE));
+    const { account, queue } = JSON.parse(request.headers.get(ROUTE));
     let opened;
     try {
       opened = await this.open(account, queue);
@@ -76,14 +86,42 @@ export class QueueObject extends DurableObject {
     const response = await serveRest(opened.service, request);
     release(opened);
     await this.rearm(opened);
-    if (!listing) return response;
-    if (response.ok) {
-      const gen = Number(opened.store.get(GENERATION) ?? 0) + 1;
-      opened.store.set(GENERATION, String(gen));
+    await this.report(opened);
+    return response;
+  }
+
+  /**
+   * Step 1 of a change to the queue's record, awaited before the commit that writes it: the
+   * directory records a pending intent and returns its token. If the directory cannot be
+   * reached the commit fails (the client hears 500 and nothing is durable), and the engine,
+   * now ahead of its storage, is dropped so the next request reloads what is durable.
+   */
+  async intend() {
+    const { account, queue } = await this.opened;
+    try {
+      return await directoryOf(this.env, account).intend(account, queue);
+    } catch (err) {
+      this.opened = null;
+      throw err;
     }
-    return withHeaders(response, {
-      [STATE]: JSON.stringify(await this.describe(opened, account, queue)),
-    });
+  }
+
+  /**
+   * Step 3, after a request whose answer waited for commits that changed the queue's record:
+   * the queue's state goes to the directory, which applies it and drops those intents. Should
+   * that fail, the change stands (it is durable and the client is told so) and the intents stay
+   * pending for List Queues and the directory's alarm to resolve.
+   */
+  async report(opened) {
+    const tokens = opened.store.takeQueueChanges();
+    if (tokens.length === 0) return;
+    const { account, queue } = opened;
+    try {
+      const state = await this.describe(opened, account, queue);
+      await directoryOf(this.env, account).apply(account, queue, state, tokens);
+    } catch (err) {
+      console.error(`azqueue: queue ${account}/${queue} could not report to its directory: ${err}`);
+    }
   }
 
   /**

@@ -14,14 +14,12 @@
 const SECONDARY = '-secondary';
 
 /**
- * @returns {{ kind: 'queue', account: string, queue: string, listing: boolean }
+ * @returns {{ kind: 'queue', account: string, queue: string }
  *   | { kind: 'directory', account: string }
  *   | { kind: 'none' }}
- * `listing` marks Create Queue, Delete Queue and Set Queue Metadata: the operations that change
- * what List Queues shows.
  */
 export function route(method, url) {
-  const { pathname, searchParams } = new URL(url);
+  const { pathname } = new URL(url);
   const parts = pathname.split('/').slice(1);
   if (parts[0] === '_azqueue') return inspectRoute(parts);
   const account = baseAccount(decode(parts[0] ?? ''));
@@ -29,28 +27,19 @@ export function route(method, url) {
   const queue = decode(parts[1] ?? '');
   if (method === 'OPTIONS' || queue === '' || !couldBeQueueName(queue))
     return { kind: 'directory', account };
-  const queueLevel = parts.length === 2 || (parts.length === 3 && parts[2] === '');
-  const comp = searchParams.get('comp');
-  const listing =
-    queueLevel &&
-    !parts[0].endsWith(SECONDARY) &&
-    isQueueName(queue) &&
-    (((method === 'PUT' || method === 'DELETE') && comp === null) ||
-      (method === 'PUT' && comp === 'metadata'));
-  return { kind: 'queue', account, queue, listing };
+  return { kind: 'queue', account, queue };
 }
 
 /**
  * `/_azqueue/inspect/<account>/<queue>` and `/_azqueue/memory/<account>/<queue>` (the isolate's
  * memory as that queue's object sees it) are the queue object's; the rest spans objects.
- * @returns {{ kind: 'queue', account: string, queue: string, listing: boolean } | { kind: 'none' }}
+ * @returns {{ kind: 'queue', account: string, queue: string } | { kind: 'none' }}
  */
 function inspectRoute(parts) {
   if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {
     const account = decode(parts[2]);
     const queue = decode(parts[3]);
-    if (account && couldBeQueueName(queue))
-      return { kind: 'queue', account, queue, listing: false };
+    if (account && couldBeQueueName(queue)) return { kind: 'queue', account, queue };
   }
   return { kind: 'none' };
 }
@@ -61,11 +50,6 @@ function inspectRoute(parts) {
  */
 export function couldBeQueueName(name) {
   return /^[a-z0-9-]{3,63}$/.test(name);
-}
-
-/** Azure's rule: letters, digits and single hyphens, starting and ending with a letter or digit. */
-export function isQueueName(name) {
-  return couldBeQueueName(name) && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name);
 }
 
 function baseAccount(account) {

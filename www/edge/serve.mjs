@@ -1,5 +1,6 @@
 // What both Durable Object classes share: opening a QueueService on the object's SQLite
-// storage, and serving a Fetch `Request` through the REST layer's `handleRaw`.
+// storage, serving a Fetch `Request` through the REST layer's `handleRaw`, and the names of
+// the internal headers and of an account's directory object, which the Worker uses too.
 
 import { QueueService } from './wasm.mjs';
 
@@ -11,8 +12,11 @@ export const ROUTE = 'x-azqueue-edge-route';
 export const CLIENT_IP = 'x-azqueue-edge-client-ip';
 /** The account's CORS rules, from the directory, for a request with an `Origin` (JSON). */
 export const CORS = 'x-azqueue-edge-cors';
-/** A queue object's report of its queue after a listing operation (JSON, see QueueObject.state). */
-export const STATE = 'x-azqueue-edge-state';
+
+/** The account's directory object (named `<account>`, `_` for requests naming none). */
+export function directoryOf(env, account) {
+  return env.DIRECTORY.get(env.DIRECTORY.idFromName(account || '_'));
+}
 
 /**
  * Opens the QueueService of one object, loading what its SqliteStore holds, acting on `account`
@@ -56,20 +60,6 @@ function toResponse(r, method) {
   return new Response(nullBody ? null : r.body, {
     status: r.status,
     statusText: r.statusText,
-    headers,
-  });
-}
-
-/** A copy of `response` with `extra` headers set (Responses from `fetch` are immutable). */
-export function withHeaders(response, extra) {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === null) headers.delete(name);
-    else headers.set(name, value);
-  }
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
     headers,
   });
 }

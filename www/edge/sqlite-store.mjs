@@ -7,7 +7,7 @@
 //       change costs the rows it touches;
 //   azqueue_edge(name TEXT PRIMARY KEY, value TEXT)     this file's own values: `layout` (the
 //       version below), and whatever the object keeps beside the engine (a queue's listing
-//       generation, a directory's account name).
+//       `generation`, a directory's account name).
 //
 // Durability: every commit is one `transactionSync`. Workers hold an object's outgoing
 // messages (its HTTP answers included) until the writes before them are confirmed (the output
@@ -18,6 +18,9 @@
 export const LAYOUT_VERSION = 1;
 
 const MESSAGE_PREFIX = 'message/';
+const QUEUE_PREFIX = 'queue/';
+/** The bookkeeping value counting the commits that changed a queue record (see `commit`). */
+export const GENERATION = 'generation';
 const SCHEMA_KEY = 'meta/schema';
 
 /** Thrown when the object was written by a newer build: refuse rather than misread it. */
@@ -28,11 +31,18 @@ export class SqliteStore {
    * @param {DurableObjectStorage} storage
    * @param {Record<string, string>} identity values written with the first write (the object's
    *   own name, which an alarm needs and no request tells it).
+   * @param {{ beforeQueueChange?: () => Promise<unknown> }} [hooks] `beforeQueueChange` is
+   *   awaited before writing a batch that changes a queue record (create, delete, metadata,
+   *   ACL); what it resolves to is kept, once that batch is written, for `takeQueueChanges`.
+   *   With it, such a batch also adds one to the `generation` value, in the same transaction.
    */
-  constructor(storage, identity = {}) {
+  constructor(storage, identity = {}, hooks = {}) {
     this.storage = storage;
     this.sql = storage.sql;
     this.identity = identity;
+    this.beforeQueueChange = hooks.beforeQueueChange;
+    /** What `beforeQueueChange` gave for batches written since the last `takeQueueChanges`. */
+    this.queueChanges = [];
     // Nothing is created until something is written: an object addressed only for answers
     // such as 404 QueueNotFound keeps no storage at all.
     const tables =
@@ -144,10 +154,27 @@ export class SqliteStore {
     // Writing waits for the event loop to turn once: the requests already waiting are served
     // (their changes pile up behind this commit), so under load one SQLite commit, and the
     // one flush to disk that holds their answers, carries many requests' changes.
-    return new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.write(batch));
+    return new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
+      // The engine commits one batch at a time, so nothing is written while this one waits.
+      if (this.beforeQueueChange && batch.some(changesQueueRecord)) {
+        const hooked = await this.beforeQueueChange();
+        this.write(batch, true);
+        this.queueChanges.push(hooked);
+      } else {
+        this.write(batch, false);
+      }
+    });
   }
 
-  write(batch) {
+  /** What `beforeQueueChange` gave for the queue-record batches written since the last call. */
+  takeQueueChanges() {
+    const taken = this.queueChanges;
+    this.queueChanges = [];
+    return taken;
+  }
+
+  /** @param {boolean} counted whether the batch adds one to the `generation` value */
+  write(batch, counted) {
     // The first thing an empty store is told is its schema version; writing that alone would
     // give every object ever addressed (a 404 for a queue that does not exist) a stored row.
     if (
@@ -163,6 +190,12 @@ export class SqliteStore {
     this.ensure();
     this.storage.transactionSync(() => {
       for (const op of batch) this.apply(op);
+      if (counted) {
+        this.sql.exec(
+          "INSERT INTO azqueue_edge (name, value) VALUES (?, '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+          GENERATION,
+        );
+      }
     });
     this.transactions += 1;
     this.heldSchema = null;
@@ -230,4 +263,11 @@ export class SqliteStore {
     const row = lengths.toArray()[0];
     return row ? row.n : null;
   }
+}
+
+/** Whether a storage operation changes a queue record (its existence, metadata or ACL). */
+function changesQueueRecord(op) {
+  if (op.op === 'clear') return true;
+  const key = op.op === 'deletePrefix' ? op.prefix : op.key;
+  return key.startsWith(QUEUE_PREFIX) || QUEUE_PREFIX.startsWith(key);
 }

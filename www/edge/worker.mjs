@@ -4,7 +4,7 @@
 // QueueService authenticates and answers it.
 
 import { route, queueObjectName } from './route.mjs';
-import { CLIENT_IP, CORS, INTERNAL_PREFIX, ROUTE, STATE, withHeaders } from './serve.mjs';
+import { CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mjs';
 
 export { QueueObject } from './queue-object.mjs';
 export { DirectoryObject } from './directory-object.mjs';
@@ -23,7 +23,7 @@ export default {
     }
     const account = target.kind === 'none' ? '' : target.account;
     const forwarded = internalRequest(request, target);
-    const directory = () => env.DIRECTORY.get(env.DIRECTORY.idFromName(account || '_'));
+    const directory = () => directoryOf(env, account);
     if (target.kind !== 'queue') return directory().fetch(forwarded);
 
     const queue = env.QUEUE.get(env.QUEUE.idFromName(queueObjectName(account, target.queue)));
@@ -31,12 +31,9 @@ export default {
       // CORS headers on an actual response follow the account's rules, which the directory keeps.
       forwarded.headers.set(CORS, JSON.stringify(await directory().corsRules(account)));
     }
-    if (!target.listing) return queue.fetch(forwarded);
-    const token = await directory().intend(account, target.queue);
-    const response = await queue.fetch(forwarded);
-    const state = response.headers.get(STATE);
-    if (state !== null) await directory().apply(account, target.queue, JSON.parse(state), token);
-    return withHeaders(response, { [STATE]: null });
+    // Create Queue, Delete Queue and Set Metadata change the directory's copy too: the queue
+    // object tells the directory itself, only once it has a change to commit.
+    return queue.fetch(forwarded);
   },
 };
 
