@@ -230,20 +230,31 @@ impl QueueService {
     /// const handle = service.fetchHandler();
     /// self.addEventListener("fetch", (e) => e.respondWith(handle(e.request)));
     /// ```
-    #[wasm_bindgen(js_name = fetchHandler, unchecked_return_type = "(request: Request) => Promise<Response>")]
+    ///
+    /// Hosts may pass more arguments (Workers `(request, env, ctx)`, Deno `(request, info)`);
+    /// they are ignored.
+    #[wasm_bindgen(
+        js_name = fetchHandler,
+        unchecked_return_type = "(request: Request, ...hostArguments: unknown[]) => Promise<Response>"
+    )]
     pub fn fetch_handler(&self) -> JsValue {
         let instance = self.instance.clone();
-        let handler = Closure::<dyn Fn(web_sys::Request) -> js_sys::Promise>::new(move |request| {
+        let handler = Closure::<dyn Fn(JsValue) -> js_sys::Promise>::new(move |request| {
             let instance = instance.clone();
             wasm_bindgen_futures::future_to_promise(async move {
                 serve::fetch(&instance, request).await.map(JsValue::from)
             })
         });
-        handler.into_js_value()
+        let handler = handler.into_js_value();
+        serve::declare_one_parameter(&handler);
+        handler
     }
 
     /// Serves one REST request (the same as calling `fetchHandler()`'s function).
-    pub async fn fetch(&self, request: web_sys::Request) -> Result<web_sys::Response, JsValue> {
+    pub async fn fetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue,
+    ) -> Result<web_sys::Response, JsValue> {
         serve::fetch(&self.instance, request).await
     }
 

@@ -15,11 +15,10 @@ export const WASM_URL = new URL('../pkg/azqueue_bg.wasm', import.meta.url);
 export async function openHandler(wasmBytes, accounts) {
   initSync({ module: new WebAssembly.Module(wasmBytes) });
   const service = await QueueService.open({ store: 'memory', accounts: accounts || undefined });
-  const handle = service.fetchHandler();
   return {
-    // One argument only: the servers pass more (Deno its connection info), which the wasm
-    // closure must not see.
-    handler: (/** @type {Request} */ request) => handle(request),
+    // Served as it is: it declares one parameter, so Deno.serve passes the request (a handler
+    // declaring none is called with no arguments), and ignores Deno's second one.
+    handler: service.fetchHandler(),
     account: service.account,
     connectionString: (/** @type {string} */ origin) => service.connectionString(origin),
   };
