@@ -6,8 +6,29 @@
 import { Consumer, LeaseWorker, Producer } from './actors.js';
 import { operationOf } from './rest.js';
 
-/** Returns `apply(action)`, which performs one action on `demo` and resolves with its result. */
+/** @import { Demo } from './demo.js' */
+
+/**
+ * One thing the person did, as recorded and replayed.
+ * @typedef {{ type: 'send', text: string, delayS?: number, ttlS?: number }
+ *   | { type: 'add-consumer', name: string }
+ *   | { type: 'add-lease-worker', name: string }
+ *   | { type: 'poison-threshold', value: number }
+ *   | ActorAction
+ *   | SdkAction} Action
+ * @typedef {{ type: 'actor', name: string, action: string, key?: string, value?: unknown }} ActorAction
+ *   stop, crash, restart or remove an actor, or `set` one of its settings
+ * @typedef {{ type: 'sdk', method: string, url: string, headers: [string, string][],
+ *   body: string | null }} SdkAction a request the service worker forwarded
+ * @typedef {Action & { at: number }} RecordedAction an action and the virtual time it ran at
+ */
+
+/**
+ * Returns `apply(action)`, which performs one action on `demo` and resolves with its result.
+ * @param {Demo} demo
+ */
 export function actionApplier(demo) {
+  /** @param {Action} action */
   return async function apply(action) {
     let result;
     switch (action.type) {
@@ -50,6 +71,10 @@ export function actionApplier(demo) {
   };
 }
 
+/**
+ * @param {Demo} demo
+ * @param {ActorAction} action
+ */
 function actOn(demo, { name, action, key, value }) {
   const actor = demo.actors.find((a) => a.name === name);
   if (!actor) return;
@@ -60,7 +85,11 @@ function actOn(demo, { name, action, key, value }) {
   else if (action === 'set') actor[key] = value;
 }
 
-/** A request from code on this origin, forwarded by the service worker (sw-bridge.js). */
+/**
+ * A request from code on this origin, forwarded by the service worker (sw-bridge.js).
+ * @param {Demo} demo
+ * @param {SdkAction} action
+ */
 async function relaySdk(demo, { method, url, headers, body }) {
   const fromSdk = headers.some(([k, v]) => /user-?agent$/i.test(k) && /azsdk-js/i.test(v));
   const { pathname, searchParams } = new URL(url);

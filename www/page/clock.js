@@ -10,9 +10,15 @@ export const EPOCH = Date.UTC(2025, 2, 3, 9, 0, 0);
 
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100];
 
+/**
+ * A timer on the virtual clock; `cancel` marks it.
+ * @typedef {{ at: number, seq: number, fn: () => unknown, cancelled: boolean }} Timer
+ */
+
 export class VirtualClock {
   #now = EPOCH;
-  #timers = []; // sorted by (at, seq)
+  /** @type {Timer[]} sorted by (at, seq) */
+  #timers = [];
   #seq = 0;
   /** @type {Promise<unknown>} */
   #chain = Promise.resolve();
@@ -36,13 +42,19 @@ export class VirtualClock {
   /**
    * `wake()` names the next instant at which something changes by itself (a message becomes
    * visible or expires); `settle()` runs after every jump so observers see each such instant.
+   * @param {{ wake: () => number, settle: () => Promise<void> }} observer
    */
   observe({ wake, settle }) {
     this.#wake = wake;
     this.#settle = settle;
   }
 
-  /** Runs `fn` at virtual time `at`. Returns a handle for `cancel`. */
+  /**
+   * Runs `fn` at virtual time `at`. Returns a handle for `cancel`.
+   * @param {number} at
+   * @param {() => unknown} fn
+   * @returns {Timer}
+   */
   at(at, fn) {
     const timer = { at: Math.max(at, this.#now), seq: this.#seq++, fn, cancelled: false };
     let i = this.#timers.length;
@@ -51,10 +63,15 @@ export class VirtualClock {
     return timer;
   }
 
+  /**
+   * @param {number} ms
+   * @param {() => unknown} fn
+   */
   after(ms, fn) {
     return this.at(this.#now + ms, fn);
   }
 
+  /** @param {Timer | null | undefined} timer */
   cancel(timer) {
     if (timer) timer.cancelled = true;
   }
@@ -80,6 +97,7 @@ export class VirtualClock {
     return this.run(() => this.#advance(target));
   }
 
+  /** @param {number} ms */
   advanceBy(ms) {
     return this.run(() => this.#advance(this.#now + ms));
   }
@@ -92,6 +110,7 @@ export class VirtualClock {
     this.#halted = true;
   }
 
+  /** @param {number} target */
   async #advance(target) {
     this.#halted = false;
     for (;;) {
@@ -125,7 +144,10 @@ export class VirtualClock {
   }
 }
 
-/** A small seeded PRNG (mulberry32): scenarios that use chance replay identically. */
+/**
+ * A small seeded PRNG (mulberry32): scenarios that use chance replay identically.
+ * @param {number} seed
+ */
 export function seededRandom(seed) {
   let a = seed >>> 0;
   return () => {
@@ -137,7 +159,10 @@ export function seededRandom(seed) {
   };
 }
 
-/** "00:42" or "01:02:05" for an elapsed time in ms; tenths when asked. */
+/**
+ * "00:42" or "01:02:05" for an elapsed time in ms; tenths when asked.
+ * @param {number} ms
+ */
 export function formatElapsed(ms, tenths = false) {
   const neg = ms < 0;
   ms = Math.abs(ms);
@@ -145,13 +170,16 @@ export function formatElapsed(ms, tenths = false) {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  const pad = (n) => String(n).padStart(2, '0');
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
   let out = h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${pad(m)}:${pad(sec)}`;
   if (tenths) out += `.${Math.floor((ms % 1000) / 100)}`;
   return (neg ? '-' : '') + out;
 }
 
-/** "12 s", "1 min 5 s", for durations shown on cards. */
+/**
+ * "12 s", "1 min 5 s", for durations shown on cards.
+ * @param {number} ms
+ */
 export function formatDuration(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   if (s < 60) return `${s} s`;

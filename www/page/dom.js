@@ -8,6 +8,14 @@ export const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
 /** The page's `<select>` with this id. @param {string} id */
 export const $select = (id) => /** @type {HTMLSelectElement} */ ($(id));
 
+/**
+ * An element with attributes (`class`, `text`, `on<event>` listeners, booleans as present or
+ * absent) and children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...(Node | string | null | undefined)} children
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -21,26 +29,45 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ */
 export function svg(tag, attrs = {}) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {unknown} text
+ */
 export function setText(el, text) {
-  text = String(text);
-  if (el.textContent !== text) el.textContent = text;
+  const value = String(text);
+  if (el.textContent !== value) el.textContent = value;
 }
 
+/**
+ * Sets `name`, or removes it for undefined, null or false.
+ * @param {Element} el
+ * @param {string} name
+ * @param {unknown} value
+ */
 export function setAttr(el, name, value) {
   if (value === undefined || value === null || value === false) {
     if (el.hasAttribute(name)) el.removeAttribute(name);
     return;
   }
-  value = String(value);
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
 }
 
+/**
+ * @param {Element} el
+ * @param {string} name
+ * @param {unknown} on
+ */
 export function setClass(el, name, on) {
   if (el.classList.contains(name) !== Boolean(on)) el.classList.toggle(name, Boolean(on));
 }

@@ -4,6 +4,10 @@
 import { isScenario } from './scenarios.js';
 
 /** The moment a URL asks for: { scenario, t (ms) }, or null when it asks for none (or a bad one). */
+/**
+ * @param {string} href
+ * @returns {{ scenario: string, t: number } | null}
+ */
 export function momentFromUrl(href) {
   const params = new URL(href).searchParams;
   const scenario = params.get('scenario');
@@ -12,7 +16,12 @@ export function momentFromUrl(href) {
   return { scenario, t: Number.isFinite(t) && t > 0 ? Math.min(t, 24 * 3600) * 1000 : 0 };
 }
 
-/** The link to `scenario` at `elapsedMs`, on this page's address. */
+/**
+ * The link to `scenario` at `elapsedMs`, on this page's address.
+ * @param {string} href
+ * @param {string} scenario
+ * @param {number} elapsedMs
+ */
 export function linkTo(href, scenario, elapsedMs) {
   const url = new URL(href);
   url.search = '';
@@ -22,7 +31,11 @@ export function linkTo(href, scenario, elapsedMs) {
   return url.href;
 }
 
-/** Wires "copy link to this moment"; says what it copied, and that your own actions are not in it. */
+/**
+ * Wires "copy link to this moment"; says what it copied, and that your own actions are not in it.
+ * @param {{ button: HTMLElement, status: HTMLElement }} elements
+ * @param {() => { scenario: string, elapsed: number, acted: boolean }} current
+ */
 export function bindCopyLink({ button, status }, current) {
   button.addEventListener('click', async () => {
     const { scenario, elapsed, acted } = current();

@@ -5,15 +5,23 @@
 // the only receipt Delete Message and Update Message accept.
 
 export class Receipts {
-  #tags = new Map(); // messageId → Map(popReceipt → "rN")
-  #current = new Map(); // messageId → { popReceipt, tag, at }
+  /** @type {Map<string, Map<string, string>>} messageId → Map(popReceipt → "rN") */
+  #tags = new Map();
+  /** @type {Map<string, { popReceipt: string, tag: string, at: number }>} messageId → current */
+  #current = new Map();
 
   clear() {
     this.#tags.clear();
     this.#current.clear();
   }
 
-  /** A receipt the engine just handed out for `messageId` (Put, Get or Update Message). */
+  /**
+   * A receipt the engine just handed out for `messageId` (Put, Get or Update Message).
+   * @param {string | undefined} messageId
+   * @param {string | null | undefined} popReceipt
+   * @param {number} at
+   * @param {{ put?: boolean }} [options]
+   */
   issue(messageId, popReceipt, at, { put = false } = {}) {
     if (!messageId || !popReceipt) return undefined;
     let tags = this.#tags.get(messageId);
@@ -27,17 +35,28 @@ export class Receipts {
     return tag;
   }
 
-  /** The tag of a receipt someone presents; "r?" for one this page never saw issued. */
+  /**
+   * The tag of a receipt someone presents; "r?" for one this page never saw issued.
+   * @param {string} messageId
+   * @param {string} popReceipt
+   */
   tag(messageId, popReceipt) {
     return this.#tags.get(messageId)?.get(popReceipt) ?? 'r?';
   }
 
-  /** The last receipt issued for `messageId`: { popReceipt, tag, at }, or undefined. */
+  /**
+   * The last receipt issued for `messageId`: { popReceipt, tag, at }, or undefined.
+   * @param {string} messageId
+   */
   current(messageId) {
     return this.#current.get(messageId);
   }
 
-  /** Whether `popReceipt` is still the message's current receipt. */
+  /**
+   * Whether `popReceipt` is still the message's current receipt.
+   * @param {string} messageId
+   * @param {string} popReceipt
+   */
   isCurrent(messageId, popReceipt) {
     return this.#current.get(messageId)?.popReceipt === popReceipt;
   }

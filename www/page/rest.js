@@ -9,6 +9,66 @@ export const ACCOUNT = 'devstoreaccount1';
 /** The x-ms-version every request from the page sends (rest.js and the SDK snippet alike). */
 export const API_VERSION = '2026-04-06';
 
+/**
+ * A message as Put, Get or Peek Messages lists it, with SDK-style names (times in ms), and the
+ * page's tag for its pop receipt.
+ * @typedef {{ messageId: string, popReceipt?: string, insertedOn?: number, expiresOn?: number,
+ *   nextVisibleOn?: number, dequeueCount?: number, messageText?: string, receipt?: string }}
+ *   WireMessage
+ * @typedef {{ presented?: string, current?: string, issued?: string }} ReceiptTags the receipts a
+ *   call presented and was issued, and the message's current one, as tags (r0, r1, …)
+ */
+
+/**
+ * One line of the HTTP log.
+ * @typedef {object} LogEntry
+ * @property {number} seq
+ * @property {number} at virtual ms
+ * @property {string} actor
+ * @property {string} op the Azure operation
+ * @property {string} method
+ * @property {string} [queue]
+ * @property {string} path as shown (receipts by tag)
+ * @property {string} url
+ * @property {number} status
+ * @property {string} [code] x-ms-error-code
+ * @property {[string, string][]} headers the response headers worth showing
+ * @property {string} summary
+ * @property {string} [via] "sw" for a request the service worker forwarded
+ * @property {string} [messageId] the message a Delete or Update named
+ * @property {{ messageId: string, dequeueCount?: number, receipt?: string }[]} messages
+ * @property {ReceiptTags} receipt
+ * @property {string} [text] the message text sent
+ */
+
+/**
+ * What a call answered: Azure's status and error code, the body, what it did to messages, and
+ * the fields of the operation that made it.
+ * @typedef {object} Result
+ * @property {boolean} ok
+ * @property {number} status
+ * @property {string} [code]
+ * @property {Headers} headers
+ * @property {string} text
+ * @property {string} [reason] an error's message
+ * @property {WireMessage[]} messages
+ * @property {ReceiptTags} receipt
+ * @property {LogEntry} entry
+ * @property {string[]} [queues] List Queues
+ * @property {WireMessage} [message] Put Message
+ * @property {boolean} [empty] Get Messages found nothing visible
+ * @property {string | null} [popReceipt] Update Message
+ * @property {number} [nextVisibleOn] Update Message
+ * @property {number} [approximateMessagesCount] Get Queue Metadata
+ */
+
+/**
+ * A message in `/_azqueue/inspect`'s JSON: `service.inspect()`'s fields, times in ms.
+ * @typedef {Omit<InspectedMessage, 'insertedOn' | 'expiresOn' | 'nextVisibleOn'>
+ *   & { insertedOn: number, expiresOn: number | null, nextVisibleOn: number }} InspectedOverHttp
+ */
+/** @import { InspectedMessage } from '../pkg/azqueue.js' */
+
 /** Response headers worth showing in the log, in this order. */
 const SHOWN_HEADERS = [
   'x-ms-error-code',
@@ -28,7 +88,7 @@ export class RestClient {
    * @param {(r: Request) => Promise<Response>} o.handler the engine's fetch handler
    * @param {{ now(): number }} o.clock the virtual clock (log entries are stamped with it)
    * @param {string} o.origin where the account's path starts (the page's own origin)
-   * @param {(entry: object) => void} o.onCall called once per completed call
+   * @param {(entry: LogEntry) => void} o.onCall called once per completed call
    * @param {(messageId: string) => string} [o.nameOf] a message's name in summaries
    * @param {import("./receipts.js").Receipts} [o.receipts] names every pop receipt issued
    */
@@ -52,6 +112,7 @@ export class RestClient {
   async call(actor, op, method, path, { query = {}, body } = {}) {
     const search = new URLSearchParams(query).toString();
     const url = `${this.#base}${path}${search ? `?${search}` : ''}`;
+    /** @type {Record<string, string>} */
     const headers = {
       'x-ms-version': API_VERSION,
       'x-ms-date': new Date(this.#clock.now()).toUTCString(),
@@ -106,19 +167,20 @@ export class RestClient {
     const bytes = await response.arrayBuffer();
     const text = new TextDecoder().decode(bytes);
     const code = response.headers.get('x-ms-error-code') || undefined;
-    const result = {
+    const result = /** @type {Result} filled in below */ ({
       ok: response.ok,
       status: response.status,
       code,
       headers: response.headers,
       text,
-    };
+    });
     if (!response.ok) result.reason = errorMessage(text) ?? response.statusText;
 
     const parts = url.pathname.split('/').filter(Boolean);
     const queue = parts[1] ? decodeURIComponent(parts[1]) : undefined;
     const named = parts[2] === 'messages' && parts[3] ? decodeURIComponent(parts[3]) : undefined;
     const presented = url.searchParams.get('popreceipt') ?? undefined;
+    /** @type {ReceiptTags} */
     const receipt = {};
     if (named && presented) {
       receipt.presented = this.receipts?.tag(named, presented);
@@ -139,6 +201,7 @@ export class RestClient {
       receipt.issued = result.messages.map((m) => m.receipt).join(' ') || undefined;
     result.receipt = receipt;
 
+    /** @type {[string, string][]} */
     const shown = [];
     for (const name of SHOWN_HEADERS) {
       const v = response.headers.get(name);
@@ -171,9 +234,14 @@ export class RestClient {
     return { result, response, bytes };
   }
 
-  /** One line saying what a call did, in the page's names for messages and receipts. */
+  /**
+   * One line saying what a call did, in the page's names for messages and receipts.
+   * @param {string} op
+   * @param {Result} r
+   * @param {{ named?: string, sent?: string }} call
+   */
   #summary(op, r, { named, sent }) {
-    const name = (id) => this.nameOf(id);
+    const name = (/** @type {string | undefined} */ id) => this.nameOf(/** @type {string} */ (id));
     const text = sent ? xml(sent).querySelector('MessageText')?.textContent : undefined;
     const { presented, current } = r.receipt;
     switch (op) {
@@ -202,27 +270,41 @@ export class RestClient {
     }
   }
 
-  /** Hands the entry to the log once the caller has read the result. */
+  /**
+   * Hands the entry to the log once the caller has read the result.
+   * @param {Result} result
+   */
   #record(result) {
     this.onCall?.(result.entry);
     return result;
   }
 
+  /**
+   * @param {string} actor
+   * @param {string} queue
+   */
   async createQueue(actor, queue) {
     return this.#record(await this.call(actor, 'Create Queue', 'PUT', `/${queue}`));
   }
 
+  /**
+   * @param {string} actor
+   * @param {string} queue
+   */
   async deleteQueue(actor, queue) {
     return this.#record(await this.call(actor, 'Delete Queue', 'DELETE', `/${queue}`));
   }
 
+  /** @param {string} actor */
   async listQueues(actor) {
     const r = await this.call(actor, 'List Queues', 'GET', '/', { query: { comp: 'list' } });
     r.queues = r.ok
-      ? [...xml(r.text).querySelectorAll('Queue > Name')].map((n) => n.textContent)
+      ? [...xml(r.text).querySelectorAll('Queue > Name')].map(
+          (n) => /** @type {string} */ (n.textContent),
+        )
       : [];
     r.entry.summary = `${r.queues.length} queue(s)`;
-    return this.#record(r);
+    return /** @type {Result & { queues: string[] }} */ (this.#record(r));
   }
 
   /**
@@ -245,7 +327,12 @@ export class RestClient {
     return this.#record(r);
   }
 
-  /** Get Messages: each returned message becomes invisible for `visibilityTimeout` seconds. */
+  /**
+   * Get Messages: each returned message becomes invisible for `visibilityTimeout` seconds.
+   * @param {string} actor
+   * @param {string} queue
+   * @param {{ numberOfMessages?: number, visibilityTimeout?: number }} [options]
+   */
   async receiveMessages(actor, queue, { numberOfMessages = 1, visibilityTimeout = 30 } = {}) {
     const r = await this.call(actor, 'Get Messages', 'GET', `/${queue}/messages`, {
       query: {
@@ -257,6 +344,11 @@ export class RestClient {
     return this.#record(r);
   }
 
+  /**
+   * @param {string} actor
+   * @param {string} queue
+   * @param {{ numberOfMessages?: number }} [options]
+   */
   async peekMessages(actor, queue, { numberOfMessages = 32 } = {}) {
     const r = await this.call(actor, 'Peek Messages', 'GET', `/${queue}/messages`, {
       query: { peekonly: 'true', numofmessages: String(numberOfMessages) },
@@ -264,6 +356,12 @@ export class RestClient {
     return this.#record(r);
   }
 
+  /**
+   * @param {string} actor
+   * @param {string} queue
+   * @param {string} messageId
+   * @param {string} popReceipt
+   */
   async deleteMessage(actor, queue, messageId, popReceipt) {
     return this.#record(
       await this.call(actor, 'Delete Message', 'DELETE', `/${queue}/messages/${messageId}`, {
@@ -287,16 +385,24 @@ export class RestClient {
     });
     if (r.ok) {
       r.popReceipt = r.headers.get('x-ms-popreceipt');
-      r.nextVisibleOn = Date.parse(r.headers.get('x-ms-time-next-visible'));
+      r.nextVisibleOn = Date.parse(/** @type {string} */ (r.headers.get('x-ms-time-next-visible')));
     }
     return this.#record(r);
   }
 
+  /**
+   * @param {string} actor
+   * @param {string} queue
+   */
   async clearMessages(actor, queue) {
     return this.#record(await this.call(actor, 'Clear Messages', 'DELETE', `/${queue}/messages`));
   }
 
-  /** Get Queue Metadata: the approximate message count an autoscaler reads. */
+  /**
+   * Get Queue Metadata: the approximate message count an autoscaler reads.
+   * @param {string} actor
+   * @param {string} queue
+   */
   async getProperties(actor, queue) {
     const r = await this.call(actor, 'Get Queue Metadata', 'GET', `/${queue}`, {
       query: { comp: 'metadata' },
@@ -309,6 +415,8 @@ export class RestClient {
   /**
    * The engine's inspection view of one queue (every message, invisible ones too), served by
    * the same fetch handler under /_azqueue/. Not an Azure operation, so it is not logged.
+   * @param {string} queue
+   * @returns {Promise<{ messages: InspectedOverHttp[] } | undefined>}
    */
   async inspect(queue) {
     const url = new URL(this.#base).origin + `/_azqueue/inspect/${ACCOUNT}/${queue}`;
@@ -318,7 +426,11 @@ export class RestClient {
   }
 }
 
-/** Why a Delete or Update Message was refused, in receipt tags. */
+/**
+ * Why a Delete or Update Message was refused, in receipt tags.
+ * @param {string | undefined} presented
+ * @param {string | undefined} current
+ */
 function staleWhy(presented, current) {
   if (presented && current && presented !== current)
     return `${presented} is not the current receipt ${current}`;
@@ -327,13 +439,21 @@ function staleWhy(presented, current) {
   return 'no such message or receipt';
 }
 
-/** The <Message> of an Azure error body. */
+/**
+ * The <Message> of an Azure error body.
+ * @param {string} text
+ */
 function errorMessage(text) {
   if (!text || !text.includes('<Error>')) return undefined;
   return xml(text).querySelector('Error > Message')?.textContent?.split('\n')[0];
 }
 
-/** The Azure operation a raw request is, from its method, path and query (for the log). */
+/**
+ * The Azure operation a raw request is, from its method, path and query (for the log).
+ * @param {string} method
+ * @param {string} pathname
+ * @param {URLSearchParams} params
+ */
 export function operationOf(method, pathname, params) {
   const parts = pathname.split('/').filter(Boolean).slice(1); // after the account
   const comp = params.get('comp');
@@ -360,29 +480,37 @@ export function operationOf(method, pathname, params) {
   return `${method} request`;
 }
 
+/** @param {string} text */
 function messageBody(text) {
   return `<QueueMessage><MessageText>${escapeXml(text)}</MessageText></QueueMessage>`;
 }
 
+/** @param {string} s */
 function escapeXml(s) {
-  return s.replace(
-    /[<>&'"]/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c],
-  );
+  /** @type {Record<string, string>} */
+  const entities = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+  return s.replace(/[<>&'"]/g, (c) => entities[c]);
 }
 
+/** @param {string} text */
 function xml(text) {
   return new DOMParser().parseFromString(text.replace(/^\uFEFF/, ''), 'application/xml');
 }
 
-/** QueueMessagesList → plain objects with SDK-style names. */
+/**
+ * QueueMessagesList → plain objects with SDK-style names.
+ * @param {string} text
+ * @returns {WireMessage[]}
+ */
 function messages(text) {
   if (!text) return [];
   return [...xml(text).querySelectorAll('QueueMessage')].map((el) => {
-    const get = (name) => el.querySelector(name)?.textContent;
-    const date = (name) => (get(name) ? Date.parse(get(name)) : undefined);
+    /** @param {string} name */
+    const get = (name) => el.querySelector(name)?.textContent ?? undefined;
+    /** @param {string} name */
+    const date = (name) => (get(name) ? Date.parse(/** @type {string} */ (get(name))) : undefined);
     return {
-      messageId: get('MessageId'),
+      messageId: /** @type {string} every QueueMessage has one */ (get('MessageId')),
       popReceipt: get('PopReceipt'),
       insertedOn: date('InsertionTime'),
       expiresOn: date('ExpirationTime'),
@@ -393,20 +521,28 @@ function messages(text) {
   });
 }
 
-/** Pop receipts are long: the log names them by tag (r1, r2, …), or shows their first characters. */
+/**
+ * Pop receipts are long: the log names them by tag (r1, r2, …), or shows their first characters.
+ * @param {string} path
+ * @param {Record<string, string>} query
+ * @param {string | undefined} receiptTag
+ */
 function displayPath(path, query, receiptTag) {
   path = path.replace(/\/messages\/([0-9a-f]{8})[0-9a-f-]{28}$/, '/messages/$1…');
-  const receipt = (v) => (receiptTag && receiptTag !== 'r?' ? receiptTag : `${v.slice(0, 6)}…`);
+  const receipt = (/** @type {string} */ v) =>
+    receiptTag && receiptTag !== 'r?' ? receiptTag : `${v.slice(0, 6)}…`;
   const parts = Object.entries(query).map(
     ([k, v]) => `${k}=${k === 'popreceipt' ? receipt(v) : v}`,
   );
   return parts.length ? `${path}?${parts.join('&')}` : path;
 }
 
+/** @param {string | undefined} messageId */
 export function short(messageId) {
   return messageId ? messageId.slice(0, 4) : '?';
 }
 
+/** @param {string} text */
 function clip(text, n = 44) {
   return text.length > n ? `${text.slice(0, n - 1)}…` : text;
 }

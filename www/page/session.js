@@ -4,11 +4,16 @@
 // (With a durable engine store the queues would survive on their own; the actors, which live
 // in the page, would still need this.)
 
+/** @import { Action, RecordedAction } from './actions.js' */
+/** @import { Demo } from './demo.js' */
+
 const KEY = 'azqueue-page-session';
 const MAX_ACTIONS = 500;
 
 export class Session {
+  /** @type {string | null} */
   scenario = null;
+  /** @type {RecordedAction[]} */
   actions = [];
   at = 0; // how far virtual time had run (ms since the epoch)
   #savedAt = 0;
@@ -27,7 +32,10 @@ export class Session {
     }
   }
 
-  /** A new run of `scenario` from time zero. */
+  /**
+   * A new run of `scenario` from time zero.
+   * @param {string} scenario
+   */
   begin(scenario) {
     this.scenario = scenario;
     this.actions = [];
@@ -35,19 +43,29 @@ export class Session {
     this.save();
   }
 
-  /** Forgets the actions recorded after `at` (the future of a rewound timeline). */
+  /**
+   * Forgets the actions recorded after `at` (the future of a rewound timeline).
+   * @param {number} at
+   */
   truncate(at) {
     this.actions = this.actions.filter((a) => a.at <= at);
     this.save();
   }
 
+  /**
+   * @param {number} at
+   * @param {Action} action
+   */
   record(at, action) {
     if (this.actions.length >= MAX_ACTIONS) return;
     this.actions.push({ at, ...action });
     this.save();
   }
 
-  /** Remembers how far time has run; written at most every 250 ms unless forced. */
+  /**
+   * Remembers how far time has run; written at most every 250 ms unless forced.
+   * @param {number} at
+   */
   progress(at, force = false) {
     if (at === this.at && !force) return;
     this.at = at;
@@ -72,11 +90,15 @@ export class Session {
  * Replays `actions` on a freshly loaded scenario and runs the clock to `until` (virtual ms since
  * the epoch, like each action's `at`), in chunks so it can give up after `budgetMs` of wall
  * time. Resolves with how far it got.
+ * @param {Demo} demo
+ * @param {RecordedAction[]} actions
+ * @param {number} until
+ * @param {(action: Action) => unknown} apply
  */
 export async function replay(demo, actions, until, apply, budgetMs = 8000) {
   const started = performance.now();
   const chunk = 10_000;
-  const runTo = async (target) => {
+  const runTo = async (/** @type {number} */ target) => {
     while (demo.clock.now() < target) {
       if (performance.now() - started > budgetMs) return false;
       await demo.clock.advanceTo(Math.min(target, demo.clock.now() + chunk));

@@ -7,18 +7,23 @@
 import { EPOCH } from './clock.js';
 import { replay } from './session.js';
 
+/** @import { Action, RecordedAction } from './actions.js' */
+
 export class Timeline {
-  pending = []; // recorded actions later than the clock (after a rewind), oldest first
+  /** @type {RecordedAction[]} recorded actions later than the clock (after a rewind), oldest first */
+  pending = [];
   reached = EPOCH; // the furthest virtual time this timeline has been run to
   replaying = false;
+  /** @type {Promise<unknown>} */
   #work = Promise.resolve();
-  #wanted = null; // the latest target asked for while a replay was running
+  /** @type {number | null} the latest target asked for while a replay was running */
+  #wanted = null;
 
   /**
    * @param {object} o
    * @param {import("./demo.js").Demo} o.demo
    * @param {import("./session.js").Session} o.session
-   * @param {(action: object) => Promise<unknown>} o.apply applies one recorded action
+   * @param {(action: Action) => Promise<unknown>} o.apply applies one recorded action
    * @param {() => Promise<void>} o.reload loads the current scenario afresh (keeping the session)
    */
   constructor({ demo, session, apply, reload }) {
@@ -28,16 +33,20 @@ export class Timeline {
     this.reload = reload;
   }
 
-  /** Moves the clock forward to `target`, applying recorded actions at their instants. */
+  /**
+   * Moves the clock forward to `target`, applying recorded actions at their instants.
+   * @param {number} target
+   */
   async advanceTo(target) {
     while (this.pending.length && this.pending[0].at <= target) {
       if ((await this.demo.clock.advanceTo(this.pending[0].at)) === false) return this.#mark(false);
-      const action = this.pending.shift();
+      const action = /** @type {RecordedAction} */ (this.pending.shift());
       await this.demo.clock.run(() => this.apply(action));
     }
     return this.#mark(await this.demo.clock.advanceTo(target));
   }
 
+  /** @param {boolean} result */
   #mark(result) {
     this.reached = Math.max(this.reached, this.demo.clock.now());
     return result;
@@ -46,6 +55,8 @@ export class Timeline {
   /**
    * Rebuilds the state at `target` (virtual ms since the Unix epoch). Calls made while a replay
    * runs coalesce: only the latest target is replayed next.
+   * @param {number} target
+   * @returns {Promise<number>} the virtual time reached
    */
   seek(target) {
     this.#wanted = target;
@@ -59,6 +70,7 @@ export class Timeline {
     return done;
   }
 
+  /** @param {number} target */
   async #rebuild(target) {
     this.replaying = true;
     try {
