@@ -24,17 +24,38 @@ import { openService, ROUTE, serveRest } from './serve.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 import { queueObjectName } from './route.mjs';
 
+/** @import { CorsRule, QueueService } from '../pkg/azqueue.js' */
+/** @import { Env } from './serve.mjs' */
+/** @import { QueueState } from './queue-object.mjs' */
+
+/**
+ * The directory's open service and the storage under it; `account` is its name.
+ * @typedef {{ service: QueueService, store: SqliteStore, account: string | undefined }}
+ *   OpenedDirectory
+ */
+
 /** A pending row older than this is a leftover of a crash, not a request in flight. */
 const STALE_MS = 30_000;
 
+/** @extends {DurableObject<Env>} */
 export class DirectoryObject extends DurableObject {
+  /**
+   * @param {DurableObjectState} ctx
+   * @param {Env} env
+   */
   constructor(ctx, env) {
     super(ctx, env);
+    /** @type {Promise<OpenedDirectory> | null} */
     this.opened = null;
     // Applies run one at a time, so a report's generation check and its update are atomic.
+    /** @type {Promise<unknown>} */
     this.serial = Promise.resolve();
   }
 
+  /**
+   * @param {string | undefined} account
+   * @returns {Promise<OpenedDirectory>}
+   */
   open(account) {
     this.opened ??= (async () => {
       const store = new SqliteStore(this.ctx.storage, { account });
@@ -48,21 +69,32 @@ export class DirectoryObject extends DurableObject {
     return this.opened;
   }
 
+  /** @param {Request} request */
   async fetch(request) {
-    const { account } = JSON.parse(request.headers.get(ROUTE));
+    /** @type {{ account?: string }} set by the Worker (worker.mjs) */
+    const { account } = JSON.parse(/** @type {string} */ (request.headers.get(ROUTE)));
     const opened = await this.open(account);
     if (isListQueues(request)) await this.repair(opened, 0);
     return serveRest(opened.service, request);
   }
 
-  /** RPC, step 1: records that `queue` may be about to change; returns the row's token. */
+  /**
+   * RPC, step 1: records that `queue` may be about to change; returns the row's token.
+   * @param {string | undefined} account
+   * @param {string} queue
+   * @returns {Promise<number>}
+   */
   async intend(account, queue) {
     const opened = await this.open(account);
     this.tables(opened);
     const now = Date.now();
-    const token = this.ctx.storage.sql
-      .exec('INSERT INTO azqueue_pending (queue, since) VALUES (?, ?) RETURNING token', queue, now)
-      .one().token;
+    /** @type {SqlStorageCursor<{ token: number }>} */
+    const inserted = this.ctx.storage.sql.exec(
+      'INSERT INTO azqueue_pending (queue, since) VALUES (?, ?) RETURNING token',
+      queue,
+      now,
+    );
+    const token = inserted.one().token;
     if ((await this.ctx.storage.getAlarm()) === null)
       await this.ctx.storage.setAlarm(now + STALE_MS);
     return token;
@@ -71,6 +103,9 @@ export class DirectoryObject extends DurableObject {
   /**
    * RPC, step 3: applies a queue object's report and drops the pending rows `tokens` (those of
    * the commits the report covers).
+   * @param {string | undefined} account
+   * @param {string} queue
+   * @param {QueueState} state
    * @param {number[]} tokens
    */
   async apply(account, queue, state, tokens) {
@@ -80,7 +115,11 @@ export class DirectoryObject extends DurableObject {
       this.ctx.storage.sql.exec('DELETE FROM azqueue_pending WHERE token = ?', token);
   }
 
-  /** RPC: the account's CORS rules, for queue objects answering cross-origin requests. */
+  /**
+   * RPC: the account's CORS rules, for queue objects answering cross-origin requests.
+   * @param {string | undefined} account
+   * @returns {Promise<CorsRule[]>}
+   */
   async corsRules(account) {
     const { service } = await this.open(account);
     return (await service.getProperties()).cors ?? [];
@@ -100,6 +139,8 @@ export class DirectoryObject extends DurableObject {
    * Asks the queue object of every pending row for its state and applies it; drops the rows
    * older than `olderThanMs` (fresher ones may belong to a request still in flight, whose own
    * report will follow).
+   * @param {OpenedDirectory} opened
+   * @param {number} olderThanMs
    */
   async repair(opened, olderThanMs) {
     if (!this.hasTables()) return;
@@ -121,7 +162,12 @@ export class DirectoryObject extends DurableObject {
     }
   }
 
-  /** Makes the listed copy of `queue` match `state`, unless a newer report was applied already. */
+  /**
+   * Makes the listed copy of `queue` match `state`, unless a newer report was applied already.
+   * @param {OpenedDirectory} opened
+   * @param {string} queue
+   * @param {QueueState} state
+   */
   async sync(opened, queue, state) {
     const { service } = opened;
     this.tables(opened);
@@ -136,7 +182,12 @@ export class DirectoryObject extends DurableObject {
     try {
       listed = (await service.queue(queue).getProperties()).metadata;
     } catch (err) {
-      if (!['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(err.code))
+      const { code } = /** @type {{ code?: string }} */ (err);
+      if (
+        !['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(
+          /** @type {string} */ (code),
+        )
+      )
         throw err;
       listed = null;
     }
@@ -152,12 +203,18 @@ export class DirectoryObject extends DurableObject {
     );
   }
 
+  /**
+   * @template T
+   * @param {() => T | PromiseLike<T>} fn
+   * @returns {Promise<T>}
+   */
   exclusive(fn) {
     const run = this.serial.then(fn);
     this.serial = run.catch(() => {});
     return run;
   }
 
+  /** @param {OpenedDirectory} opened */
   tables({ store }) {
     if (this.hasTables()) return;
     store.ensure();
@@ -179,12 +236,18 @@ export class DirectoryObject extends DurableObject {
   }
 }
 
+/** @param {Request} request */
 function isListQueues(request) {
   const url = new URL(request.url);
   return request.method === 'GET' && url.searchParams.get('comp') === 'list';
 }
 
+/**
+ * @param {Record<string, string> | null | undefined} a
+ * @param {Record<string, string> | null | undefined} b
+ */
 function sameMetadata(a, b) {
-  const norm = (m) => JSON.stringify(Object.entries(m ?? {}).sort());
+  const norm = (/** @type {Record<string, string> | null | undefined} */ m) =>
+    JSON.stringify(Object.entries(m ?? {}).sort());
   return norm(a) === norm(b);
 }

@@ -25,17 +25,41 @@ import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
 import { GENERATION, SqliteStore } from './sqlite-store.mjs';
 
+/** @import { CorsRule, QueueService } from '../pkg/azqueue.js' */
+/** @import { Env } from './serve.mjs' */
+
+/**
+ * The object's open service and the storage under it; `account` and `queue` are its name's
+ * parts (read back from storage when an alarm opens it), `key` its object id.
+ * @typedef {{ service: QueueService, store: SqliteStore, account: string | undefined,
+ *   queue: string | undefined, key: string }} OpenedQueue
+ * @typedef {{ exists: boolean, metadata: Record<string, string>, generation: number }} QueueState
+ *   what the directory's copy of a queue is made to match
+ */
+
 /** The earliest an alarm is set after now: housekeeping, not delivery (AZQUEUE_PURGE_FLOOR_MS). */
 const PURGE_FLOOR_MS = 60_000;
 
+/** @extends {DurableObject<Env>} */
 export class QueueObject extends DurableObject {
+  /**
+   * @param {DurableObjectState} ctx
+   * @param {Env} env
+   */
   constructor(ctx, env) {
     super(ctx, env);
+    /** @type {Promise<OpenedQueue> | null} */
     this.opened = null;
+    /** @type {number | null | undefined} the alarm set, null for none, undefined before asking */
     this.alarmAt = undefined;
   }
 
-  /** The service, opened (and loaded) once, on first use. */
+  /**
+   * The service, opened (and loaded) once, on first use.
+   * @param {string | undefined} account
+   * @param {string | undefined} queue
+   * @returns {Promise<OpenedQueue>}
+   */
   open(account, queue) {
     this.opened ??= (async () => {
       // The object's own name is stored with its first write, for the alarm, which runs
@@ -56,14 +80,17 @@ export class QueueObject extends DurableObject {
     return this.opened;
   }
 
+  /** @param {Request} request */
   async fetch(request) {
-    const { account, queue } = JSON.parse(request.headers.get(ROUTE));
+    /** @type {{ account: string, queue: string }} set by the Worker (worker.mjs) */
+    const { account, queue } = JSON.parse(/** @type {string} */ (request.headers.get(ROUTE)));
     let opened;
     try {
       opened = await this.open(account, queue);
     } catch (err) {
       // Storage this build cannot read (a newer layout) or could not load: refuse, touch nothing.
-      console.error(`azqueue: queue object ${account}/${queue} could not open: ${err.message}`);
+      const { message } = /** @type {Error} */ (err);
+      console.error(`azqueue: queue object ${account}/${queue} could not open: ${message}`);
       await request.arrayBuffer();
       return azureError(
         request,
@@ -97,9 +124,9 @@ export class QueueObject extends DurableObject {
    * now ahead of its storage, is dropped so the next request reloads what is durable.
    */
   async intend() {
-    const { account, queue } = await this.opened;
+    const { account, queue } = await /** @type {Promise<OpenedQueue>} being opened */ (this.opened);
     try {
-      return await directoryOf(this.env, account).intend(account, queue);
+      return await directoryOf(this.env, account).intend(account, /** @type {string} */ (queue));
     } catch (err) {
       this.opened = null;
       throw err;
@@ -111,11 +138,15 @@ export class QueueObject extends DurableObject {
    * the queue's state goes to the directory, which applies it and drops those intents. Should
    * that fail, the change stands (it is durable and the client is told so) and the intents stay
    * pending for List Queues and the directory's alarm to resolve.
+   * @param {OpenedQueue} opened
    */
   async report(opened) {
-    const tokens = opened.store.takeQueueChanges();
+    const tokens = /** @type {number[]} the directory's tokens (`intend`) */ (
+      opened.store.takeQueueChanges()
+    );
     if (tokens.length === 0) return;
-    const { account, queue } = opened;
+    const { account } = opened;
+    const queue = /** @type {string} a request named it */ (opened.queue);
     try {
       const state = await this.describe(opened, account, queue);
       await directoryOf(this.env, account).apply(account, queue, state, tokens);
@@ -127,6 +158,8 @@ export class QueueObject extends DurableObject {
   /**
    * GET /_azqueue/memory/<account>/<queue> (development only, like the inspection path): the
    * isolate's wasm memory and this queue's share of the bound, for measuring it.
+   * @param {OpenedQueue} opened
+   * @param {Request} request
    */
   async memory({ service, store }, request) {
     // The account's inspection view (queue names and counts: cheap) answers only where
@@ -147,12 +180,23 @@ export class QueueObject extends DurableObject {
     });
   }
 
-  /** RPC for the directory: does the queue exist, with which metadata, at which generation. */
+  /**
+   * RPC for the directory: does the queue exist, with which metadata, at which generation.
+   * @param {string | undefined} account
+   * @param {string} queue
+   * @returns {Promise<QueueState>}
+   */
   async state(account, queue) {
     const opened = await this.open(account, queue);
     return this.describe(opened, account, queue);
   }
 
+  /**
+   * @param {OpenedQueue} opened
+   * @param {string | undefined} account
+   * @param {string} queue
+   * @returns {Promise<QueueState>}
+   */
   async describe({ service, store }, account, queue) {
     const generation = Number(store.get(GENERATION) ?? 0);
     if (service.account !== account) return { exists: false, metadata: {}, generation };
@@ -161,7 +205,12 @@ export class QueueObject extends DurableObject {
       return { exists: true, metadata, generation };
     } catch (err) {
       // A name the REST layer refused (`a--b`) names no queue either.
-      if (['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(err.code)) {
+      const { code } = /** @type {{ code?: string }} */ (err);
+      if (
+        ['QueueNotFound', 'InvalidResourceName', 'OutOfRangeInput'].includes(
+          /** @type {string} */ (code),
+        )
+      ) {
         return { exists: false, metadata: {}, generation };
       }
       throw err;
@@ -176,14 +225,17 @@ export class QueueObject extends DurableObject {
       await opened.service
         .queue(opened.queue)
         .getProperties()
-        .catch((err) => {
+        .catch((/** @type {{ code?: string }} */ err) => {
           if (err.code !== 'QueueNotFound') throw err;
         });
     }
     await this.rearm(opened);
   }
 
-  /** Keeps the one alarm at the queue's next deadline (floored), moving it only earlier. */
+  /**
+   * Keeps the one alarm at the queue's next deadline (floored), moving it only earlier.
+   * @param {OpenedQueue} opened
+   */
   async rearm({ service }) {
     const deadline = service.nextDeadline();
     if (deadline === undefined) return;
@@ -196,12 +248,17 @@ export class QueueObject extends DurableObject {
   }
 }
 
-/** Takes the account's CORS rules (from the directory) when they differ from this object's copy. */
+/**
+ * Takes the account's CORS rules (from the directory) when they differ from this object's copy.
+ * @param {QueueService} service
+ * @param {CorsRule[]} rules
+ */
 async function adoptCors(service, rules) {
   const mine = (await service.getProperties()).cors ?? [];
   if (JSON.stringify(mine) !== JSON.stringify(rules)) await service.setProperties({ cors: rules });
 }
 
+/** @param {Request} request */
 function isPutMessage(request) {
   if (request.method !== 'POST') return false;
   const parts = new URL(request.url).pathname.split('/');

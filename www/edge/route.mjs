@@ -17,6 +17,8 @@ const SECONDARY = '-secondary';
  * @returns {{ kind: 'queue', account: string, queue: string }
  *   | { kind: 'directory', account: string }
  *   | { kind: 'none' }}
+ * @param {string} method
+ * @param {string} url
  */
 export function route(method, url) {
   const { pathname } = new URL(url);
@@ -33,6 +35,7 @@ export function route(method, url) {
 /**
  * `/_azqueue/inspect/<account>/<queue>` and `/_azqueue/memory/<account>/<queue>` (the isolate's
  * memory as that queue's object sees it) are the queue object's; the rest spans objects.
+ * @param {string[]} parts the path's segments
  * @returns {{ kind: 'queue', account: string, queue: string } | { kind: 'none' }}
  */
 function inspectRoute(parts) {
@@ -47,15 +50,18 @@ function inspectRoute(parts) {
 /**
  * False only for what can never be a queue name (other characters, or a length outside 3–63);
  * the REST layer decides the finer rules (hyphens) in the queue object.
+ * @param {string} name
  */
 export function couldBeQueueName(name) {
   return /^[a-z0-9-]{3,63}$/.test(name);
 }
 
+/** @param {string} account */
 function baseAccount(account) {
   return account.endsWith(SECONDARY) ? account.slice(0, -SECONDARY.length) : account;
 }
 
+/** @param {string} segment */
 function decode(segment) {
   try {
     return decodeURIComponent(segment);
@@ -64,7 +70,11 @@ function decode(segment) {
   }
 }
 
-/** The Durable Object name of a queue's object. */
+/**
+ * The Durable Object name of a queue's object.
+ * @param {string | undefined} account
+ * @param {string} queue
+ */
 export function queueObjectName(account, queue) {
   return `${account}/${queue}`;
 }

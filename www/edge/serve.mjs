@@ -4,6 +4,19 @@
 
 import { QueueService } from './wasm.mjs';
 
+/** @import { RawResponse } from '../pkg/azqueue.js' */
+/** @import { SqliteStore } from './sqlite-store.mjs' */
+
+/**
+ * The Worker's bindings (wrangler.jsonc; miniflare-options.mjs declares the same for miniflare).
+ * @typedef {object} Env
+ * @property {DurableObjectNamespace<import('./queue-object.mjs').QueueObject>} QUEUE
+ * @property {DurableObjectNamespace<import('./directory-object.mjs').DirectoryObject>} DIRECTORY
+ * @property {string} [AZURITE_ACCOUNTS] the accounts and keys, as Azurite reads them
+ * @property {string} [AZQUEUE_ENGINE_BUDGET] bytes all queues of an isolate may hold (memory.mjs)
+ * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
+ */
+
 /** Headers the Worker sets for its objects; never from clients and never shown to the REST layer. */
 export const INTERNAL_PREFIX = 'x-azqueue-edge-';
 /** Where the Worker routed the request (route.mjs's answer, JSON). */
@@ -13,7 +26,11 @@ export const CLIENT_IP = 'x-azqueue-edge-client-ip';
 /** The account's CORS rules, from the directory, for a request with an `Origin` (JSON). */
 export const CORS = 'x-azqueue-edge-cors';
 
-/** The account's directory object (named `<account>`, `_` for requests naming none). */
+/**
+ * The account's directory object (named `<account>`, `_` for requests naming none).
+ * @param {Env} env
+ * @param {string | undefined} account
+ */
 export function directoryOf(env, account) {
   return env.DIRECTORY.get(env.DIRECTORY.idFromName(account || '_'));
 }
@@ -21,6 +38,9 @@ export function directoryOf(env, account) {
 /**
  * Opens the QueueService of one object, loading what its SqliteStore holds, acting on `account`
  * when it is configured (the JS methods the objects call themselves).
+ * @param {SqliteStore} store
+ * @param {Env} env
+ * @param {string | undefined} account
  */
 export async function openService(store, env, account) {
   const accounts = env.AZURITE_ACCOUNTS || undefined;
@@ -29,14 +49,19 @@ export async function openService(store, env, account) {
     service = await QueueService.open({ store: store.adapter(), accounts, account });
   } catch (err) {
     // An account nobody configured is refused by the REST layer on every request anyway.
-    if (err.code !== 'InvalidInput') throw err;
+    if (/** @type {{ code?: string }} */ (err).code !== 'InvalidInput') throw err;
     service = await QueueService.open({ store: store.adapter(), accounts });
   }
   return service;
 }
 
-/** Serves one REST request with `service`: the same path as the Node server's `handleRaw`. */
+/**
+ * Serves one REST request with `service`: the same path as the Node server's `handleRaw`.
+ * @param {QueueService} service
+ * @param {Request} request
+ */
 export async function serveRest(service, request) {
+  /** @type {string[]} */
   const headers = [];
   for (const [name, value] of request.headers) {
     if (!name.startsWith(INTERNAL_PREFIX)) headers.push(name, value);
@@ -52,6 +77,10 @@ export async function serveRest(service, request) {
   }
 }
 
+/**
+ * @param {RawResponse} r
+ * @param {string} method
+ */
 function toResponse(r, method) {
   const headers = new Headers();
   const parts = r.headers ? r.headers.split('\n') : [];
@@ -67,11 +96,16 @@ function toResponse(r, method) {
 /**
  * An Azure error answered by the edge itself (the REST layer never sees the request): the same
  * XML shape, headers and reason phrase as the REST layer's errors.
+ * @param {Request} request
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
  */
 export function azureError(request, status, code, message) {
   const requestId = crypto.randomUUID();
   const now = new Date();
   const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}\nRequestId:${requestId}\nTime:${now.toISOString().replace('Z', '0000Z')}</Message></Error>`;
+  /** @type {Record<string, string>} */
   const headers = {
     'content-type': 'application/xml',
     'x-ms-error-code': code,

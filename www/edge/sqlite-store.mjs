@@ -14,6 +14,8 @@
 // gate), so nothing is acknowledged before it is durable. The queue object also tracks the bytes
 // of message values it holds, which bounds what its engine keeps in memory (edge README).
 
+/** @import { StorageAdapter, StorageOp } from '../pkg/azqueue.js' */
+
 /** The table layout this build writes and the newest it reads. */
 export const LAYOUT_VERSION = 1;
 
@@ -29,8 +31,8 @@ export class LayoutTooNew extends Error {}
 export class SqliteStore {
   /**
    * @param {DurableObjectStorage} storage
-   * @param {Record<string, string>} identity values written with the first write (the object's
-   *   own name, which an alarm needs and no request tells it).
+   * @param {Record<string, string | undefined>} identity values written with the first write
+   *   (the object's own name, which an alarm needs and no request tells it).
    * @param {{ beforeQueueChange?: () => Promise<unknown> }} [hooks] `beforeQueueChange` is
    *   awaited before writing a batch that changes a queue record (create, delete, metadata,
    *   ACL); what it resolves to is kept, once that batch is written, for `takeQueueChanges`.
@@ -41,7 +43,10 @@ export class SqliteStore {
     this.sql = storage.sql;
     this.identity = identity;
     this.beforeQueueChange = hooks.beforeQueueChange;
-    /** What `beforeQueueChange` gave for batches written since the last `takeQueueChanges`. */
+    /**
+     * What `beforeQueueChange` gave for batches written since the last `takeQueueChanges`.
+     * @type {unknown[]}
+     */
     this.queueChanges = [];
     // Nothing is created until something is written: an object addressed only for answers
     // such as 404 QueueNotFound keeps no storage at all.
@@ -63,12 +68,16 @@ export class SqliteStore {
     /** Bytes of message values held (the engine's share of this object's memory). */
     this.messageBytes = 0;
     this.messageCount = 0;
-    /** The schema record of a store nobody has written to yet, held until a real write. */
+    /**
+     * The schema record of a store nobody has written to yet, held until a real write.
+     * @type {StorageOp | null}
+     */
     this.heldSchema = null;
     /** SQLite transactions written since the object started (each one flush to disk). */
     this.transactions = 0;
   }
 
+  /** @param {string} name */
   hasTable(name) {
     return (
       this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray()
@@ -103,13 +112,23 @@ export class SqliteStore {
     this.ready = true;
   }
 
-  /** A value of the bookkeeping table, or null. */
+  /**
+   * A value of the bookkeeping table, or null.
+   * @param {string} name
+   * @returns {string | null}
+   */
   get(name) {
     if (!this.ready && !this.hasTable('azqueue_edge')) return null;
-    const row = this.sql.exec('SELECT value FROM azqueue_edge WHERE name = ?', name).toArray()[0];
+    /** @type {SqlStorageCursor<{ value: string }>} */
+    const values = this.sql.exec('SELECT value FROM azqueue_edge WHERE name = ?', name);
+    const row = values.toArray()[0];
     return row ? row.value : null;
   }
 
+  /**
+   * @param {string} name
+   * @param {string} value
+   */
   set(name, value) {
     this.ensure();
     this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', name, value);
@@ -123,7 +142,10 @@ export class SqliteStore {
     );
   }
 
-  /** The storage adapter handed to `QueueService.open({ store })`. */
+  /**
+   * The storage adapter handed to `QueueService.open({ store })`.
+   * @returns {StorageAdapter}
+   */
   adapter() {
     return {
       // A generator over the SQL cursor: rows reach the engine one at a time, so a load holds
@@ -150,6 +172,7 @@ export class SqliteStore {
     this.messageCount = count;
   }
 
+  /** @param {StorageOp[]} batch */
   commit(batch) {
     // Writing waits for the event loop to turn once: the requests already waiting are served
     // (their changes pile up behind this commit), so under load one SQLite commit, and the
@@ -173,7 +196,10 @@ export class SqliteStore {
     return taken;
   }
 
-  /** @param {boolean} counted whether the batch adds one to the `generation` value */
+  /**
+   * @param {StorageOp[]} batch
+   * @param {boolean} counted whether the batch adds one to the `generation` value
+   */
   write(batch, counted) {
     // The first thing an empty store is told is its schema version; writing that alone would
     // give every object ever addressed (a 404 for a queue that does not exist) a stored row.
@@ -201,6 +227,7 @@ export class SqliteStore {
     this.heldSchema = null;
   }
 
+  /** @param {StorageOp} op */
   apply(op) {
     switch (op.op) {
       case 'put': {
@@ -249,7 +276,9 @@ export class SqliteStore {
         this.messageCount = 0;
         break;
       default:
-        throw new Error(`unknown storage operation ${JSON.stringify(op.op)}`);
+        throw new Error(
+          `unknown storage operation ${JSON.stringify(/** @type {{ op: unknown }} */ (op).op)}`,
+        );
     }
   }
 
@@ -265,7 +294,10 @@ export class SqliteStore {
   }
 }
 
-/** Whether a storage operation changes a queue record (its existence, metadata or ACL). */
+/**
+ * Whether a storage operation changes a queue record (its existence, metadata or ACL).
+ * @param {StorageOp} op
+ */
 function changesQueueRecord(op) {
   if (op.op === 'clear') return true;
   const key = op.op === 'deletePrefix' ? op.prefix : op.key;

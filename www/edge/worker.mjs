@@ -9,7 +9,13 @@ import { CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mj
 export { QueueObject } from './queue-object.mjs';
 export { DirectoryObject } from './directory-object.mjs';
 
+/** @import { Env } from './serve.mjs' */
+
 export default {
+  /**
+   * @param {Request} request
+   * @param {Env} env
+   */
   async fetch(request, env) {
     const target = route(request.method, request.url);
     if (target.kind === 'none' && new URL(request.url).pathname.startsWith('/_azqueue/')) {
@@ -37,7 +43,11 @@ export default {
   },
 };
 
-/** The request as an object receives it: the client's own headers minus anything internal. */
+/**
+ * The request as an object receives it: the client's own headers minus anything internal.
+ * @param {Request} request
+ * @param {ReturnType<typeof route>} target
+ */
 function internalRequest(request, target) {
   const headers = new Headers();
   for (const [name, value] of request.headers) {
