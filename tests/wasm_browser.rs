@@ -37,8 +37,8 @@ async fn ids_come_from_browser_crypto() {
     let b = azqueue::wasm::QueueService::open(None).await.unwrap();
     let qa = a.create_queue("queue1".into(), None).await.unwrap();
     let qb = b.create_queue("queue1".into(), None).await.unwrap();
-    let ma = qa.send_message("x".into(), None).await.unwrap();
-    let mb = qb.send_message("x".into(), None).await.unwrap();
+    let ma = qa.send_message(&"x".into(), None).await.unwrap();
+    let mb = qb.send_message(&"x".into(), None).await.unwrap();
     assert_ne!(
         wasm_scenarios::get_str(&ma, "messageId"),
         wasm_scenarios::get_str(&mb, "messageId")

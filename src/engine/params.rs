@@ -5,6 +5,7 @@
 
 use super::limits::{MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_GET, MAX_VISIBILITY_SECS};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A value outside its allowed inclusive range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +108,7 @@ impl MessageCount {
 /// XML request with UTF-8 encoding"). A text with, say, U+0001 could never be read back through
 /// the REST API, whose answers would stop being XML.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct MessageText(String);
+pub struct MessageText(Arc<str>);
 
 /// Why a text cannot be a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,18 +121,23 @@ pub enum TextError {
 }
 
 impl MessageText {
-    pub fn new(text: impl Into<String>) -> Result<Self, TextError> {
-        let text = text.into();
-        if text.len() > MAX_MESSAGE_BYTES {
-            return Err(TextError::TooLarge { size: text.len() });
+    /// Checks the text before it is moved (a `String`) or copied (a `&str`) into the shared
+    /// buffer a stored message keeps, so a text is copied at most once on its way in.
+    pub fn new(text: impl AsRef<str> + Into<Arc<str>>) -> Result<Self, TextError> {
+        let checked = text.as_ref();
+        if checked.len() > MAX_MESSAGE_BYTES {
+            return Err(TextError::TooLarge {
+                size: checked.len(),
+            });
         }
-        if let Some(found) = first_non_xml_char(&text) {
+        if let Some(found) = first_non_xml_char(checked) {
             return Err(TextError::NotXml { found });
         }
-        Ok(MessageText(text))
+        Ok(MessageText(text.into()))
     }
 
-    pub fn into_string(self) -> String {
+    /// The text as a stored message holds it.
+    pub fn into_shared(self) -> Arc<str> {
         self.0
     }
 

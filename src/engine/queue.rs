@@ -14,7 +14,6 @@ use super::name::QueueName;
 use super::params::{MessageCount, MessageText, TimeToLive, VisibilityTimeout};
 use super::time::{NEVER, Timestamp};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 
 type OrderKey = (Timestamp, u64);
 
@@ -169,7 +168,7 @@ impl Queue {
         let m = MessageRecord {
             id: MessageId::generate(entropy),
             seq,
-            text: Arc::from(text.into_string()),
+            text: text.into_shared(),
             insertion_time: now,
             expiration_time,
             time_next_visible: now.plus_secs(visibility.secs() as u64),
@@ -244,7 +243,7 @@ impl Queue {
         self.current(id, receipt)?;
         let mut m = self.remove(id)?;
         if let Some(text) = text {
-            m.text = Arc::from(text.into_string());
+            m.text = text.into_shared();
         }
         m.time_next_visible = now.plus_secs(visibility.secs() as u64);
         m.pop_receipt = PopReceipt::generate(entropy);

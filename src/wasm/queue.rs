@@ -8,6 +8,7 @@ use super::instance::Instance;
 use super::options::{
     self, CreateQueueOptions, PeekMessagesOptions, ReceiveMessagesOptions, SendMessageOptions,
 };
+use super::result_shapes::{self, TextArg};
 use super::results;
 use super::types::{
     JsMetadata, JsPeekMessagesOptions, JsQueueCreateOptions, JsReceiveMessagesOptions,
@@ -67,6 +68,15 @@ fn pop_receipt(receipt: &str) -> Result<PopReceipt, JsValue> {
 /// The text as a message, refused as the service would refuse the SDK's request for it.
 fn message_text(text: String) -> Result<MessageText, JsValue> {
     MessageText::new(text).map_err(|e| RestError::from(e).into())
+}
+
+/// A message text argument as a message, read straight into the wasm memory
+/// ([`result_shapes::text_arg`]); anything but a string is a `TypeError`.
+fn text_arg(text: &JsValue) -> Result<MessageText, JsValue> {
+    match result_shapes::text_arg(text, |utf8| MessageText::new(utf8)) {
+        TextArg::Text(parsed) => parsed.map_err(|e| RestError::from(e).into()),
+        TextArg::NotAString => Err(js_sys::TypeError::new("messageText must be a string").into()),
+    }
 }
 
 /// An optional options bag as the value it is (`undefined` when absent).
@@ -178,12 +188,13 @@ impl Queue {
     #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<SentMessage>")]
     pub fn send_message(
         &self,
-        #[wasm_bindgen(js_name = messageText)] message_text_arg: String,
+        #[wasm_bindgen(js_name = messageText, unchecked_param_type = "string")]
+        message_text_arg: &JsValue,
         options: Option<JsSendMessageOptions>,
     ) -> Promise {
         let parsed = SendMessageOptions::read(&bag_of(options))
             .and_then(|opts| opts.parse())
-            .and_then(|(visibility, ttl)| Ok((visibility, ttl, message_text(message_text_arg)?)));
+            .and_then(|(visibility, ttl)| Ok((visibility, ttl, text_arg(message_text_arg)?)));
         let (visibility, ttl, text) = match parsed {
             Ok(p) => p,
             Err(e) => return Promise::reject(&e),

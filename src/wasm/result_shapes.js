@@ -11,6 +11,7 @@
 /** @type {WebAssembly.Memory | undefined} */
 let memory;
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const encoder = new TextEncoder();
 const viaBuffer = typeof Buffer === 'function';
 /** @type {Uint8Array} */
 let bytes = new Uint8Array(0);
@@ -90,4 +91,22 @@ export function receivedMessage(
     dequeueCount,
     messageText: utf8(textAt, textLen),
   };
+}
+
+/**
+ * Writes `text`'s UTF-8 at `at` in the wasm memory if it surely fits in `room` bytes (three per
+ * UTF-16 unit at most): natively, where wasm-bindgen's glue copies a string argument one unit
+ * at a time in a loop. Lone surrogates become U+FFFD, as the glue's `TextEncoder` makes them.
+ * @param {unknown} text
+ * @param {number} at
+ * @param {number} room
+ * @returns {number} the bytes written, -1 when `text` is not a string, or minus the room needed
+ */
+export function writeText(text, at, room) {
+  if (typeof text !== 'string') return -1;
+  if (text.length * 3 > room) return -(text.length * 3);
+  const b = view();
+  return viaBuffer
+    ? /** @type {Buffer} */ (b).write(text, at, room, 'utf8')
+    : encoder.encodeInto(text, b.subarray(at, at + room)).written;
 }

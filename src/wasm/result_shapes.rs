@@ -12,7 +12,8 @@
 //! and nothing is compiled from text (a page's Content Security Policy has nothing to refuse).
 
 use crate::engine::MessageRecord;
-use std::cell::Cell;
+use crate::engine::limits::MAX_MESSAGE_BYTES;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
 
@@ -44,11 +45,19 @@ extern "C" {
         text_at: u32,
         text_len: u32,
     ) -> JsValue;
+
+    /// `text`'s UTF-8 written at `at`, if it surely fits in `room` bytes: the bytes written,
+    /// `-1` when `text` is not a string, or minus the room it would need.
+    #[wasm_bindgen(js_name = writeText)]
+    fn write_text(text: &JsValue, at: u32, room: u32) -> i32;
 }
 
 thread_local! {
     /// Whether `result_shapes.js` has been handed the memory its offsets point into.
     static MEMORY_SHARED: Cell<bool> = const { Cell::new(false) };
+    /// Where `writeText` puts a message text, kept from call to call (it grows to the largest
+    /// text's worst case, at most three bytes per UTF-16 unit of 64 Ki units).
+    static TEXT_ROOM: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 fn share_memory() {
@@ -118,5 +127,48 @@ pub(crate) fn received_item(m: &MessageRecord) -> JsValue {
             address(m.text.as_bytes()),
             m.text.len() as u32,
         )
+    })
+}
+
+/// What [`text_arg`] found.
+pub(crate) enum TextArg<T> {
+    /// A string, handed to `take` as UTF-8 (lone surrogates already replaced by U+FFFD, as
+    /// every encoder does).
+    Text(T),
+    NotAString,
+}
+
+/// A message text argument, read by one JS call straight into a buffer that stays in the wasm
+/// memory, and lent to `take`. Why: wasm-bindgen's own conversion of a `String` argument copies
+/// it one UTF-16 unit at a time in a JS loop into a fresh allocation (for 100 characters, about
+/// an eighth of a `sendMessage`), which the engine then copied again into the message's shared
+/// buffer; `Buffer.write` (or `TextEncoder.encodeInto`) does it natively, and `take` copies it
+/// once. Texts too long to be a message at all take the glue's path, for their exact size.
+pub(crate) fn text_arg<T>(text: &JsValue, take: impl FnOnce(&str) -> T) -> TextArg<T> {
+    share_memory();
+    TEXT_ROOM.with(|room| {
+        let mut room = room.borrow_mut();
+        loop {
+            let written = write_text(text, address(&room), room.len() as u32);
+            let needed = match usize::try_from(written) {
+                Ok(n) => match std::str::from_utf8(&room[..n.min(room.len())]) {
+                    Ok(utf8) => return TextArg::Text(take(utf8)),
+                    // JS writes only UTF-8; should it not, the glue's conversion decides.
+                    Err(_) => break,
+                },
+                Err(_) if written == -1 => return TextArg::NotAString,
+                Err(_) => written.unsigned_abs() as usize,
+            };
+            // Three bytes per UTF-16 unit is the worst case: more units than a message may
+            // have bytes is refused below, by its size, whatever the room.
+            if needed > 3 * MAX_MESSAGE_BYTES {
+                break;
+            }
+            room.resize(needed.max(1024), 0);
+        }
+        match text.as_string() {
+            Some(s) => TextArg::Text(take(&s)),
+            None => TextArg::NotAString,
+        }
     })
 }

@@ -98,7 +98,7 @@ pub async fn message_lifecycle() {
     let q = queue(&service, "orders").await;
     let sent = q
         .send_message(
-            "hello <&> \u{1F600}".into(),
+            &"hello <&> \u{1F600}".into(),
             Some(obj(&[("messageTimeToLive", 3600.into())]).unchecked_into()),
         )
         .await
@@ -160,21 +160,26 @@ pub async fn option_errors_match_rest() {
     assert_eq!(get_str(&err, "details.MaximumAllowed"), "32");
 
     let err = q
-        .send_message("x".repeat(64 * 1024 + 1), None)
+        .send_message(&"x".repeat(64 * 1024 + 1).into(), None)
         .await
         .unwrap_err();
     assert_error(&err, "RequestBodyTooLarge", 413);
-    q.send_message("x".repeat(64 * 1024), None).await.unwrap();
+    q.send_message(&"x".repeat(64 * 1024).into(), None)
+        .await
+        .unwrap();
 
     // Text the REST API could not carry in XML is refused as the service refuses the SDK's
     // request for it, with the character named.
-    let err = q.send_message("bell \u{7}".into(), None).await.unwrap_err();
+    let err = q
+        .send_message(&"bell \u{7}".into(), None)
+        .await
+        .unwrap_err();
     assert_error(&err, "InvalidXmlDocument", 400);
     assert!(get_str(&err, "message").contains("U+0007"), "{err:?}");
 
     let err = q
         .send_message(
-            "x".into(),
+            &"x".into(),
             Some(
                 obj(&[
                     ("visibilityTimeout", 60.into()),
@@ -269,7 +274,7 @@ pub async fn fetch_handler_round_trip() {
     assert_eq!(get_str(&listed.get(0), "name"), "from-rest");
 
     let q = service.queue("from-rest").unwrap();
-    q.send_message("sent from JS".into(), None).await.unwrap();
+    q.send_message(&"sent from JS".into(), None).await.unwrap();
     let peeked = call(
         &handler,
         "GET",
@@ -343,13 +348,13 @@ pub async fn subscribers_hear_events() {
         .unwrap()
         .unchecked_into();
     let q = queue(&service, "events").await;
-    q.send_message("a".into(), None).await.unwrap();
+    q.send_message(&"a".into(), None).await.unwrap();
     q.receive_messages(None).await.unwrap();
     q.clear_messages().await.unwrap();
     let types: Vec<String> = seen.iter().filter_map(|v| v.as_string()).collect();
     assert_eq!(types, ["queueCreated", "sent", "received", "cleared"]);
     stop.call0(&JsValue::NULL).unwrap();
-    q.send_message("b".into(), None).await.unwrap();
+    q.send_message(&"b".into(), None).await.unwrap();
     assert_eq!(seen.length(), 4);
 }
 
@@ -359,7 +364,7 @@ pub async fn inspect_shows_invisible_messages() {
     let q = queue(&service, "inspect").await;
     let sent = q
         .send_message(
-            "later".into(),
+            &"later".into(),
             Some(obj(&[("visibilityTimeout", 10.into())]).unchecked_into()),
         )
         .await
@@ -396,20 +401,20 @@ pub async fn a_seeded_service_stays_deterministic_across_reset_and_import() {
         service.subscribe(push.unchecked_into()).unwrap();
         let q = queue(service, "det").await;
         let mut ids = vec![get_str(
-            &q.send_message("a".into(), None).await.unwrap(),
+            &q.send_message(&"a".into(), None).await.unwrap(),
             "messageId",
         )];
         let snapshot = service.export_snapshot().await.unwrap();
         service.reset().await.unwrap();
         let q = queue(service, "det").await;
         ids.push(get_str(
-            &q.send_message("b".into(), None).await.unwrap(),
+            &q.send_message(&"b".into(), None).await.unwrap(),
             "messageId",
         ));
         service.import_snapshot(snapshot.into()).await.unwrap();
         let q = service.queue("det").unwrap();
         ids.push(get_str(
-            &q.send_message("c".into(), None).await.unwrap(),
+            &q.send_message(&"c".into(), None).await.unwrap(),
             "messageId",
         ));
         let sent = seen

@@ -389,7 +389,7 @@ async fn through_js(service: &QueueService, js: &Js) -> Outcome {
             .map(|_| JsValue::UNDEFINED),
         Js::Send(text, options) => {
             queue()
-                .send_message(text.clone(), Some(parse(options).unchecked_into()))
+                .send_message(&text.as_str().into(), Some(parse(options).unchecked_into()))
                 .await
         }
         Js::Receive(options) => {
