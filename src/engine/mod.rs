@@ -25,6 +25,7 @@ pub mod limits;
 pub mod message;
 pub mod metadata;
 pub mod name;
+mod order_index;
 pub mod params;
 pub mod properties;
 pub mod queue;
