@@ -52,7 +52,7 @@ async fn store_info(service: &QueueService) -> JsValue {
     init.set_method("GET");
     let request =
         web_sys::Request::new_with_str_and_init("http://127.0.0.1/_azqueue/store", &init).unwrap();
-    let response = service.fetch(request).await.unwrap();
+    let response = service.fetch(request.into()).await.unwrap();
     JsFuture::from(response.json().unwrap()).await.unwrap()
 }
 
