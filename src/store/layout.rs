@@ -179,8 +179,18 @@ fn message_value(
         m.dequeue_count,
         &m.pop_receipt,
     );
-    json(&out)
+    // Sized for the whole value at once: grown from serde_json's first 128 bytes, a 1 KiB
+    // text's value went through buffers of 128, 256, 512, 1,024 and 2,048 bytes, whose freed
+    // pieces, too small for the next texts, fragmented the wasm heap (which never shrinks).
+    let mut value = Vec::with_capacity(VALUE_OVERHEAD + account.len() + m.text.len());
+    serde_json::to_writer(&mut value, &out)
+        .map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))?;
+    String::from_utf8(value).map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))
 }
+
+/// A message value's bytes besides its account's name and its text: the queue name (up to 63),
+/// the id (38 with quotes), the numbers, the receipt and the JSON punctuation.
+const VALUE_OVERHEAD: usize = 200;
 
 #[derive(Serialize, Deserialize)]
 struct StoredProperties {
