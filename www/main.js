@@ -18,17 +18,46 @@ import { bindSnippet } from './page/snippet.js';
 import { installBridge } from './page/sw-bridge.js';
 import { $, $input, $select, setAttr, setText } from './page/dom.js';
 
+/** @import { Action } from './page/actions.js' */
+/** @import { Result } from './page/rest.js' */
+/** @import { Scenario } from './page/scenarios.js' */
+/** @import { Meter } from './page/loop.js' */
+/** @import { Views } from './page/views.js' */
+
+/**
+ * The page's parts, made by boot() and handed to the binders below.
+ * @typedef {object} Page
+ * @property {Demo} demo
+ * @property {Session} session
+ * @property {ReturnType<typeof actionApplier>} apply
+ * @property {Settings} settings
+ * @property {ReturnType<typeof installBridge>} bridge
+ * @property {(action: Action) => ReturnType<ReturnType<typeof actionApplier>>} perform
+ * @property {Views} views
+ * @property {() => void} refreshSnippet
+ * @property {(scenario: Scenario, options?: { resume?: boolean }) => Promise<void>} load
+ * @property {Timeline} timeline
+ * @property {ReturnType<typeof bindTimeControls>} time
+ * @property {Guide} guide
+ * @typedef {{ speed?: number, stepMs?: number, guided?: boolean }} Settings display settings
+ */
+
 const SETTINGS_KEY = 'azqueue-page'; // display settings (speed, step size, guided mode)
 const EXTRA_NAMES = ['Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kit', 'Lu', 'Max'];
 
+/** @returns {Settings} */
 function loadSettings() {
   try {
-    return JSON.parse(localStorage.getItem(SETTINGS_KEY)) ?? {};
+    return (
+      JSON.parse(/** @type {string} null parses as null */ (localStorage.getItem(SETTINGS_KEY))) ??
+      {}
+    );
   } catch {
     return {};
   }
 }
 
+/** @param {Settings} patch */
 function saveSettings(patch) {
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...loadSettings(), ...patch }));
@@ -46,7 +75,13 @@ async function boot() {
   const settings = loadSettings();
   const session = new Session();
   const apply = actionApplier(demo);
-  const page = { demo, session, apply, settings, bridge };
+  const page = /** @type {Page} the rest is filled in below */ ({
+    demo,
+    session,
+    apply,
+    settings,
+    bridge,
+  });
 
   /**
    * A user action now: after any rewind under way, serialized with the clock's work, recorded at
@@ -85,7 +120,8 @@ async function boot() {
     demo,
     session,
     apply,
-    reload: () => page.load(scenarioById(session.scenario), { resume: true }),
+    reload: () =>
+      page.load(scenarioById(/** @type {string} */ (session.scenario)), { resume: true }),
   });
   page.time = bindTimeControls({ demo, timeline: page.timeline, session, settings, saveSettings });
   page.guide = new Guide({
@@ -127,7 +163,11 @@ async function boot() {
   startLoop({ demo, timeline: page.timeline, session, draw: (meter) => draw(page, meter) });
 }
 
-/** Loads `scenario` at time zero, paused; `resume` keeps the session's recorded actions. */
+/**
+ * Loads `scenario` at time zero, paused; `resume` keeps the session's recorded actions.
+ * @param {Page} page
+ * @param {Scenario} scenario
+ */
 async function loadScenario(page, scenario, { resume = false } = {}) {
   const { demo, session, views } = page;
   page.time?.setPlaying(false);
@@ -151,6 +191,7 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
 /**
  * The first picture: the moment a link asks for (`?scenario=…&t=…`), else the session a reload
  * left (rebuilt by replaying it on a fresh seeded engine), else the first scenario.
+ * @param {Page} page
  */
 async function start(page) {
   const { demo, session, timeline } = page;
@@ -165,7 +206,7 @@ async function start(page) {
     return;
   }
   if (!session.scenario || !scenarios.some((x) => x.id === session.scenario)) {
-    await page.load(scenarioById(session.scenario));
+    await page.load(scenarioById(/** @type {string} */ (session.scenario)));
     return;
   }
   const { actions, at } = session;
@@ -181,26 +222,34 @@ async function start(page) {
   setAttr($('store'), 'data-restored', 'true');
 }
 
+/** @param {Page} page */
 function bindScenarioControls(page) {
   for (const s of scenarios) $('scenario').append(new Option(s.title, s.id));
-  $('reset').addEventListener('click', () => page.load(page.demo.scenario));
+  $('reset').addEventListener('click', () =>
+    page.load(/** @type {Scenario} loaded at start */ (page.demo.scenario)),
+  );
   $('scenario').addEventListener('change', () =>
     page.load(scenarioById($select('scenario').value)),
   );
 }
 
-/** The send form, the consumer buttons and the poison threshold: each a recorded action. */
+/**
+ * The send form, the consumer buttons and the poison threshold: each a recorded action.
+ * @param {Page} page
+ */
 function bindActionForms(page) {
   const { demo, perform } = page;
   $('send-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const ttl = Math.round(Number($input('send-ttl').value) || 0);
-    const r = await perform({
-      type: 'send',
-      text: $input('send-text').value.trim() || 'hello',
-      delayS: Math.max(0, Math.round(Number($input('send-delay').value) || 0)),
-      ttlS: ttl === -1 ? -1 : Math.max(0, ttl),
-    });
+    const r = /** @type {Result | undefined} a send's answer */ (
+      await perform({
+        type: 'send',
+        text: $input('send-text').value.trim() || 'hello',
+        delayS: Math.max(0, Math.round(Number($input('send-delay').value) || 0)),
+        ttlS: ttl === -1 ? -1 : Math.max(0, ttl),
+      })
+    );
     const out = $('send-status');
     out.textContent = r?.ok ? '' : `Refused: ${r?.status} ${r?.code ?? ''} — ${r?.reason ?? ''}`;
     setAttr(out, 'data-code', r?.ok ? undefined : r?.code);
@@ -223,7 +272,10 @@ function bindActionForms(page) {
   });
 }
 
-/** The rewind slider and "copy link to this moment". */
+/**
+ * The rewind slider and "copy link to this moment".
+ * @param {Page} page
+ */
 function bindTimeTravel(page) {
   const { demo, session, timeline } = page;
   const scrub = $input('scrub');
@@ -239,28 +291,39 @@ function bindTimeTravel(page) {
   };
   scrub.addEventListener('input', seek);
   bindCopyLink({ button: $('copy-link'), status: $('link-status') }, () => ({
-    scenario: demo.scenario.id,
+    scenario: /** @type {Scenario} */ (demo.scenario).id,
     elapsed: demo.clock.elapsed(),
     acted: session.actions.length > 0,
   }));
 }
 
+/**
+ * @param {Page} page
+ * @param {Meter} meter
+ */
 function draw(page, meter) {
   drawViews(page.views, page.demo, page.timeline);
   // Say the speed really achieved when it falls short of the one asked for.
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;
-  const label = short ? `${wanted}× (running at ${formatRate(meter.rate)}×)` : `${wanted}×`;
+  const label = short
+    ? `${wanted}× (running at ${formatRate(/** @type {number} */ (meter.rate))}×)`
+    : `${wanted}×`;
   setText($('speed-out'), label);
   setAttr($('speed-out'), 'data-rate', meter.rate === null ? undefined : meter.rate.toFixed(2));
   setAttr($('speed-out'), 'data-draw-ms', meter.drawMs.toFixed(1));
   setAttr($('speed-out'), 'data-advance-ms', meter.advanceMs.toFixed(1));
 }
 
+/** @param {number} rate */
 function formatRate(rate) {
   return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1);
 }
 
+/**
+ * @param {Demo} demo
+ * @param {string} [restored]
+ */
 function showStore(demo, restored) {
   const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === 'indexeddb' ? ' (relaxed)' : ''}`;
   const tail = restored ?? (demo.store === 'memory' ? 'a reload replays your session' : undefined);
@@ -269,17 +332,20 @@ function showStore(demo, restored) {
   setAttr($('store'), 'title', demo.storeNote || '');
 }
 
+/**
+ * @param {string} state
+ * @param {string} [detail]
+ */
 function showBridge(state, detail) {
   document.body.dataset.sw = state;
   const out = $('sw-status');
   if (!out) return;
-  const text =
-    {
-      registering: 'Starting the service worker…',
-      forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
-    }[state] ??
-    detail ??
-    '';
+  /** @type {Record<string, string>} */
+  const says = {
+    registering: 'Starting the service worker…',
+    forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
+  };
+  const text = says[state] ?? detail ?? '';
   setText(out, text);
   setAttr(out, 'data-bridge', state);
 }

@@ -8,6 +8,22 @@
 // update's text is recorded there before the update is sent, and an acknowledgement that reached
 // the ledger survives a reload of the page.
 
+/** @import { QueueServiceClient } from '@azure/storage-queue' */
+
+/**
+ * The ledger's methods the workload calls (ledger.mjs); in a page each is a binding to the
+ * ledger in Node, so a result may be a promise.
+ * @typedef {object} LedgerLike
+ * @property {(queue: string) => number | Promise<number>} unsettled
+ * @property {(stat: string) => unknown} note
+ * @property {(queue: string, id: string, text: string, sentAt: number) => unknown} put
+ * @property {(m: { messageId: string, messageText: string, dequeueCount: number },
+ *   askedAt: number) => unknown} deliver
+ * @property {(id: string, text: string) => unknown} updating
+ * @property {(queue: string, id: string, at: number) => unknown} delete
+ * @property {(queue: string, at: number) => unknown} wiped
+ */
+
 /** Steady queues, plus one that is cleared, deleted and recreated. */
 export const STEADY = ['soak-a', 'soak-b', 'soak-c'];
 export const CHURN = 'soak-churn';
@@ -17,9 +33,12 @@ const DEPTH = 300;
 const PRODUCERS = 4;
 const CONSUMERS = 4;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Creates the soak's queues where they do not exist yet. */
+/**
+ * Creates the soak's queues where they do not exist yet.
+ * @param {QueueServiceClient} service
+ */
 export async function createQueues(service) {
   for (const q of QUEUES) await service.getQueueClient(q).createIfNotExists();
 }
@@ -33,10 +52,18 @@ export async function createQueues(service) {
  * - `tag`: starts every message text (a reloaded page counts from 0 again);
  * - `failed(key, transport, startedAt)`: an operation that failed unexpectedly (`transport`: no
  *   HTTP answer came; `startedAt`: when it was sent), for the host to judge.
+ * @param {{ client: () => QueueServiceClient, ledger: LedgerLike, now: () => number,
+ *   until: number, churnEveryMs: number, tag?: string,
+ *   failed: (key: string, transport: boolean, startedAt: number) => unknown }} options
  */
 export async function runWorkload({ client, ledger, now, until, churnEveryMs, tag = '', failed }) {
   const running = () => now() < until;
-  const fail = async (err, startedAt) => {
+  /**
+   * @param {unknown} error what the SDK threw (a RestError, or a transport's error)
+   * @param {number} startedAt
+   */
+  const fail = async (error, startedAt) => {
+    const err = /** @type {{ statusCode?: number, code?: string, message?: string }} */ (error);
     const transport = err.statusCode === undefined;
     await failed(`${err.statusCode ?? ''} ${err.code ?? err.message}`, transport, startedAt);
     // No answer at all (a host restarting): try again shortly rather than spin on refusals.
@@ -44,7 +71,7 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
   };
   let n = 0;
 
-  const producer = async (p) => {
+  const producer = async (/** @type {number} */ p) => {
     while (running()) {
       const q = QUEUES[(p + n) % QUEUES.length];
       if ((await ledger.unsettled(q)) > DEPTH) {
@@ -58,12 +85,13 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
         await ledger.put(q, sent.messageId, text, sentAt);
       } catch (err) {
         // The churn queue may be between its delete and its recreation: 404, not acknowledged.
-        if (!(q === CHURN && err.statusCode === 404)) await fail(err, sentAt);
+        if (!(q === CHURN && /** @type {{ statusCode?: number }} */ (err).statusCode === 404))
+          await fail(err, sentAt);
       }
     }
   };
 
-  const consumer = async (c) => {
+  const consumer = async (/** @type {number} */ c) => {
     let i = 0;
     while (running()) {
       const q = QUEUES[(c + i++) % QUEUES.length];
@@ -74,7 +102,8 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
         // Short timeouts: the messages left alone below come back with a higher DequeueCount.
         got = await queue.receiveMessages({ numberOfMessages: 16, visibilityTimeout: 1 + (i % 2) });
       } catch (err) {
-        if (!(q === CHURN && err.statusCode === 404)) await fail(err, askedAt);
+        if (!(q === CHURN && /** @type {{ statusCode?: number }} */ (err).statusCode === 404))
+          await fail(err, askedAt);
         continue;
       }
       await ledger.note('receives');
@@ -95,7 +124,7 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
             const updated = await queue.updateMessage(messageId, m.popReceipt, text, 1);
             await ledger.note('updates');
             if (roll === 7) {
-              await queue.deleteMessage(messageId, updated.popReceipt);
+              await queue.deleteMessage(messageId, /** @type {string} */ (updated.popReceipt));
               await ledger.delete(q, messageId, now());
             }
           } else {
@@ -104,7 +133,8 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
         } catch (err) {
           // A receipt overtaken by a redelivery (the timeout expired first) or a queue wiped
           // underneath: the operation was not acknowledged, so the ledger is unchanged.
-          if (err.statusCode !== 404) await fail(err, startedAt);
+          if (/** @type {{ statusCode?: number }} */ (err).statusCode !== 404)
+            await fail(err, startedAt);
         }
       }
     }

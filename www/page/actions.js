@@ -33,7 +33,9 @@ export function actionApplier(demo) {
     let result;
     switch (action.type) {
       case 'send': {
-        let you = demo.actors.find((a) => a.kind === 'producer' && a.name === 'You');
+        let you = demo.actors.find(
+          /** @returns {a is Producer} */ (a) => a.kind === 'producer' && a.name === 'You',
+        );
         if (!you) you = demo.addActor(new Producer(demo, { name: 'You' }));
         result = await you.send(action.text, { delayS: action.delayS, ttlS: action.ttlS });
         if (!result.ok) {
@@ -82,7 +84,11 @@ function actOn(demo, { name, action, key, value }) {
   else if (action === 'stop') actor.stop();
   else if (action === 'restart') actor.restart();
   else if (action === 'remove') demo.removeActor(actor);
-  else if (action === 'set') actor[key] = value;
+  // A numeric setting (render.js), by name.
+  else if (action === 'set')
+    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (actor))[
+      /** @type {string} */ (key)
+    ] = value;
 }
 
 /**

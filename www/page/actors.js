@@ -3,6 +3,17 @@
 // queue length. They run on the virtual clock's timers and talk to the engine only through the
 // REST client, so every move they make is in the HTTP log.
 
+/** @import { Demo } from './demo.js' */
+/** @import { Result, WireMessage } from './rest.js' */
+/** @import { Timer } from './clock.js' */
+
+/**
+ * @typedef {Consumer | LeaseWorker | Producer | Autoscaler} AnyActor
+ * @typedef {{ ok: boolean, text: string, code?: string }} Outcome the last thing worth showing
+ *   on an actor's card
+ * @typedef {{ video: string, stage: string }} Job
+ */
+
 const S = 1000;
 
 /** Shared life cycle: a generation counter makes every pending timer of a crashed actor inert. */
@@ -12,13 +23,21 @@ class Actor {
   state = 'waiting';
   status = '';
   started = false; // has it asked the queue for work yet (the chart counts only those)
-  outcome = null; // { ok, text } — the last thing worth showing on the actor's card
+  /** @type {Outcome | null} */
+  outcome = null;
   #generation = 0;
+  /** @type {Set<Timer>} */
   #timers = new Set();
 
+  /**
+   * @param {Demo} demo
+   * @param {string} name
+   */
   constructor(demo, name) {
     this.demo = demo;
     this.name = name;
+    /** @type {string | undefined} set by `Demo.addActor` */
+    this.id;
   }
 
   get clock() {
@@ -29,7 +48,11 @@ class Actor {
     return this.demo.rest;
   }
 
-  /** Runs `fn` after `ms` of virtual time, unless this actor has crashed or stopped since. */
+  /**
+   * Runs `fn` after `ms` of virtual time, unless this actor has crashed or stopped since.
+   * @param {number} ms
+   * @param {() => unknown} fn
+   */
   later(ms, fn) {
     const gen = this.#generation;
     const timer = this.clock.after(ms, async () => {
@@ -58,12 +81,19 @@ class Actor {
  * reappears and someone else may take it — then this consumer's delete is refused.
  */
 export class Consumer extends Actor {
-  kind = 'consumer';
-  holding = null; // { messageId, popReceipt, text, dequeueCount, since, doneAt, failing }
+  kind = /** @type {const} */ ('consumer');
+  /**
+   * The message it works on: its receipt (and the page's tag for it), since when and until when
+   * it holds it, when the work is done, and why it will fail, if it will.
+   * @type {{ messageId: string, popReceipt: string, receipt?: string, text: string,
+   *   label: string, dequeueCount: number, since: number, leasedAt: number, until: number,
+   *   doneAt: number, failing: string | undefined } | null}
+   */
+  holding = null;
   #idlePolls = 0;
 
   /**
-   * @param {import("./demo.js").Demo} demo
+   * @param {Demo} demo
    * @param {{ name: string, processingS?: number, visibilityS?: number, pollS?: number,
    *   startS?: number, failsOn?: (text: string) => string | undefined }} options
    */
@@ -134,7 +164,9 @@ export class Consumer extends Actor {
   }
 
   async #finish() {
-    const h = this.holding;
+    const h = /** @type {NonNullable<Consumer['holding']>} it finishes what it holds */ (
+      this.holding
+    );
     const late = this.clock.now() > h.until;
     const r = await this.rest.deleteMessage(this.name, this.demo.queue, h.messageId, h.popReceipt);
     const by = { actor: this.name, label: h.label };
@@ -173,8 +205,11 @@ export class Consumer extends Actor {
     await this.#poll();
   }
 
+  /** @param {string} reason */
   async #fail(reason) {
-    const h = this.holding;
+    const h = /** @type {NonNullable<Consumer['holding']>} it fails on what it holds */ (
+      this.holding
+    );
     this.outcome = { ok: false, text: `failed on ${h.label}: ${reason}` };
     this.demo.released(h.messageId, this, 'failed');
     this.demo.say(
@@ -186,7 +221,11 @@ export class Consumer extends Actor {
     await this.#poll();
   }
 
-  /** DequeueCount above the threshold: copy the message to <queue>-poison, then delete it here. */
+  /**
+   * DequeueCount above the threshold: copy the message to <queue>-poison, then delete it here.
+   * @param {WireMessage} m
+   * @param {string} label
+   */
   async #moveToPoison(m, label) {
     this.state = 'working';
     this.status = `moving ${label} to ${this.demo.poisonQueue}`;
@@ -271,12 +310,20 @@ export class Consumer extends Actor {
 
 export const STAGES = ['scan', 'encode', 'compress', 'done'];
 
-/** The video job's message text: the file and the next stage to run, as JSON. */
+/**
+ * The video job's message text: the file and the next stage to run, as JSON.
+ * @param {string} video
+ * @param {string} stage
+ */
 export function jobText(video, stage) {
   return JSON.stringify({ video, stage });
 }
 
-/** A video job ({ video, stage }) or undefined for any other message. */
+/**
+ * A video job ({ video, stage }) or undefined for any other message.
+ * @param {string | undefined} text
+ * @returns {Job | undefined}
+ */
 export function parseJob(text) {
   if (!text || text[0] !== '{') return undefined;
   try {
@@ -288,6 +335,8 @@ export function parseJob(text) {
   return undefined;
 }
 
+/** @typedef {NonNullable<LeaseWorker['holding']>} LeaseHolding */
+
 /**
  * The long-running worker of the video example. It takes a lease shorter than the whole job and
  * after each stage calls Update Message: the new visibility timeout extends its lease and the
@@ -296,12 +345,18 @@ export function parseJob(text) {
  * would return is a job, so other work (orders, say) is never taken, rewritten or delayed.
  */
 export class LeaseWorker extends Actor {
-  kind = 'lease-worker';
-  holding = null; // { messageId, popReceipt, label, job, stageStartedAt, until, resumed }
+  kind = /** @type {const} */ ('lease-worker');
+  /**
+   * The job it works on: the message's receipt (and the page's tag for it), the stage under
+   * way and since when, the lease's end, and whether it resumed a stage saved by another.
+   * @type {{ messageId: string, popReceipt: string, receipt?: string, label: string, job: Job,
+   *   stageStartedAt: number, leasedAt: number, until: number, resumed: boolean } | null}
+   */
+  holding = null;
   renewals = 0;
 
   /**
-   * @param {import("./demo.js").Demo} demo
+   * @param {Demo} demo
    * @param {{ name: string, leaseS?: number, stageS?: number, pollS?: number, startS?: number }} options
    */
   constructor(demo, { name, leaseS = 30, stageS = 20, pollS = 2, startS = 0 }) {
@@ -319,7 +374,7 @@ export class LeaseWorker extends Actor {
     if (this.stopping) return this.#stopNow();
     this.state = 'polling';
     this.started = true;
-    const waitS = (status) => {
+    const waitS = (/** @type {string} */ status) => {
       this.state = 'idle';
       this.status = status;
       this.later(this.pollS * S, () => this.#poll());
@@ -374,7 +429,7 @@ export class LeaseWorker extends Actor {
 
   /** The next step: finish the current stage, or renew the lease first if it would run out. */
   #plan() {
-    const h = this.holding;
+    const h = /** @type {LeaseHolding} */ (this.holding);
     const stageEnd = h.stageStartedAt + this.stageS * S;
     const renewAt = h.until - 5 * S;
     if (renewAt < stageEnd)
@@ -383,7 +438,7 @@ export class LeaseWorker extends Actor {
   }
 
   async #renew() {
-    const h = this.holding;
+    const h = /** @type {LeaseHolding} */ (this.holding);
     const r = await this.rest.updateMessage(this.name, this.demo.queue, h.messageId, h.popReceipt, {
       visibilityTimeout: this.leaseS,
     });
@@ -401,7 +456,7 @@ export class LeaseWorker extends Actor {
   }
 
   async #stageDone() {
-    const h = this.holding;
+    const h = /** @type {LeaseHolding} */ (this.holding);
     const next = STAGES[STAGES.indexOf(h.job.stage) + 1] ?? 'done';
     const text = jobText(h.job.video, next);
     const r = await this.rest.updateMessage(this.name, this.demo.queue, h.messageId, h.popReceipt, {
@@ -438,9 +493,12 @@ export class LeaseWorker extends Actor {
     this.#plan();
   }
 
-  /** Takes the new receipt from an Update Message; on refusal, drops the job. */
+  /**
+   * Takes the new receipt from an Update Message; on refusal, drops the job.
+   * @param {Result} r
+   */
   #keep(r) {
-    const h = this.holding;
+    const h = /** @type {LeaseHolding} */ (this.holding);
     if (!r.ok) {
       this.outcome = {
         ok: false,
@@ -450,12 +508,13 @@ export class LeaseWorker extends Actor {
       this.later(0, () => this.#poll());
       return false;
     }
-    h.popReceipt = r.popReceipt;
+    // An Update Message that succeeded answers both.
+    h.popReceipt = /** @type {string} */ (r.popReceipt);
     h.receipt = r.receipt.issued;
-    h.until = r.nextVisibleOn;
+    h.until = /** @type {number} */ (r.nextVisibleOn);
     h.leasedAt = this.clock.now();
     this.renewals++;
-    this.demo.leased(h.messageId, this, r.popReceipt, r.nextVisibleOn);
+    this.demo.leased(h.messageId, this, h.popReceipt, h.until);
     this.outcome = { ok: true, text: `lease renewed ×${this.renewals}, until +${this.leaseS} s` };
     return true;
   }
@@ -509,11 +568,11 @@ export class LeaseWorker extends Actor {
  * `next(i)` returns { text, delayS?, ttlS?, inS } for the i-th automatic message, or null.
  */
 export class Producer extends Actor {
-  kind = 'producer';
+  kind = /** @type {const} */ ('producer');
   sent = 0;
 
   /**
-   * @param {import("./demo.js").Demo} demo
+   * @param {Demo} demo
    * @param {{ name: string, auto?: boolean, next?: (i: number) =>
    *   { text: string, delayS?: number, ttlS?: number, inS: number } | null }} options
    */
@@ -543,6 +602,10 @@ export class Producer extends Actor {
     });
   }
 
+  /**
+   * @param {string} text
+   * @param {{ delayS?: number, ttlS?: number }} [options]
+   */
   async send(text, { delayS = 0, ttlS = 0 } = {}) {
     const r = await this.demo.send(this.name, text, {
       visibilityTimeout: delayS,
@@ -552,7 +615,7 @@ export class Producer extends Actor {
     this.outcome = r.ok
       ? {
           ok: true,
-          text: `sent ${this.demo.label(r.message.messageId)}${delayS ? `, visible in ${delayS} s` : ''}`,
+          text: `sent ${this.demo.label(/** @type {WireMessage} */ (r.message).messageId)}${delayS ? `, visible in ${delayS} s` : ''}`,
         }
       : { ok: false, text: `send refused: ${r.status} ${r.code ?? ''}` };
     return r;
@@ -573,11 +636,11 @@ export class Producer extends Actor {
  * (Get Queue Metadata) and wants one worker per `perWorker` messages, between `min` and `max`.
  */
 export class Autoscaler extends Actor {
-  kind = 'autoscaler';
+  kind = /** @type {const} */ ('autoscaler');
   wanted = 0;
 
   /**
-   * @param {import("./demo.js").Demo} demo
+   * @param {Demo} demo
    * @param {{ name?: string, everyS?: number, perWorker?: number, min?: number, max?: number,
    *   makeWorker: () => void }} options
    */
@@ -599,9 +662,11 @@ export class Autoscaler extends Actor {
   async #check() {
     const r = await this.rest.getProperties(this.name, this.demo.queue);
     if (r.ok) {
-      const count = r.approximateMessagesCount;
+      const count = /** @type {number} */ (r.approximateMessagesCount);
       this.wanted = Math.min(this.max, Math.max(this.min, Math.ceil(count / this.perWorker)));
-      const pool = this.demo.actors.filter((a) => a.kind === 'consumer' && a.alive && !a.stopping);
+      const pool = this.demo.actors.filter(
+        /** @returns {a is Consumer} */ (a) => a.kind === 'consumer' && a.alive && !a.stopping,
+      );
       this.status = `${count} message(s) → wants ${this.wanted} worker(s)`;
       if (this.wanted > pool.length) {
         for (let i = pool.length; i < this.wanted; i++) this.makeWorker();

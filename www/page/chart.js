@@ -3,6 +3,8 @@
 
 import { svg, setAttr, setText } from './dom.js';
 
+/** @import { Sample } from './demo.js' */
+
 const WINDOW_MS = 150_000;
 const PLAYING_REDRAW_MS = 250; // while time runs, at most four redraws a second (it was a third of a 100× frame)
 const PAD = { l: 30, r: 8, t: 8, b: 18 };
@@ -12,6 +14,7 @@ export class ChartView {
   #drawnAt = 0;
   #size = { width: 400, height: 140 };
 
+  /** @param {Element} el the chart's `<svg>` */
   constructor(el) {
     this.el = el;
     // The size comes from a ResizeObserver: reading clientWidth in a frame after the lanes changed
@@ -34,7 +37,10 @@ export class ChartView {
     this.#lastKey = '';
   }
 
-  /** `playing`: time is running, so redraws are spaced out; paused, every change is drawn at once. */
+  /**
+   * `playing`: time is running, so redraws are spaced out; paused, every change is drawn at once.
+   * @param {Sample[]} history
+   */
   render(history, { playing = false } = {}) {
     const { width, height } = this.#size;
     const last = history[history.length - 1];
@@ -51,10 +57,14 @@ export class ChartView {
     const shown = history.filter((s) => s.t >= tStart);
     const peak = Math.max(4, ...shown.map((s) => Math.max(s.length, s.workers)));
     const yMax = niceCeil(peak);
-    const x = (t) => PAD.l + ((t - tStart) / (tEnd - tStart)) * (width - PAD.l - PAD.r);
-    const y = (v) => height - PAD.b - (v / yMax) * (height - PAD.t - PAD.b);
+    const x = (/** @type {number} */ t) =>
+      PAD.l + ((t - tStart) / (tEnd - tStart)) * (width - PAD.l - PAD.r);
+    const y = (/** @type {number} */ v) => height - PAD.b - (v / yMax) * (height - PAD.t - PAD.b);
+    /** @param {(s: Sample) => number} pick */
     const points = (pick, step = false) => {
+      /** @type {string[]} */
       const out = [];
+      /** @type {number | null} */
       let prev = null;
       for (const s of shown) {
         if (step && prev !== null) out.push(`${x(s.t).toFixed(1)},${y(prev).toFixed(1)}`);
@@ -99,6 +109,7 @@ export class ChartView {
   }
 }
 
+/** @param {number} v */
 function niceCeil(v) {
   for (const n of [4, 6, 8, 10, 12, 16, 20, 30, 40, 50, 60, 80, 100]) if (v <= n) return n;
   return Math.ceil(v / 50) * 50;

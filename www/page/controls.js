@@ -4,12 +4,21 @@
 import { SPEEDS } from './clock.js';
 import { $, $input, $select, setAttr, setText } from './dom.js';
 
+/** @import { Demo } from './demo.js' */
+/** @import { Session } from './session.js' */
+/** @import { Timeline } from './timeline.js' */
+
 /**
+ * @param {{ demo: Demo, timeline: Timeline, session: Session,
+ *   settings: { speed?: number, stepMs?: number },
+ *   saveSettings: (changed: { speed?: number, stepMs?: number }) => void }} o
  * @returns {{ setPlaying(on: boolean): void, step(): Promise<void>, setSpeed(i: number): void }}
  */
 export function bindTimeControls({ demo, timeline, session, settings, saveSettings }) {
-  let speedIndex = Number.isInteger(settings.speed) ? settings.speed : SPEEDS.indexOf(1);
-  const setSpeed = (i) => {
+  let speedIndex = Number.isInteger(settings.speed)
+    ? /** @type {number} */ (settings.speed)
+    : SPEEDS.indexOf(1);
+  const setSpeed = (/** @type {number} */ i) => {
     speedIndex = Math.max(0, Math.min(SPEEDS.length - 1, i));
     demo.clock.speed = SPEEDS[speedIndex];
     $input('speed').value = String(speedIndex);
@@ -18,7 +27,7 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
     setAttr($('speed'), 'aria-valuetext', label);
     saveSettings({ speed: speedIndex });
   };
-  const setPlaying = (on) => {
+  const setPlaying = (/** @type {boolean} */ on) => {
     demo.clock.paused = !on;
     $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
     setAttr($('play'), 'aria-pressed', on ? 'true' : 'false');

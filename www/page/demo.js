@@ -23,41 +23,106 @@ const NARRATION_LIMIT = 60;
  *   done: boolean, at: number | undefined }} Moment
  */
 
+/**
+ * A message as the page draws it: the engine's view at the last refresh, and what the page
+ * remembers about it (its label, who holds its current receipt, where it was copied from).
+ * @typedef {object} Card
+ * @property {string} messageId
+ * @property {string} label
+ * @property {string} text
+ * @property {Lane} lane
+ * @property {'expired' | 'visible' | 'scheduled' | 'leased'} state
+ * @property {number} dequeueCount
+ * @property {number} insertedOn
+ * @property {number | undefined} expiresOn
+ * @property {number} nextVisibleOn
+ * @property {Consumer | LeaseWorker | null} holder
+ * @property {number | undefined} leaseFrom
+ * @property {boolean} reappeared
+ * @property {number | undefined} reappearedAt
+ * @property {number} updates
+ * @property {number | undefined} updatedAt
+ * @property {string | undefined} receipt
+ * @property {Origin | undefined} origin
+ * @typedef {'main' | 'poison' | 'extra'} Lane
+ * @typedef {{ holder: Consumer | LeaseWorker, popReceipt: string, from: number, until: number,
+ *   released: string | undefined }} Lease who was handed a message's receipt, until when, and
+ *   why they let go of it without deleting (crashed, failed)
+ * @typedef {{ from: string, messageId: string, dequeueCount: number }} Origin a poison copy's
+ *   original: its queue, its id, and the DequeueCount it reached
+ * @typedef {{ seq: number, card: Card, kind: string, by: string | undefined, at: number }}
+ *   Departure a card that left, for the exit animation
+ * @typedef {{ at: number, text: string, kind: string, moment: string | undefined }} Line a line
+ *   of "what just happened"
+ * @typedef {{ t: number, length: number, visible: number, workers: number }} Sample
+ * @typedef {{ messageId: string, state: string, messageText: string, dequeueCount: number,
+ *   popReceipt?: string, insertedOn: number, expiresOn: number | undefined,
+ *   nextVisibleOn: number, expired: boolean, visible: boolean }} Inspected
+ */
+
+/** @import { AnyActor, Consumer, LeaseWorker } from './actors.js' */
+/** @import { LogEntry, WireMessage } from './rest.js' */
+/** @import { Scenario } from './scenarios.js' */
+/** @import { QueueService } from '../pkg/azqueue.js' */
+
 export class Demo {
   clock = new VirtualClock();
+  /** @type {QueueService | null} */
   service = null;
-  rest = null;
+  /** The REST client every actor uses: made with the engine, before anything runs. */
+  rest = /** @type {RestClient} */ (/** @type {unknown} */ (null));
   store = 'memory';
   storeNote = '';
+  /** @type {Scenario | null} */
   scenario = null;
   queue = 'orders';
   poisonQueue = 'orders-poison';
   poisonThreshold = 0; // 0: no poison check
-  extraQueue = null; // a queue code on this origin created (the SDK snippet's), drawn as a third lane
+  /** @type {string | null} a queue code on this origin created (the SDK snippet's), drawn as a third lane */
+  extraQueue = null;
+  /** @type {AnyActor[]} */
   actors = [];
-  log = []; // HTTP log entries, oldest first
+  /** @type {LogEntry[]} HTTP log entries, oldest first */
+  log = [];
   logSeq = 0;
+  /** @type {Line[]} */
   narration = [];
   narrationSeq = 0;
   /** @type {Map<string, Moment>} event kind → the scenario's moment of that kind */
   moments = new Map();
-  samples = []; // queue length over time, one per virtual second
+  /** @type {Sample[]} queue length over time, one per virtual second */
+  samples = [];
   counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-  view = { main: [], poison: [], extra: [] }; // derived cards, insertion order
-  departures = []; // { seq, card, kind, by, at } — cards that left, for the exit animation
+  /** @type {Record<Lane, Card[]>} derived cards, insertion order */
+  view = { main: [], poison: [], extra: [] };
+  /** @type {Departure[]} */
+  departures = [];
   receipts = new Receipts(); // r1, r2, … for every pop receipt issued
   history = new MessageHistory(); // each message's story, for the card history panel
   #departureSeq = 0;
-  #leases = new Map(); // messageId → { holder, popReceipt, from, until }
-  #updates = new Map(); // messageId → { at, count }
-  #labels = new Map(); // messageId → "#n"
-  #fates = new Map(); // messageId → { kind, by, dequeueCount } for messages this page moved
-  #origins = new Map(); // messageId → { from, dequeueCount } for copies in the poison queue
-  #last = new Map(); // messageId → previous card, to notice transitions
+  /** @type {Map<string, Lease>} messageId → who was handed its receipt, and until when */
+  #leases = new Map();
+  /** @type {Map<string, { at: number, count: number }>} messageId → its Update Messages */
+  #updates = new Map();
+  /** @type {Map<string, string>} messageId → "#n" */
+  #labels = new Map();
+  /**
+   * @type {Map<string, { kind: string, by: string | undefined, dequeueCount?: number }>}
+   *   messageId → how it left, for messages this page moved
+   */
+  #fates = new Map();
+  /** @type {Map<string, Origin>} messageId → its original, for copies in the poison queue */
+  #origins = new Map();
+  /** @type {Map<string, Card>} messageId → previous card, to notice transitions */
+  #last = new Map();
+  /** @type {Set<string>} */
   #expiredSeen = new Set();
   #nextLabel = 1;
+  /** @type {string | undefined} */
   #pendingLabel;
+  /** @type {typeof QueueService} */
   #QueueService;
+  /** @type {string} */
   #origin;
   #actorSeq = 0;
   #dirty = true; // a call may have changed a queue since the last refresh
@@ -97,11 +162,11 @@ export class Demo {
       this.service = await this.#QueueService.open({ ...base, store: 'memory' });
       this.store = 'memory';
       this.storeNote =
-        e?.code === 'StoreUnavailable'
+        /** @type {any} */ (e)?.code === 'StoreUnavailable'
           ? 'this browser offers no IndexedDB here'
-          : e?.code === 'StoreLocked'
+          : /** @type {any} */ (e)?.code === 'StoreLocked'
             ? "another tab holds this page's database"
-            : String(e?.message ?? e);
+            : String(/** @type {any} */ (e)?.message ?? e);
     }
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
@@ -121,7 +186,10 @@ export class Demo {
     });
   }
 
-  /** Tears everything down and starts `scenario` at time zero, paused. Replays identically. */
+  /**
+   * Tears everything down and starts `scenario` at time zero, paused. Replays identically.
+   * @param {Scenario} scenario
+   */
   load(scenario) {
     return this.clock.run(async () => {
       for (const a of this.actors) a.dispose();
@@ -180,25 +248,37 @@ export class Demo {
     this.clock.after(0, tick);
   }
 
+  /**
+   * @template {AnyActor} A
+   * @param {A} actor
+   * @returns {A}
+   */
   addActor(actor) {
     actor.id = `a${++this.#actorSeq}`;
     this.actors.push(actor);
     return actor;
   }
 
+  /** @param {AnyActor} actor */
   removeActor(actor) {
     actor.dispose();
     this.actors = this.actors.filter((a) => a !== actor);
   }
 
   consumers() {
-    return this.actors.filter((a) => a.kind === 'consumer' || a.kind === 'lease-worker');
+    return this.actors.filter(
+      /** @returns {a is Consumer | LeaseWorker} */
+      (a) => a.kind === 'consumer' || a.kind === 'lease-worker',
+    );
   }
 
   /**
    * Put Message on behalf of `actor`, naming the new message #n in the order it was sent. A copy
    * (`origin`: { from, messageId, dequeueCount }) keeps its original's label and remembers the
    * DequeueCount the original reached.
+   * @param {string} actor
+   * @param {string} text
+   * @param {{ origin?: Origin, visibilityTimeout?: number, messageTimeToLive?: number }} [options]
    */
   async send(actor, text, options = {}, queue = this.queue) {
     const origin = options.origin;
@@ -206,10 +286,11 @@ export class Demo {
     try {
       const r = await this.rest.sendMessage(actor, queue, text, options);
       if (r.ok) {
-        this.label(r.message.messageId);
+        const { messageId } = /** @type {WireMessage} a Put Message that succeeded */ (r.message);
+        this.label(messageId);
         if (origin) {
-          this.#origins.set(r.message.messageId, origin);
-          this.history.add(r.message.messageId, {
+          this.#origins.set(messageId, origin);
+          this.history.add(messageId, {
             at: this.clock.now(),
             kind: 'copied',
             actor,
@@ -224,15 +305,21 @@ export class Demo {
     }
   }
 
-  /** Draws `queue` as a third lane (a queue of its own that code on this page created). */
+  /**
+   * Draws `queue` as a third lane (a queue of its own that code on this page created).
+   * @param {string} queue
+   */
   watch(queue) {
     if (queue !== this.queue && queue !== this.poisonQueue) this.extraQueue = queue;
   }
 
-  /** The snippet's receipts at work: a stale one refused, or a late one still current. */
+  /**
+   * The snippet's receipts at work: a stale one refused, or a late one still current.
+   * @param {LogEntry} e
+   */
   #narrateRelayed(e) {
     if (e.op !== 'Delete Message' && e.op !== 'Update Message') return;
-    const label = this.label(e.messageId);
+    const label = this.label(/** @type {string} Delete and Update name one */ (e.messageId));
     const verb = e.op === 'Delete Message' ? 'delete' : 'update';
     const { presented, current } = e.receipt;
     if (e.status === 404 && presented && current && presented !== current) {
@@ -249,7 +336,13 @@ export class Demo {
     }
   }
 
-  /** An actor was handed a receipt (Get Messages or Update Message). */
+  /**
+   * An actor was handed a receipt (Get Messages or Update Message).
+   * @param {string} messageId
+   * @param {Consumer | LeaseWorker} holder
+   * @param {string} popReceipt
+   * @param {number} until
+   */
   leased(messageId, holder, popReceipt, until) {
     this.#leases.set(messageId, {
       holder,
@@ -260,13 +353,21 @@ export class Demo {
     });
   }
 
-  /** The holder let go without deleting: `why` is "crashed" or "failed" (said when it reappears). */
+  /**
+   * The holder let go without deleting: `why` is "crashed" or "failed" (said when it reappears).
+   * @param {string} messageId
+   * @param {Consumer | LeaseWorker} holder
+   * @param {string} why
+   */
   released(messageId, holder, why) {
     const lease = this.#leases.get(messageId);
     if (lease && lease.holder === holder) lease.released = why;
   }
 
-  /** An actor saved new content in the message (Update Message with a body). */
+  /**
+   * An actor saved new content in the message (Update Message with a body).
+   * @param {string} messageId
+   */
   updated(messageId) {
     const u = this.#updates.get(messageId) ?? { count: 0 };
     this.#updates.set(messageId, { at: this.clock.now(), count: u.count + 1 });
@@ -309,7 +410,10 @@ export class Demo {
     if (ticks) this.onMoment?.(kind, m, text);
   }
 
-  /** Who was last handed `messageId`'s current receipt (by Get or Update Message), and when. */
+  /**
+   * Who was last handed `messageId`'s current receipt (by Get or Update Message), and when.
+   * @param {string} messageId
+   */
   receiptHolder(messageId) {
     const e = this.history
       .of(messageId)
@@ -348,7 +452,11 @@ export class Demo {
       this.extraQueue ? this.#inspect(this.extraQueue) : [],
     ]);
     const seen = new Set();
-    const order = (c) => Number(c.label.slice(1)) || 0;
+    const order = (/** @type {Card} */ c) => Number(c.label.slice(1)) || 0;
+    /**
+     * @param {Inspected[]} list
+     * @param {Lane} lane
+     */
     const cards = (list, lane) =>
       list
         .map((m) => {
@@ -381,11 +489,15 @@ export class Demo {
   }
 
   /** One queue's messages from the engine's inspection model: the same fields in process
-   *  (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds). */
+   *  (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds).
+   * @param {string} queue
+   * @returns {Promise<Inspected[]>}
+   */
   async #inspect(queue) {
+    const service = /** @type {QueueService} refresh() checked */ (this.service);
     const messages =
-      typeof this.service.inspect === 'function'
-        ? this.service
+      typeof service.inspect === 'function'
+        ? service
             .inspect(queue)
             .accounts.find((a) => a.name === ACCOUNT)
             ?.queues.find((x) => x.name === queue)?.messages
@@ -400,6 +512,12 @@ export class Demo {
     }));
   }
 
+  /**
+   * @param {Inspected} m
+   * @param {Lane} lane
+   * @param {number} now
+   * @returns {Card}
+   */
   #card(m, lane, now) {
     this.label(m.messageId);
     const lease = this.#leases.get(m.messageId);
@@ -408,6 +526,7 @@ export class Demo {
       (m.popReceipt !== undefined
         ? m.popReceipt === lease.popReceipt
         : m.nextVisibleOn === lease.until);
+    /** @type {Card['state']} */
     let state;
     if (m.expired || (m.expiresOn && m.expiresOn <= now)) state = 'expired';
     else if (m.visible ?? m.nextVisibleOn <= now) state = 'visible';
@@ -418,7 +537,7 @@ export class Demo {
     const receipt = this.receipts.current(m.messageId);
     return {
       messageId: m.messageId,
-      label: this.#labels.get(m.messageId),
+      label: /** @type {string} labelled above */ (this.#labels.get(m.messageId)),
       text: m.messageText,
       lane,
       state,
@@ -426,10 +545,10 @@ export class Demo {
       insertedOn: m.insertedOn,
       expiresOn: m.expiresOn,
       nextVisibleOn: m.nextVisibleOn,
-      holder: state === 'leased' && current ? lease.holder : null,
+      holder: state === 'leased' && current ? /** @type {Lease} */ (lease).holder : null,
       leaseFrom:
         state === 'leased' && current
-          ? lease.from
+          ? /** @type {Lease} */ (lease).from
           : state === 'scheduled'
             ? m.insertedOn
             : undefined,
@@ -445,9 +564,10 @@ export class Demo {
     };
   }
 
+  /** @param {Card} card */
   #notice(card) {
     const prev = this.#last.get(card.messageId);
-    const who = (c) => `${c.label} “${c.text}”`;
+    const who = (/** @type {Card} */ c) => `${c.label} “${c.text}”`;
     if (card.state === 'expired' && !this.#expiredSeen.has(card.messageId)) {
       this.#expiredSeen.add(card.messageId);
       if (card.lane === 'main') this.counters.expired++;
@@ -476,7 +596,11 @@ export class Demo {
     }
   }
 
-  /** Why a received message became visible again, in words that do not blame the wrong thing. */
+  /**
+   * Why a received message became visible again, in words that do not blame the wrong thing.
+   * @param {Lease | undefined} lease
+   * @param {Card} card
+   */
   #whyBack(lease, card) {
     const holder = lease?.holder;
     if (!holder) return 'its visibility timeout ran out and nobody deleted it';
@@ -491,6 +615,7 @@ export class Demo {
     return `its visibility timeout ran out and ${holder.name} never deleted it`;
   }
 
+  /** @param {Card} prev */
   #depart(prev) {
     const fate = this.#fates.get(prev.messageId) ?? this.#fateFromHistory(prev.messageId);
     let kind = fate?.kind;
@@ -519,10 +644,15 @@ export class Demo {
     this.#fates.delete(prev.messageId);
   }
 
-  /** A message deleted by anyone (an actor or the SDK snippet) has a "deleted" event. */
+  /**
+   * A message deleted by anyone (an actor or the SDK snippet) has a "deleted" event.
+   * @param {string} messageId
+   */
   #fateFromHistory(messageId) {
     const last = this.history.of(messageId).at(-1);
-    return last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
+    /** @type {{ kind: string, by: string | undefined, dequeueCount?: number } | undefined} */
+    const fate = last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
+    return fate;
   }
 
   #sample() {
@@ -537,7 +667,10 @@ export class Demo {
     if (this.samples.length > HISTORY_LIMIT) this.samples.shift();
   }
 
-  /** The page's short name for a message: #1, #2, … in the order the page first met them. */
+  /**
+   * The page's short name for a message: #1, #2, … in the order the page first met them.
+   * @param {string} messageId
+   */
   label(messageId) {
     let label = this.#labels.get(messageId);
     if (!label) {
@@ -548,7 +681,10 @@ export class Demo {
   }
 }
 
-/** Whether a logged call may have changed a queue (reads and refused calls change nothing). */
+/**
+ * Whether a logged call may have changed a queue (reads and refused calls change nothing).
+ * @param {LogEntry} entry
+ */
 function changesQueues(entry) {
   if (entry.status >= 400) return false;
   if (entry.op === 'Get Messages') return entry.messages.length > 0;

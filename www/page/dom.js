@@ -1,8 +1,11 @@
 // Small DOM helpers shared by the views: element creation, and setters that touch the DOM only
 // when a value changes (the views run every animation frame).
 
-/** The page's element with this id. @param {string} id */
-export const $ = (id) => document.getElementById(id);
+/**
+ * The page's element with this id (index.html has every id the page asks for).
+ * @param {string} id
+ */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** The page's `<input>` with this id. @param {string} id */
 export const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
 /** The page's `<select>` with this id. @param {string} id */

@@ -5,6 +5,8 @@
 import { formatElapsed } from './clock.js';
 import { setText } from './dom.js';
 
+/** @import { Moment } from './demo.js' */
+
 const SEEK_LIMIT_MS = 600_000; // "next moment" gives up after ten virtual minutes
 const SEEK_STEP_MS = 1000; // …moving a second per frame, so the cards are seen to move
 
@@ -36,7 +38,10 @@ export class Guide {
     return this.el.toggle.checked;
   }
 
-  /** A moment just ticked: stop the clock there and say what it was. */
+  /**
+   * A moment just ticked: stop the clock there and say what it was.
+   * @param {Moment} moment
+   */
   #moment(moment) {
     if (this.timeline.replaying || !(this.enabled || this.#seeking)) return;
     this.demo.clock.halt();
@@ -44,7 +49,7 @@ export class Guide {
     this.#arrived = true;
     this.el.box.hidden = false;
     this.el.box.dataset.on = moment.on;
-    setText(this.el.when, `${formatElapsed(moment.at)} ·`);
+    setText(this.el.when, `${formatElapsed(/** @type {number} it just ticked */ (moment.at))} ·`);
     setText(this.el.text, moment.guide ?? moment.text);
   }
 
@@ -84,6 +89,7 @@ export class Guide {
     }
   }
 
+  /** @param {string} sentence */
   #show(sentence) {
     this.el.box.hidden = false;
     delete this.el.box.dataset.on;

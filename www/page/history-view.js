@@ -6,7 +6,10 @@ import { EPOCH, formatElapsed } from './clock.js';
 import { h, setText } from './dom.js';
 import { describeEvent } from './history.js';
 
+/** @import { Demo } from './demo.js' */
+
 export class HistoryView {
+  /** @type {string | null} the message whose history is shown */
   #messageId = null;
   #shown = -1;
 
@@ -28,6 +31,10 @@ export class HistoryView {
     });
   }
 
+  /**
+   * @param {string} messageId
+   * @param {Demo} demo
+   */
   open(messageId, demo) {
     this.#messageId = messageId;
     this.#shown = -1;
@@ -41,7 +48,10 @@ export class HistoryView {
     if (this.dialog.open) this.dialog.close();
   }
 
-  /** Redraws while open, when the message's story grew. */
+  /**
+   * Redraws while open, when the message's story grew.
+   * @param {Demo} demo
+   */
   render(demo) {
     if (!this.#messageId || !this.dialog.open) return;
     const events = demo.history.of(this.#messageId);

@@ -3,15 +3,31 @@
 // where it went in the end. Built from the HTTP log entries (so the SDK snippet's calls count
 // too) plus what the page notices in the engine's view (reappearing, expiring).
 
+/** @import { LogEntry } from './rest.js' */
+
+/**
+ * One event of a message's story: `kind` says which (sent, copied, received, updated,
+ * update-refused, delete-refused, deleted, reappeared, poisoned, expired), the other fields
+ * what that kind tells.
+ * @typedef {{ at: number, kind: string, actor?: string, receipt?: string, dequeueCount?: number,
+ *   text?: string, queue?: string, presented?: string, current?: string, code?: string,
+ *   from?: string, to?: string, why?: string }} HistoryEvent
+ */
+
 const LIMIT = 40; // events kept per message
 
 export class MessageHistory {
-  #events = new Map(); // messageId → [{ at, kind, actor, receipt, dequeueCount, text }]
+  /** @type {Map<string, HistoryEvent[]>} messageId → its events, oldest first */
+  #events = new Map();
 
   clear() {
     this.#events.clear();
   }
 
+  /**
+   * @param {string | undefined} messageId
+   * @param {HistoryEvent} event
+   */
   add(messageId, event) {
     if (!messageId) return;
     let list = this.#events.get(messageId);
@@ -20,11 +36,15 @@ export class MessageHistory {
     if (list.length > LIMIT) list.splice(1, 1); // keep the first event: where it came from
   }
 
+  /** @param {string} messageId */
   of(messageId) {
     return this.#events.get(messageId) ?? [];
   }
 
-  /** Reads one HTTP log entry into the events of the messages it touched. */
+  /**
+   * Reads one HTTP log entry into the events of the messages it touched.
+   * @param {LogEntry} entry
+   */
   addCall(entry) {
     const { at, actor, op, status, code, receipt } = entry;
     const ok = status < 300;
@@ -86,7 +106,10 @@ export class MessageHistory {
   }
 }
 
-/** One event as a sentence for the history panel. */
+/**
+ * One event as a sentence for the history panel.
+ * @param {HistoryEvent} e
+ */
 export function describeEvent(e) {
   switch (e.kind) {
     case 'sent':

@@ -4,12 +4,18 @@
 import { formatElapsed, EPOCH } from './clock.js';
 import { h } from './dom.js';
 
+/** @import { LogEntry } from './rest.js' */
+
 const MAX_ROWS = 250;
 
 export class LogView {
   #shown = 0; // highest seq rendered
   #filter = 'all';
 
+  /**
+   * @param {HTMLElement} tbody
+   * @param {{ filter?: HTMLSelectElement }} options
+   */
   constructor(tbody, { filter }) {
     this.tbody = tbody;
     filter?.addEventListener('change', () => {
@@ -23,6 +29,7 @@ export class LogView {
     this.tbody.replaceChildren();
   }
 
+  /** @param {LogEntry[]} entries */
   render(entries) {
     if (!entries.length || entries[entries.length - 1].seq <= this.#shown) return;
     const fresh = entries.filter((e) => e.seq > this.#shown);
@@ -30,9 +37,11 @@ export class LogView {
     const frag = document.createDocumentFragment();
     for (const e of fresh.slice(-MAX_ROWS).reverse()) frag.append(this.#row(e));
     this.tbody.prepend(frag);
-    while (this.tbody.childElementCount > MAX_ROWS) this.tbody.lastElementChild.remove();
+    while (this.tbody.childElementCount > MAX_ROWS)
+      /** @type {Element} */ (this.tbody.lastElementChild).remove();
   }
 
+  /** @param {LogEntry} e */
   #row(e) {
     const bad = e.status >= 400;
     const details = [];
@@ -100,6 +109,7 @@ export class LogView {
     return row;
   }
 
+  /** @param {HTMLElement} row */
   #passes(row) {
     if (this.#filter === 'errors') return Number(row.dataset.status) >= 400;
     if (this.#filter === 'no-empty') return !row.classList.contains('empty');
@@ -107,10 +117,17 @@ export class LogView {
   }
 
   #applyFilter() {
-    for (const row of this.tbody.children) row.hidden = !this.#passes(row);
+    for (const row of this.tbody.children) {
+      const li = /** @type {HTMLElement} */ (row);
+      li.hidden = !this.#passes(li);
+    }
   }
 }
 
+/**
+ * @param {number} at
+ * @param {string} httpDate
+ */
 function secondsFrom(at, httpDate) {
   return Math.round((Date.parse(httpDate) - at) / 1000);
 }

@@ -2,15 +2,30 @@
 // timeline, so recorded actions are applied on the way), then draw. It also measures the speed
 // really achieved, so the page can say so when the engine and the drawing cannot keep up.
 
+/** @import { Demo } from './demo.js' */
+/** @import { Session } from './session.js' */
+/** @import { Timeline } from './timeline.js' */
+
+/**
+ * rate: virtual ms per wall ms achieved (null until measured); drawMs: a frame's drawing;
+ * advanceMs: one advance of the clock (the engine's requests, the actors, the inspection), both
+ * smoothed.
+ * @typedef {{ rate: number | null, drawMs: number, advanceMs: number }} Meter
+ */
+
 const WINDOW_MS = 2000; // the achieved rate is measured over the last two seconds of playing
 
+/**
+ * @param {{ demo: Demo, timeline: Timeline, session: Session, draw: (meter: Meter) => void }} o
+ * @returns {Meter}
+ */
 export function startLoop({ demo, timeline, session, draw }) {
   let last = performance.now();
   let advancing = false;
   let owed = 0;
-  const samples = []; // [wall ms, virtual ms] while playing
-  // rate: virtual ms per wall ms achieved; drawMs: a frame's drawing; advanceMs: one advance of
-  // the clock (the engine's requests, the actors, the inspection), both smoothed.
+  /** @type {[number, number][]} [wall ms, virtual ms] while playing */
+  const samples = [];
+  /** @type {Meter} */
   const meter = { rate: null, drawMs: 0, advanceMs: 0 };
 
   // The loop never asks for a frame while its own advance runs, nor while a replay runs: every
@@ -18,6 +33,7 @@ export function startLoop({ demo, timeline, session, draw }) {
   // a rendered frame (style, layout, paint) costs far more than the request. Measured on scenario
   // 5's burst (20 virtual seconds, 88 requests): 216 ms with no frames wanted, 0.9–1.7 s with a
   // frame wanted all along. So it alternates: draw, advance by the time owed, draw again.
+  /** @param {number} ts */
   function frame(ts) {
     const dt = Math.min(250, Math.max(0, ts - last));
     last = ts;
@@ -48,6 +64,10 @@ export function startLoop({ demo, timeline, session, draw }) {
     });
   }
 
+  /**
+   * @param {number} ts
+   * @param {boolean} playing
+   */
   function measure(ts, playing) {
     if (!playing) {
       samples.length = 0;

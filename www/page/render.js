@@ -6,6 +6,25 @@ import { formatDuration } from './clock.js';
 import { STAGES, parseJob } from './actors.js';
 import { h, svg, setAttr, setClass, setText, reducedMotion } from './dom.js';
 
+/** @import { AnyActor, Consumer, LeaseWorker, LeaseHolding } from './actors.js' */
+/** @import { Card, Departure } from './demo.js' */
+
+/**
+ * A message card's element and its parts, and when its exit animation (or its expiry) began.
+ * @typedef {{ el: HTMLElement, parts: CardParts, exitAt: number, expiredAt: number }} CardEntry
+ * @typedef {Record<'label' | 'dq' | 'dqn' | 'receipt' | 'text' | 'ttl' | 'state' | 'long'
+ *   | 'short', HTMLElement> & { stages: HTMLOListElement, ring: SVGElement, arc: SVGElement,
+ *   secs: SVGElement }} CardParts
+ * @typedef {ReturnType<typeof bar>} Bar
+ * @typedef {{ state: HTMLElement, status: HTMLElement, holds: HTMLElement, work: HTMLElement,
+ *   outcome: HTMLElement, buttons: HTMLElement, settings: HTMLElement, workBar?: Bar,
+ *   leaseBar?: Bar, toggle?: HTMLButtonElement, crash?: HTMLButtonElement,
+ *   remove?: HTMLButtonElement }} ActorParts an actor card's parts (the bars and buttons are
+ *   a consumer's and a lease worker's)
+ * @typedef {(actor: AnyActor, action: string, arg?: { key: string, value: number }) => void}
+ *   OnAction
+ */
+
 const RING = 2 * Math.PI * 15;
 const VISIBILITY_TITLE =
   'The visibility timeout asked for on each receive: 1 s to 7 days (604,800 s). Get Messages defaults to 30 s.';
@@ -13,7 +32,8 @@ const EXIT_MS = 1600;
 
 /** One lane: a list of message cards, keyed by message id. */
 export class LaneView {
-  #cards = new Map(); // messageId → { el, parts, exitAt }
+  /** @type {Map<string, CardEntry>} messageId → its card */
+  #cards = new Map();
 
   /**
    * `onSelect(messageId)` runs when a card is clicked (or Enter is pressed on it).
@@ -23,9 +43,12 @@ export class LaneView {
   constructor(list, { onSelect } = {}) {
     this.list = list;
     if (!onSelect) return;
-    const pick = (e) => {
-      const card = e.target.closest('[data-testid=message]');
-      if (card && !card.classList.contains('leaving')) onSelect(card.dataset.id);
+    const pick = (/** @type {Event} */ e) => {
+      const card = /** @type {HTMLElement | null} */ (
+        /** @type {Element} */ (e.target).closest('[data-testid=message]')
+      );
+      if (card && !card.classList.contains('leaving'))
+        onSelect(/** @type {string} */ (card.dataset.id));
     };
     list.addEventListener('click', pick);
     list.addEventListener('keydown', (e) => {
@@ -43,6 +66,11 @@ export class LaneView {
     this.list.replaceChildren();
   }
 
+  /**
+   * @param {Card[]} cards
+   * @param {number} now
+   * @param {Departure[]} departures
+   */
   render(cards, now, departures) {
     setClass(this.list, 'crowded', cards.length > 8);
     const present = new Set();
@@ -56,9 +84,11 @@ export class LaneView {
       this.#update(entry, card, now);
     }
     // Keep DOM order = insertion order.
+    /** @type {Element | null} */
     let prev = null;
     for (const card of cards) {
-      const el = this.#cards.get(card.messageId).el;
+      const el = /** @type {CardEntry} made above */ (this.#cards.get(card.messageId)).el;
+      /** @type {Element | null} */
       const expected = prev ? prev.nextElementSibling : this.list.firstElementChild;
       if (expected !== el) this.list.insertBefore(el, expected);
       prev = el;
@@ -78,7 +108,12 @@ export class LaneView {
     }
   }
 
+  /**
+   * @param {Card} card
+   * @returns {CardEntry}
+   */
   #create(card) {
+    /** @type {CardParts} */
     const parts = {
       label: h('span', { class: 'label' }),
       dq: h('span', {
@@ -130,6 +165,11 @@ export class LaneView {
     return { el, parts, exitAt: 0, expiredAt: 0 };
   }
 
+  /**
+   * @param {CardEntry} entry
+   * @param {Card} card
+   * @param {number} now
+   */
   #update(entry, card, now) {
     const { el, parts } = entry;
     const job = parseJob(card.text);
@@ -161,14 +201,19 @@ export class LaneView {
     if (job) {
       const at = STAGES.indexOf(job.stage);
       for (const li of parts.stages.children) {
-        const i = STAGES.indexOf(li.dataset.stage);
+        const i = STAGES.indexOf(
+          /** @type {string} */ (/** @type {HTMLElement} */ (li).dataset.stage),
+        );
         setClass(li, 'past', i < at);
         setClass(li, 'current', i === at);
       }
     }
 
+    /** @type {string | undefined} */
     let words;
+    /** @type {string | undefined} */
     let short;
+    /** @type {number | null} */
     let fraction = null;
     let left = 0;
     switch (card.state) {
@@ -218,7 +263,7 @@ export class LaneView {
     );
 
     // Only a short time-to-live is worth a line (the default is 7 days).
-    const ttlLeft = card.expiresOn - now;
+    const ttlLeft = /** @type {number} NaN without one: no line */ (card.expiresOn) - now;
     const showTtl = card.state !== 'expired' && !entry.exitAt && ttlLeft > 0 && ttlLeft < 3_600_000;
     parts.ttl.hidden = !showTtl;
     if (showTtl) setText(parts.ttl, `expires in ${formatDuration(ttlLeft)}`);
@@ -226,7 +271,7 @@ export class LaneView {
     const ring = fraction !== null;
     setClass(parts.ring, 'off', !ring);
     if (ring) {
-      const f = Math.max(0, Math.min(1, fraction));
+      const f = Math.max(0, Math.min(1, /** @type {number} */ (fraction)));
       setAttr(parts.arc, 'stroke-dashoffset', (RING * (1 - f)).toFixed(2));
       setText(parts.secs, Math.max(0, Math.ceil(left / 1000)));
     }
@@ -238,24 +283,31 @@ export class LaneView {
     );
   }
 
+  /**
+   * @param {CardEntry} entry
+   * @param {Departure} d
+   */
   #leave(entry, d) {
     entry.exitAt = performance.now();
     const el = entry.el;
     el.classList.add('leaving', `left-${d.kind}`);
     if (reducedMotion()) el.classList.add('no-motion');
+    /** @type {Record<string, string>} */
     const words = {
       deleted: `deleted by ${d.by} ✓`,
       poisoned: `moved to the poison queue by ${d.by}`,
       expired: 'expired — removed by the queue',
       removed: 'removed',
-    }[d.kind];
-    setText(entry.parts.long, words);
-    setText(
-      entry.parts.short,
-      { deleted: 'deleted ✓', poisoned: '→ poison', expired: 'expired', removed: 'removed' }[
-        d.kind
-      ],
-    );
+    };
+    /** @type {Record<string, string>} */
+    const shortWords = {
+      deleted: 'deleted ✓',
+      poisoned: '→ poison',
+      expired: 'expired',
+      removed: 'removed',
+    };
+    setText(entry.parts.long, words[d.kind]);
+    setText(entry.parts.short, shortWords[d.kind]);
     // What it looked like as it left: a poison move raised DequeueCount after the last look.
     setText(entry.parts.dqn, d.card.dequeueCount);
     setAttr(el, 'data-dequeue-count', d.card.dequeueCount);
@@ -266,8 +318,13 @@ export class LaneView {
 
 /** The actor cards of one column, keyed by actor id. */
 export class ActorsView {
+  /** @type {Map<string | undefined, { el: HTMLElement, p: ActorParts }>} actor id → its card */
   #cards = new Map();
 
+  /**
+   * @param {HTMLElement} container
+   * @param {{ onAction: OnAction }} options
+   */
   constructor(container, { onAction }) {
     this.container = container;
     this.onAction = onAction;
@@ -278,6 +335,10 @@ export class ActorsView {
     this.container.replaceChildren();
   }
 
+  /**
+   * @param {AnyActor[]} actors
+   * @param {number} now
+   */
   render(actors, now) {
     const present = new Set(actors.map((a) => a.id));
     for (const [id, entry] of this.#cards) {
@@ -295,16 +356,20 @@ export class ActorsView {
       }
       this.#update(entry, actor, now);
     }
+    /** @type {Element | null} */
     let prev = null;
     for (const actor of actors) {
-      const el = this.#cards.get(actor.id).el;
+      const el = /** @type {{ el: HTMLElement }} made above */ (this.#cards.get(actor.id)).el;
+      /** @type {Element | null} */
       const expected = prev ? prev.nextElementSibling : this.container.firstElementChild;
       if (expected !== el) this.container.insertBefore(el, expected);
       prev = el;
     }
   }
 
+  /** @param {AnyActor} actor */
   #create(actor) {
+    /** @type {ActorParts} */
     const p = {
       state: h('span', { class: 'pill' }),
       status: h('p', { class: 'status' }),
@@ -381,20 +446,30 @@ export class ActorsView {
     return { el, p };
   }
 
+  /**
+   * An input for one of the actor's numeric settings, `key`, in whole units from `min` to `max`.
+   * @param {AnyActor} actor
+   * @param {string} key
+   * @param {string} label
+   * @param {number} min
+   * @param {number} max
+   * @param {string} [title]
+   */
   #number(actor, key, label, min, max, title) {
+    const settings = /** @type {Record<string, number>} */ (/** @type {unknown} */ (actor));
     const input = h('input', {
       type: 'number',
       min,
       max,
       step: 1,
-      value: actor[key],
+      value: settings[key],
       inputmode: 'numeric',
     });
     input.addEventListener('change', () => {
       const v = Math.round(Number(input.value));
       if (Number.isFinite(v) && v >= min && v <= max)
         this.onAction(actor, 'set', { key, value: v });
-      else input.value = actor[key];
+      else input.value = String(settings[key]);
     });
     return h(
       'label',
@@ -405,6 +480,11 @@ export class ActorsView {
     );
   }
 
+  /**
+   * @param {{ el: HTMLElement, p: ActorParts }} entry
+   * @param {AnyActor} actor
+   * @param {number} now
+   */
   #update({ el, p }, actor, now) {
     setAttr(el, 'data-state', actor.state);
     setClass(el, 'down', actor.state === 'crashed' || actor.state === 'stopped');
@@ -416,24 +496,28 @@ export class ActorsView {
     setAttr(p.outcome, 'data-code', actor.outcome?.code);
     if (p.toggle) {
       setText(p.toggle, actor.alive ? (actor.stopping ? 'Stopping…' : 'Stop') : 'Restart');
-      p.crash.disabled = !actor.alive;
+      /** @type {HTMLButtonElement} made with the toggle */ (p.crash).disabled = !actor.alive;
     }
-    const hold = actor.holding;
+    // Only a consumer's and a lease worker's cards have bars (and their actors a `holding`).
+    const hold = /** @type {Consumer | LeaseWorker} */ (actor).holding;
     if (!p.workBar) return;
+    const leaseBar = /** @type {Bar} made with the work bar */ (p.leaseBar);
     p.work.hidden = !hold;
     setText(p.holds, hold?.receipt ? `holds ${hold.receipt} of ${hold.label}` : '');
     setAttr(el, 'data-receipt', hold?.receipt);
     if (!hold) return;
     if (actor.kind === 'lease-worker') {
-      const end = hold.stageStartedAt + actor.stageS * 1000;
+      const job = /** @type {LeaseHolding} */ (hold);
+      const end = job.stageStartedAt + actor.stageS * 1000;
       p.workBar.set(
-        (now - hold.stageStartedAt) / (actor.stageS * 1000),
-        `${hold.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`,
+        (now - job.stageStartedAt) / (actor.stageS * 1000),
+        `${job.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`,
       );
     } else {
+      const work = /** @type {NonNullable<Consumer['holding']>} */ (hold);
       p.workBar.set(
-        (now - hold.since) / (hold.doneAt - hold.since),
-        `work: ${formatDuration(hold.doneAt - now)} left on ${hold.label}`,
+        (now - work.since) / (work.doneAt - work.since),
+        `work: ${formatDuration(work.doneAt - now)} left on ${hold.label}`,
       );
     }
     const left = hold.until - now;
@@ -446,21 +530,26 @@ export class ActorsView {
     } else if (left <= 0) {
       text = `lease ran out: ${hold.label} is visible to others (${hold.receipt} works until one receives it)`;
     }
-    p.leaseBar.set(
+    leaseBar.set(
       stale ? 0 : left / Math.max(1, hold.until - hold.leasedAt),
       text,
-      stale || left <= 0,
+      Boolean(stale) || left <= 0,
     );
-    setAttr(p.leaseBar.el, 'data-stale', stale ? 'true' : 'false');
+    setAttr(leaseBar.el, 'data-stale', stale ? 'true' : 'false');
   }
 }
 
+/** @param {string} name */
 function bar(name) {
   const fill = h('span', { class: 'fill' });
   const label = h('span', { class: 'bar-label' });
   const el = h('div', { class: `bar ${name}` }, h('span', { class: 'track' }, fill), label);
   return {
     el,
+    /**
+     * @param {number} fraction
+     * @param {string} text
+     */
     set(fraction, text, bad = false) {
       const f = Math.max(0, Math.min(1, fraction));
       const w = `${(f * 100).toFixed(1)}%`;
@@ -471,7 +560,11 @@ function bar(name) {
   };
 }
 
-/** The counters strip. */
+/**
+ * The counters strip.
+ * @param {HTMLElement} root
+ * @param {Record<string, number>} counters
+ */
 export function renderCounters(root, counters) {
   for (const [key, value] of Object.entries(counters)) {
     const el = root.querySelector(`[data-counter="${key}"] .n`);

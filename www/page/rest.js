@@ -11,9 +11,10 @@ export const API_VERSION = '2026-04-06';
 
 /**
  * A message as Put, Get or Peek Messages lists it, with SDK-style names (times in ms), and the
- * page's tag for its pop receipt.
- * @typedef {{ messageId: string, popReceipt?: string, insertedOn?: number, expiresOn?: number,
- *   nextVisibleOn?: number, dequeueCount?: number, messageText?: string, receipt?: string }}
+ * page's tag for its pop receipt. Typed as Get Messages answers it, with every field: Put
+ * Message's answer has no dequeueCount or messageText, Peek's no popReceipt or nextVisibleOn.
+ * @typedef {{ messageId: string, popReceipt: string, insertedOn: number, expiresOn: number,
+ *   nextVisibleOn: number, dequeueCount: number, messageText: string, receipt?: string }}
  *   WireMessage
  * @typedef {{ presented?: string, current?: string, issued?: string }} ReceiptTags the receipts a
  *   call presented and was issued, and the message's current one, as tags (r0, r1, …)
@@ -505,19 +506,20 @@ function xml(text) {
 function messages(text) {
   if (!text) return [];
   return [...xml(text).querySelectorAll('QueueMessage')].map((el) => {
+    // Typed as Get Messages answers (see WireMessage): the fields an answer lacks are undefined.
     /** @param {string} name */
     const get = (name) => el.querySelector(name)?.textContent ?? undefined;
     /** @param {string} name */
     const date = (name) => (get(name) ? Date.parse(/** @type {string} */ (get(name))) : undefined);
-    return {
-      messageId: /** @type {string} every QueueMessage has one */ (get('MessageId')),
+    return /** @type {WireMessage} */ ({
+      messageId: get('MessageId'),
       popReceipt: get('PopReceipt'),
       insertedOn: date('InsertionTime'),
       expiresOn: date('ExpirationTime'),
       nextVisibleOn: date('TimeNextVisible'),
       dequeueCount: get('DequeueCount') === undefined ? undefined : Number(get('DequeueCount')),
       messageText: get('MessageText'),
-    };
+    });
   });
 }
 

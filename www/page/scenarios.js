@@ -6,6 +6,20 @@
 import { seededRandom } from './clock.js';
 import { Autoscaler, Consumer, LeaseWorker, Producer, jobText } from './actors.js';
 
+/** @import { Demo, Moment } from './demo.js' */
+
+/**
+ * @typedef {object} Scenario
+ * @property {string} id
+ * @property {string} title
+ * @property {string} queue
+ * @property {string} caption
+ * @property {number} [poisonThreshold] DequeueCount beyond which a consumer moves a message
+ * @property {Omit<Moment, 'done' | 'at'>[]} moments
+ * @property {(demo: Demo) => Promise<void>} setup
+ */
+
+/** @type {Scenario[]} */
 export const scenarios = [
   {
     id: 'slow-consumer',
@@ -175,7 +189,8 @@ export const scenarios = [
       const shop = demo.addActor(new Producer(demo, { name: 'Shop' }));
       for (const text of ['order 1', 'order 2', 'order 3 {"qty": "lots"}', 'order 4'])
         await shop.send(text);
-      const failsOn = (text) => (text.includes('"lots"') ? 'qty is not a number' : undefined);
+      const failsOn = (/** @type {string} */ text) =>
+        text.includes('"lots"') ? 'qty is not a number' : undefined;
       demo.addActor(
         new Consumer(demo, { name: 'Ann', processingS: 4, visibilityS: 10, startS: 1, failsOn }),
       );
@@ -236,13 +251,16 @@ export const scenarios = [
   },
 ];
 
+/** @type {Record<string, string>} */
 const ALIASES = { scaling: 'autoscale' }; // the id before links named it
 
+/** @param {string} id */
 export function scenarioById(id) {
   id = ALIASES[id] ?? id;
   return scenarios.find((s) => s.id === id) ?? scenarios[0];
 }
 
+/** @param {string} id */
 export function isScenario(id) {
   id = ALIASES[id] ?? id;
   return scenarios.some((s) => s.id === id);

@@ -10,11 +10,15 @@ export { SW_URL } from './sw-bridge.js';
 /** The SDK's ES module bundle, served by this page's own server (scripts/build-sdk.mjs). */
 export const SDK_PATH = '/vendor/azure-storage-queue.js';
 
-/** The snippet's queue: its own, next to the scenario's, so the scenario's messages are left alone. */
+/**
+ * The snippet's queue: its own, next to the scenario's, so the scenario's messages are left alone.
+ * @param {string} queue
+ */
 export function snippetQueue(queue) {
   return `${queue}-sdk`;
 }
 
+/** @param {string} queue */
 export function snippetFor(queue) {
   return `// Paste into this page's devtools console (F12). The service worker
 // hands /${ACCOUNT}/… requests to this page: the snippet's queue is drawn
@@ -46,6 +50,12 @@ await queue.deleteMessage(m.messageId, popReceipt); // the current receipt, r2, 
 console.log("deleted with the current receipt");`;
 }
 
+/**
+ * @param {{ code: HTMLElement, copy: HTMLElement, status: HTMLElement, start?: HTMLElement,
+ *   startStatus: HTMLElement }} elements
+ * @param {() => string} getQueue
+ * @param {Promise<string>} [bridgeReady] the bridge's state once started (sw-bridge.js)
+ */
 export function bindSnippet(
   { code, copy, status, start, startStatus },
   getQueue,
@@ -58,13 +68,13 @@ export function bindSnippet(
   copy.addEventListener('click', async () => {
     refresh();
     try {
-      await navigator.clipboard.writeText(code.textContent);
+      await navigator.clipboard.writeText(/** @type {string} */ (code.textContent));
       status.textContent = 'Copied.';
     } catch {
       // Clipboard access can be refused (insecure origin, no permission): select instead.
       const range = document.createRange();
       range.selectNodeContents(code);
-      const sel = window.getSelection();
+      const sel = /** @type {Selection} */ (window.getSelection());
       sel.removeAllRanges();
       sel.addRange(range);
       status.textContent = 'Selected: press Ctrl+C to copy.';
@@ -76,7 +86,12 @@ export function bindSnippet(
   return refresh;
 }
 
-/** Proves the path is real: a Put Message over the browser's own fetch, via the service worker. */
+/**
+ * Proves the path is real: a Put Message over the browser's own fetch, via the service worker.
+ * @param {string} queue
+ * @param {HTMLElement} out
+ * @param {Promise<string>} bridgeReady
+ */
 async function sendThroughServiceWorker(queue, out, bridgeReady) {
   out.textContent = 'Waiting for the service worker…';
   const state = await bridgeReady;
@@ -101,7 +116,7 @@ async function sendThroughServiceWorker(queue, out, bridgeReady) {
     }.${r.ok ? ' A new card is in the queue, and the call is in the HTTP log.' : ''}`;
     out.dataset.status = String(r.status);
   } catch (e) {
-    out.textContent = `The request failed: ${e.message}`;
+    out.textContent = `The request failed: ${/** @type {Error} */ (e).message}`;
     out.dataset.status = 'error';
   }
 }

@@ -4,8 +4,12 @@
 import { formatElapsed } from './clock.js';
 import { h, setAttr, setClass, setText } from './dom.js';
 
+/** @import { Demo } from './demo.js' */
+/** @import { Scenario } from './scenarios.js' */
+
 export class StoryView {
   #narrated = -1;
+  /** @type {Scenario | null} the scenario whose moments are drawn */
   #scenario = null;
 
   /**
@@ -26,12 +30,16 @@ export class StoryView {
     this.narration.replaceChildren();
   }
 
+  /** @param {Demo} demo */
   render(demo) {
     if (demo.scenario !== this.#scenario) {
       this.#scenario = demo.scenario;
-      setText(this.caption, demo.scenario.caption);
+      const scenario = /** @type {Scenario} a scenario is loaded before anything draws */ (
+        demo.scenario
+      );
+      setText(this.caption, scenario.caption);
       this.moments.replaceChildren(
-        ...demo.scenario.moments.map((m) =>
+        ...scenario.moments.map((m) =>
           h(
             'li',
             { 'data-testid': 'moment', 'data-on': m.on },
@@ -43,10 +51,13 @@ export class StoryView {
       );
     }
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.moments.children)) {
-      const m = demo.moments.get(li.dataset.on);
+      const m = demo.moments.get(/** @type {string} */ (li.dataset.on));
       setAttr(li, 'data-done', m?.done ? 'true' : 'false');
       setClass(li, 'done', m?.done);
-      setText(li.querySelector('.when'), m?.done ? `at ${formatElapsed(m.at)}` : '');
+      setText(
+        /** @type {Element} */ (li.querySelector('.when')),
+        m?.done ? `at ${formatElapsed(/** @type {number} ticked */ (m.at))}` : '',
+      );
     }
     if (demo.narrationSeq !== this.#narrated) {
       this.#narrated = demo.narrationSeq;

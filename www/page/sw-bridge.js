@@ -12,14 +12,22 @@
 export const SW_URL = 'sw.js?anonymous=1&forward=client';
 
 /**
+ * The page's answer to one forwarded request: the wire response (status, statusText, headers
+ * as [name, value] pairs, body as bytes), which goes back to the service worker as it is.
+ * @typedef {(request: Request) => Promise<{ status: number, body?: ArrayBuffer } | undefined>}
+ *   Answer
+ */
+
+/**
  * @param {object} [o]
  * @param {(state: string, detail?: string) => void} [o.onState] "unsupported" | "registering" |
  *   "forwarding" | "uncontrolled" | "failed"
- * @returns {{ serve(answer: (request: Request) => Promise<{status, statusText, headers, body}>): void,
- *             ready: Promise<string> }}
+ * @returns {{ serve(answer: Answer): void, ready: Promise<string> }}
  */
 export function installBridge({ onState = () => {} } = {}) {
+  /** @type {(answer: Answer) => void} */
   let setAnswer;
+  /** @type {Promise<Answer>} */
   const answerReady = new Promise((resolve) => (setAnswer = resolve));
 
   if (!('serviceWorker' in navigator)) {
@@ -51,15 +59,17 @@ export function installBridge({ onState = () => {} } = {}) {
       if (!isForwarder(navigator.serviceWorker.controller)) {
         // First visit (claim() is on its way), or an older registration being replaced.
         await Promise.race([
-          new Promise((resolve) => {
-            const check = () => {
-              if (isForwarder(navigator.serviceWorker.controller)) {
-                navigator.serviceWorker.removeEventListener('controllerchange', check);
-                resolve();
-              }
-            };
-            navigator.serviceWorker.addEventListener('controllerchange', check);
-          }),
+          /** @type {Promise<void>} */ (
+            new Promise((resolve) => {
+              const check = () => {
+                if (isForwarder(navigator.serviceWorker.controller)) {
+                  navigator.serviceWorker.removeEventListener('controllerchange', check);
+                  resolve();
+                }
+              };
+              navigator.serviceWorker.addEventListener('controllerchange', check);
+            })
+          ),
           new Promise((resolve) => setTimeout(resolve, 10_000)),
         ]);
       }
@@ -74,7 +84,10 @@ export function installBridge({ onState = () => {} } = {}) {
       onState('forwarding');
       return 'forwarding';
     } catch (e) {
-      onState('failed', `Could not start the service worker: ${e?.message ?? e}`);
+      onState(
+        'failed',
+        `Could not start the service worker: ${/** @type {any} */ (e)?.message ?? e}`,
+      );
       return 'failed';
     }
   })();
@@ -82,12 +95,18 @@ export function installBridge({ onState = () => {} } = {}) {
   return { serve: (answer) => setAnswer(answer), ready };
 }
 
+/** @param {ServiceWorker | null} worker */
 function isForwarder(worker) {
   if (!worker) return false;
   return new URL(worker.scriptURL).searchParams.get('forward') === 'client';
 }
 
+/**
+ * @param {{ method: string, url: string, headers: [string, string][], body?: BodyInit | null }} data
+ *   a request as the service worker forwarded it (www/sw.js)
+ */
 function toRequest({ method, url, headers, body }) {
+  /** @type {RequestInit} */
   const init = { method, headers };
   if (body && method !== 'GET' && method !== 'HEAD') init.body = body;
   return new Request(url, init);

@@ -9,9 +9,14 @@ import { StoryView } from './story.js';
 import { HistoryView } from './history-view.js';
 import { $, $input, setAttr, setText } from './dom.js';
 
+/** @import { Demo, Lane } from './demo.js' */
+/** @import { Timeline } from './timeline.js' */
+/** @import { OnAction } from './render.js' */
+/** @typedef {ReturnType<typeof createViews>} Views */
+
 /**
  * @param {object} o
- * @param {(actor, action, arg?) => void} o.onAction a button on an actor's card
+ * @param {OnAction} o.onAction a button on an actor's card
  * @param {(messageId: string) => void} o.onSelect a message card was clicked
  */
 export function createViews({ onAction, onSelect }) {
@@ -21,7 +26,7 @@ export function createViews({ onAction, onSelect }) {
     extraLane: new LaneView($('extra-lane'), { onSelect }),
     producers: new ActorsView($('producers'), { onAction }),
     consumers: new ActorsView($('consumers'), { onAction }),
-    log: new LogView($('log'), { filter: $('log-filter') }),
+    log: new LogView($('log'), { filter: /** @type {HTMLSelectElement} */ ($('log-filter')) }),
     chart: new ChartView($('chart')),
     story: new StoryView({
       caption: $('caption'),
@@ -37,16 +42,24 @@ export function createViews({ onAction, onSelect }) {
   };
 }
 
-/** Forgets what the views drew (a scenario was loaded). `keepStory` keeps the narration. */
+/**
+ * Forgets what the views drew (a scenario was loaded). `keepStory` keeps the narration.
+ * @param {Views} views
+ */
 export function clearViews(views, { keepStory = false } = {}) {
   for (const [name, v] of Object.entries(views)) {
     if (name === 'story' && keepStory) continue;
-    if (name === 'history') v.close();
-    else v.clear();
+    if (name === 'history') /** @type {Views['history']} */ (v).close();
+    else /** @type {Exclude<typeof v, Views['history']>} */ (v).clear();
   }
 }
 
-/** One frame: the clock, the lanes, the actors, the counters, the words, the log and the chart. */
+/**
+ * One frame: the clock, the lanes, the actors, the counters, the words, the log and the chart.
+ * @param {Views} views
+ * @param {Demo} demo
+ * @param {Timeline} timeline
+ */
 export function drawViews(views, demo, timeline) {
   const now = demo.clock.now();
   const elapsed = demo.clock.elapsed();
@@ -55,7 +68,7 @@ export function drawViews(views, demo, timeline) {
   setText($('wallclock'), new Date(now).toISOString().slice(11, 19) + ' UTC');
   drawScrubber(timeline, elapsed);
 
-  const leaving = (lane) => demo.departures.filter((d) => d.card.lane === lane);
+  const leaving = (/** @type {Lane} */ lane) => demo.departures.filter((d) => d.card.lane === lane);
   views.lane.render(demo.view.main, now, leaving('main'));
   views.poisonLane.render(demo.view.poison, now, leaving('poison'));
   views.extraLane.render(demo.view.extra, now, leaving('extra'));
@@ -86,6 +99,10 @@ export function drawViews(views, demo, timeline) {
   views.history.render(demo);
 }
 
+/**
+ * @param {Timeline} timeline
+ * @param {number} elapsed
+ */
 function drawScrubber(timeline, elapsed) {
   const scrub = $input('scrub');
   const max = Math.max(elapsed, timeline.reached - EPOCH) / 1000;

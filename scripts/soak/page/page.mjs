@@ -9,6 +9,9 @@ import { AnonymousCredential, QueueServiceClient } from '@azure/storage-queue';
 import { installHttpClient } from '../../../package/lib/http-client.js';
 import { createQueues, runWorkload } from '../workload.mjs';
 
+/** @import { LedgerLike } from '../workload.mjs' */
+/** @import { InProcessHttpClient } from '../../../package/types/http-client.js' */
+
 installHttpClient(QueueService);
 const wasm = await init();
 
@@ -16,18 +19,23 @@ const wasm = await init();
 const now = () => performance.timeOrigin + performance.now();
 
 /** The ledger in Node: each method call is a binding call, answered once Node has recorded it. */
-const ledger = new Proxy(
-  {},
-  {
-    get:
-      (_, kind) =>
-      (...args) =>
-        // The workload calls the ledger's methods by name, never by symbol.
-        window.soakLedger(/** @type {string} */ (kind), ...args),
-  },
+const ledger = /** @type {LedgerLike} */ (
+  new Proxy(
+    {},
+    {
+      get:
+        (_, kind) =>
+        (/** @type {unknown[]} */ ...args) =>
+          // The workload calls the ledger's methods by name, never by symbol.
+          window.soakLedger(/** @type {string} */ (kind), ...args),
+    },
+  )
 );
 
-let service = null;
+/** The service `open` opened: the host opens it before it runs anything else. */
+let service = /** @type {QueueService & { httpClient(): InProcessHttpClient }} */ (
+  /** @type {unknown} */ (null)
+);
 
 /** What chromium-host.mjs calls with page.evaluate, as `window.soak`. */
 const soak = {
@@ -35,15 +43,20 @@ const soak = {
 
   /** Opens (or reopens, after a reload) the soak's database; the last page's lock is waited for. */
   async open() {
-    service = await QueueService.open({
-      store: 'indexeddb',
-      name: 'azqueue-soak',
-      durability: 'strict',
-      waitForLock: true,
-    });
+    service = /** @type {typeof service} with httpClient(), installed above */ (
+      await QueueService.open({
+        store: 'indexeddb',
+        name: 'azqueue-soak',
+        durability: 'strict',
+        waitForLock: true,
+      })
+    );
   },
 
-  /** Runs the workload until `until` (this page's `now()`), authorised by an account SAS URL. */
+  /**
+   * Runs the workload until `until` (this page's `now()`), authorised by an account SAS URL.
+   * @param {{ serviceUrl: string, until: number, churnEveryMs: number, tag: string }} options
+   */
   async run({ serviceUrl, until, churnEveryMs, tag }) {
     const client = new QueueServiceClient(serviceUrl, new AnonymousCredential(), {
       httpClient: service.httpClient(),
@@ -61,8 +74,12 @@ const soak = {
     });
   },
 
-  /** What the store holds in `queues`, invisible messages included: [[id, text, dequeueCount]]. */
+  /**
+   * What the store holds in `queues`, invisible messages included: [[id, text, dequeueCount]].
+   * @param {string[]} queues
+   */
   present(queues) {
+    /** @type {[string, string, number][]} */
     const out = [];
     for (const name of queues) {
       const queue = service.inspect(name).accounts[0]?.queues.find((q) => q.name === name);
@@ -77,4 +94,4 @@ const soak = {
 /** @typedef {typeof soak} SoakPage */
 Object.assign(window, { soak });
 
-document.getElementById('status').textContent = 'ready';
+/** @type {HTMLElement} */ (document.getElementById('status')).textContent = 'ready';

@@ -1,7 +1,10 @@
 // A snapshot document (`exportSnapshot()`'s format) holding `count` messages in one queue `big`:
 // what the reopen benchmarks import, in the page (work.js) and in Node (bench-persistence.mjs).
 
-/** The document, as an object (`importSnapshot` takes it as it is or as JSON). */
+/**
+ * The document, as an object (`importSnapshot` takes it as it is or as JSON).
+ * @param {number} count
+ */
 export function bigSnapshot(count) {
   const now = Date.now();
   const messages = [];

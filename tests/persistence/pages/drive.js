@@ -6,6 +6,7 @@ import './work.js';
 addEventListener('error', (e) => report('error', `${e.message}`));
 addEventListener('unhandledrejection', (e) => report('error', `${e.reason?.stack ?? e.reason}`));
 
+/** @param {...unknown} entry */
 function report(...entry) {
   fetch('/ledger', { method: 'POST', body: JSON.stringify(entry) }).catch(() => {});
 }
@@ -22,9 +23,11 @@ for (;;) {
   }
   let reply;
   try {
-    reply = { id: command.id, ok: true, value: await window.azq[command.fn](...command.args) };
+    // A helper of work.js, by name.
+    const helpers = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (window.azq);
+    reply = { id: command.id, ok: true, value: await helpers[command.fn](...command.args) };
   } catch (e) {
-    reply = { id: command.id, ok: false, error: String(e?.stack ?? e) };
+    reply = { id: command.id, ok: false, error: String(/** @type {any} */ (e)?.stack ?? e) };
   }
   await fetch('/result', { method: 'POST', body: JSON.stringify(reply) });
 }

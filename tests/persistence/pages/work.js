@@ -8,12 +8,16 @@ await init();
 
 const QUEUE = 'crash';
 
-/** Reports to the test; resolves once the test has recorded it. */
+/**
+ * Reports to the test; resolves once the test has recorded it.
+ * @param {...unknown} entry
+ */
 async function ledger(...entry) {
   const r = await fetch('/ledger', { method: 'POST', body: JSON.stringify(entry) });
   if (!r.ok) throw new Error(`ledger: ${r.status}`);
 }
-let service = null;
+/** The service `open` opened: the test opens it before calling anything else. */
+let service = /** @type {QueueService} */ (/** @type {unknown} */ (null));
 
 /**
  * Opens (or reopens) the service on the database `name`.
@@ -29,7 +33,10 @@ async function open({ name = 'azqueue-crash', durability = 'strict' } = {}) {
   return performance.now() - started;
 }
 
-/** Every message of the crash queue: [[messageId, text], …] (invisible ones included). */
+/**
+ * Every message of the crash queue: [[messageId, text], …] (invisible ones included).
+ * @returns {[string, string][]}
+ */
 function present() {
   const account = service.inspect(QUEUE).accounts[0];
   const queue = account?.queues.find((q) => q.name === QUEUE);
@@ -40,7 +47,7 @@ function present() {
 async function work({ producers = 4, consumers = 2 } = {}) {
   const q = await service.createQueue(QUEUE);
   let n = 0;
-  const producer = async (p) => {
+  const producer = async (/** @type {number} */ p) => {
     for (;;) {
       const text = `p${p}-${n++}-${Math.random().toString(36).slice(2, 8)}`;
       const sent = await q.sendMessage(text, { messageTimeToLive: -1 });
@@ -67,9 +74,11 @@ async function work({ producers = 4, consumers = 2 } = {}) {
 /**
  * Acknowledged puts per second with `producers` concurrent senders for `ms` milliseconds, and
  * the latency of each put (median, 99th percentile, worst: a fold's pause shows in the tail).
+ * @param {{ producers: number, ms: number }} options
  */
 async function putRate({ producers, ms }) {
   const q = await service.createQueue(`rate-${producers}-${Date.now()}`);
+  /** @type {number[]} */
   const latencies = [];
   const deadline = performance.now() + ms;
   const producer = async () => {
@@ -84,7 +93,8 @@ async function putRate({ producers, ms }) {
   const took = performance.now() - started;
   await service.flush();
   latencies.sort((a, b) => a - b);
-  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  const at = (/** @type {number} */ p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
   return {
     acked: latencies.length,
     perSecond: latencies.length / (took / 1000),
@@ -92,7 +102,10 @@ async function putRate({ producers, ms }) {
   };
 }
 
-/** Replaces everything with `count` messages in one queue (one import transaction). */
+/**
+ * Replaces everything with `count` messages in one queue (one import transaction).
+ * @param {{ count: number }} options
+ */
 async function fill({ count }) {
   await service.importSnapshot(bigSnapshot(count));
 }
@@ -103,6 +116,7 @@ async function stats() {
   return r.json();
 }
 
+/** @param {string} queue */
 async function count(queue) {
   return (await service.queue(queue).getProperties()).approximateMessagesCount;
 }
@@ -111,4 +125,4 @@ async function count(queue) {
 const azq = { open, present, work, putRate, fill, count, stats };
 /** @typedef {typeof azq} PageHelpers */
 Object.assign(window, { azq });
-document.getElementById('status').textContent = 'ready';
+/** @type {HTMLElement} */ (document.getElementById('status')).textContent = 'ready';
