@@ -27,6 +27,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
+/** @import { FileHandle } from 'node:fs/promises' */
+/** @import { StorageOp } from './pkg-node/azqueue.js' */
+
 const MAGIC = Buffer.from('AZQJ', 'latin1');
 const HEADER = 12;
 const SNAPSHOT_FORMAT = 'azqueue-journal-snapshot';
@@ -42,10 +45,16 @@ export class JournalLocked extends Error {
   name = 'JournalLocked';
 }
 
-/** Directories opened by a Journal of this process (pid files cannot tell those apart). */
+/**
+ * Directories opened by a Journal of this process (pid files cannot tell those apart).
+ * @type {Set<string>}
+ */
 const openHere = new Set();
 
-/** One frame around `payload` (a Buffer). */
+/**
+ * One frame around `payload` (a Buffer).
+ * @param {Buffer} payload
+ */
 export function frame(payload) {
   const out = Buffer.allocUnsafe(HEADER + payload.length);
   MAGIC.copy(out, 0);
@@ -55,7 +64,11 @@ export function frame(payload) {
   return out;
 }
 
-/** The frame at `offset`, or null if there is no complete, valid one there. */
+/**
+ * The frame at `offset`, or null if there is no complete, valid one there.
+ * @param {Buffer} buf
+ * @param {number} offset
+ */
 function frameAt(buf, offset) {
   if (buf.length - offset < HEADER || !buf.subarray(offset, offset + 4).equals(MAGIC)) return null;
   const length = buf.readUInt32LE(offset + 4);
@@ -70,6 +83,8 @@ function frameAt(buf, offset) {
  * Splits a journal into its valid frames. Returns `{ payloads, end, torn }`: `end` is where the
  * valid prefix stops; `torn` describes what was after it, if anything. Throws JournalCorrupt if
  * a valid frame follows an invalid one.
+ * @param {Buffer} buf
+ * @returns {{ payloads: Buffer[], end: number, torn: string | null }}
  */
 export function readFrames(buf) {
   const payloads = [];
@@ -102,6 +117,8 @@ export function readFrames(buf) {
  * quicker to read back than one JSON document (no escaping). A store whose keys or values
  * contain line feeds (not azqueue's: its keys are escaped and its values are JSON) is written
  * as JSON instead (`lines: false`).
+ * @param {number} gen
+ * @param {Map<string, string>} records
  */
 function encodeSnapshot(gen, records) {
   let lines = true;
@@ -124,6 +141,11 @@ function encodeSnapshot(gen, records) {
   return parts.join('\n');
 }
 
+/**
+ * @param {string} text
+ * @param {string} file
+ * @returns {{ gen: number, records: Map<string, string> }}
+ */
 function decodeSnapshot(text, file) {
   const nl = text.indexOf('\n');
   const header = JSON.parse(nl === -1 ? text : text.slice(0, nl));
@@ -133,6 +155,7 @@ function decodeSnapshot(text, file) {
     );
   }
   if (!header.lines) return { gen: header.gen, records: new Map(header.records) };
+  /** @type {Map<string, string>} */
   const records = new Map();
   const parts = nl === -1 ? [] : text.slice(nl + 1).split('\n');
   for (let i = 0; i + 1 < parts.length; i += 2) records.set(parts[i], parts[i + 1]);
@@ -144,7 +167,10 @@ function decodeSnapshot(text, file) {
   return { gen: header.gen, records };
 }
 
-/** fsyncs a directory, so a file created or renamed in it survives a crash. */
+/**
+ * fsyncs a directory, so a file created or renamed in it survives a crash.
+ * @param {string} dir
+ */
 async function syncDir(dir) {
   const fh = await fsp.open(dir, 'r');
   try {
@@ -154,12 +180,13 @@ async function syncDir(dir) {
   }
 }
 
+/** @param {number} pid */
 function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return e.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (e).code === 'EPERM';
   }
 }
 
@@ -171,16 +198,19 @@ export class Journal {
   #compactBytes;
   /** @type {(line: string) => void} */
   #log;
-  /** key → value: exactly what the files hold. */
+  /** @type {Map<string, string>} key → value: exactly what the files hold. */
   #records = new Map();
   #gen = 0;
+  /** @type {FileHandle | null} the journal file, open for appends */
   #fh = null;
   #size = 0;
   #snapshotBytes = 0;
+  /** @type {Promise<void> | null} */
   #opening = null;
+  /** @type {Error | null} why the journal failed for good */
   #failed = null;
   #closed = false;
-  /** Serializes commits and compactions. */
+  /** @type {Promise<unknown>} Serializes commits and compactions. */
   #tail = Promise.resolve();
 
   /** What the journal has done since it opened. */
@@ -189,6 +219,8 @@ export class Journal {
   /**
    * `compactBytes`: compact once the journal is larger than this and than the last snapshot
    * (default 16 MiB). `log(line)`: notices (a dropped torn tail, compactions).
+   * @param {string} dir
+   * @param {{ compactBytes?: number, log?: (line: string) => void }} [options]
    */
   constructor(dir, { compactBytes = 16 * 1024 * 1024, log = () => {} } = {}) {
     this.#dir = path.resolve(dir);
@@ -209,7 +241,10 @@ export class Journal {
     return [...this.#records];
   }
 
-  /** Appends one batch, fsyncs it, then applies it. Rejects (and fails for good) on any error. */
+  /**
+   * Appends one batch, fsyncs it, then applies it. Rejects (and fails for good) on any error.
+   * @param {StorageOp[]} batch
+   */
   commit(batch) {
     const run = this.#tail.then(() => this.#commit(batch));
     this.#tail = run.catch(() => {});
@@ -240,22 +275,25 @@ export class Journal {
     }
   }
 
+  /** @param {StorageOp[]} batch */
   async #commit(batch) {
     await this.#open();
+    const fh = /** @type {FileHandle} open */ (this.#fh);
     if (this.#failed) throw this.#failed;
     if (this.#closed) throw new Error(`the journal in ${this.#dir} is closed`);
     if (!Array.isArray(batch)) throw new TypeError('commit(batch) takes an array of operations');
     try {
       const bytes = frame(Buffer.from(JSON.stringify({ g: this.#gen, ops: batch })));
-      await this.#fh.write(bytes);
-      await this.#fh.datasync();
+      await fh.write(bytes);
+      await fh.datasync();
       this.#size += bytes.length;
       this.stats.commits++;
       this.stats.ops += batch.length;
       this.stats.bytes += bytes.length;
     } catch (e) {
       // The file may now end in a partial frame; a reopen drops it. Until then, fail.
-      this.#failed = new Error(`journal write failed in ${this.#dir}: ${e.message}`);
+      const { message } = /** @type {Error} */ (e);
+      this.#failed = new Error(`journal write failed in ${this.#dir}: ${message}`);
       throw this.#failed;
     }
     for (const op of batch) this.#apply(op);
@@ -264,6 +302,7 @@ export class Journal {
     }
   }
 
+  /** @param {StorageOp} op */
   #apply(op) {
     switch (op.op) {
       case 'put':
@@ -280,7 +319,9 @@ export class Journal {
         this.#records.clear();
         break;
       default:
-        throw new JournalCorrupt(`unknown journal operation ${JSON.stringify(op.op)}`);
+        throw new JournalCorrupt(
+          `unknown journal operation ${JSON.stringify(/** @type {{ op: unknown }} */ (op).op)}`,
+        );
     }
   }
 
@@ -303,13 +344,15 @@ export class Journal {
       // ignored, so truncating it is safe whenever it happens.
       this.#gen = gen;
       this.#snapshotBytes = bytes.length;
-      await this.#fh.truncate(0);
-      await this.#fh.datasync();
+      const journal = /** @type {FileHandle} open */ (this.#fh);
+      await journal.truncate(0);
+      await journal.datasync();
       this.#size = 0;
       this.stats.compactions++;
       this.#log(`azqueue: journal compacted: ${this.#records.size} records, ${bytes.length} bytes`);
     } catch (e) {
-      this.#failed = new Error(`journal compaction failed in ${this.#dir}: ${e.message}`);
+      const { message } = /** @type {Error} */ (e);
+      this.#failed = new Error(`journal compaction failed in ${this.#dir}: ${message}`);
       throw this.#failed;
     }
   }
@@ -324,10 +367,12 @@ export class Journal {
     await this.#lock();
     await fsp.rm(`${this.#snapshotPath}.tmp`, { force: true });
 
-    const snapshot = await fsp.readFile(this.#snapshotPath).catch((e) => {
-      if (e.code === 'ENOENT') return null;
-      throw e;
-    });
+    const snapshot = await fsp
+      .readFile(this.#snapshotPath)
+      .catch((/** @type {NodeJS.ErrnoException} */ e) => {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      });
     if (snapshot) {
       const f = frameAt(snapshot, 0);
       if (!f || f.end !== snapshot.length) {
@@ -341,10 +386,12 @@ export class Journal {
       this.#snapshotBytes = snapshot.length;
     }
 
-    const journal = await fsp.readFile(this.#journalPath).catch((e) => {
-      if (e.code === 'ENOENT') return null;
-      throw e;
-    });
+    const journal = await fsp
+      .readFile(this.#journalPath)
+      .catch((/** @type {NodeJS.ErrnoException} */ e) => {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      });
     const { payloads, end, torn } = journal
       ? readFrames(journal)
       : { payloads: [], end: 0, torn: null };
@@ -353,15 +400,16 @@ export class Journal {
       if (g !== this.#gen) continue; // written before the last compaction's snapshot
       for (const op of ops) this.#apply(op);
     }
-    this.#fh = await fsp.open(this.#journalPath, 'a');
+    const fh = await fsp.open(this.#journalPath, 'a');
+    this.#fh = fh;
     if (journal === null) await syncDir(this.#dir);
     if (torn) {
       this.#log(
         `azqueue: journal ${this.#journalPath}: dropped ${torn} (an append cut short by a crash; it was never acknowledged)`,
       );
-      this.stats.droppedTailBytes += journal.length - end;
-      await this.#fh.truncate(end);
-      await this.#fh.datasync();
+      this.stats.droppedTailBytes += /** @type {Buffer} torn */ (journal).length - end;
+      await fh.truncate(end);
+      await fh.datasync();
     }
     this.#size = end;
   }
@@ -377,7 +425,7 @@ export class Journal {
         openHere.add(this.#dir);
         return;
       } catch (e) {
-        if (e.code !== 'EEXIST') throw e;
+        if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
       }
       const pid = Number((await fsp.readFile(this.#lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {

@@ -4,6 +4,14 @@
 // which cost more per request than the queue operation, is not on the path. Glue only: no
 // queue logic and no HTTP parsing here.
 
+/** @import { Socket } from 'node:net' */
+/** @import { Connection, QueueService } from './pkg-node/azqueue.js' */
+
+/**
+ * One request as `onDone` hears of it: `Connection.takeLog()`'s entry and its time in ms.
+ * @typedef {ReturnType<Connection['takeLog']>[number] & { ms: number }} RequestDone
+ */
+
 /** A socket with nothing sent either way for this long is closed (also a stalled partial head). */
 export const IDLE_TIMEOUT_MS = 120_000;
 
@@ -24,7 +32,11 @@ const BUSY = `HTTP/1.1 503 The server is busy.\r\ncontent-type: application/xml\
 const HEAD_TIMEOUT =
   'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
 
-/** Answers `socket` with `answer`, then drops it once the client stops sending (or soon). */
+/**
+ * Answers `socket` with `answer`, then drops it once the client stops sending (or soon).
+ * @param {Socket} socket
+ * @param {string} answer
+ */
 function refuse(socket, answer) {
   socket.on('error', () => {});
   // Read and drop what the client still sends, so closing does not reset the answer away.
@@ -44,6 +56,10 @@ function refuse(socket, answer) {
  * head may take to arrive whole; `maxConnections`: open sockets served at once. `secure`: the
  * sockets are `node:tls` ones (the listener then goes to `tls.createServer`), so requests are
  * HTTPS.
+ * @param {Pick<QueueService, 'connection'>} service
+ * @param {{ fallbackHost?: string, onDone?: ((entry: RequestDone) => void) | null,
+ *   logHeaders?: boolean, idleMs?: number, headMs?: number, maxConnections?: number,
+ *   secure?: boolean }} options
  */
 export function queueConnectionListener(
   service,
@@ -57,16 +73,25 @@ export function queueConnectionListener(
     secure = false,
   },
 ) {
+  /** @type {Set<Socket>} */
   const sockets = new Set();
   const level = onDone ? (logHeaders ? 2 : 1) : 0;
 
+  /**
+   * @type {((socket: Socket) => void) & { fallbackHost?: string, destroyAll?: () => void }}
+   */
   const listener = (socket) => {
     if (sockets.size >= maxConnections) {
       refuse(socket, BUSY);
       return;
     }
     sockets.add(socket);
-    const conn = service.connection(listener.fallbackHost, level, socket.remoteAddress, secure);
+    const conn = service.connection(
+      /** @type {string} set before the server listens */ (listener.fallbackHost),
+      level,
+      socket.remoteAddress,
+      secure,
+    );
     let closed = false;
     // Answers that wait for the store (a Promise from feed) and whether the peer has ended its
     // side: a half-closed client still gets every answer before the socket ends.
@@ -84,10 +109,11 @@ export function queueConnectionListener(
     };
     // Runs from a head's first byte to its end. While an answer waits for the store, the
     // client is not being read, so the wait is not held against it.
+    /** @type {ReturnType<typeof setTimeout> | null} */
     let headTimer = null;
     const watchHead = () => {
       if (!conn.inHead) {
-        clearTimeout(headTimer);
+        clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (headTimer));
         headTimer = null;
       } else if (headTimer === null) {
         headTimer = setTimeout(function expire() {
@@ -107,11 +133,12 @@ export function queueConnectionListener(
 
     const report = () => {
       const ms = performance.now() - started;
-      for (const entry of conn.takeLog()) onDone({ ...entry, ms });
+      const done = /** @type {(entry: RequestDone) => void} set when level > 0 */ (onDone);
+      for (const entry of conn.takeLog()) done({ ...entry, ms });
     };
     // `n` response bytes are ready in the connection: copy them out into a Buffer (small ones
     // come from Node's shared pool, cheaper than a new ArrayBuffer per answer) and write them.
-    const write = (n) => {
+    const write = (/** @type {number} */ n) => {
       if (closed) return;
       // A client that pipelines without reading its answers is not read from either until
       // they drain, so the answers it leaves unread cannot pile up without bound.
@@ -122,14 +149,14 @@ export function queueConnectionListener(
       if (level) report();
       if (conn.closing || (peerEnded && pending === 0)) socket.end();
     };
-    const fail = (err) => {
+    const fail = (/** @type {any} */ err) => {
       // Only a bug in the wasm boundary gets here (Azure errors and bad requests are answers):
       // drop the connection rather than guess at what the client has seen.
       console.error(`azqueue: connection failed: ${err && err.message ? err.message : err}`);
       socket.destroy();
     };
 
-    socket.on('data', (chunk) => {
+    socket.on('data', (/** @type {Buffer} */ chunk) => {
       if (closed) return;
       if (level) started = performance.now();
       let out;
@@ -145,7 +172,7 @@ export function queueConnectionListener(
       } else {
         pending++;
         hold();
-        out.then((n) => {
+        out.then((/** @type {number} */ n) => {
           pending--;
           write(n);
           unhold();
@@ -164,7 +191,7 @@ export function queueConnectionListener(
     // ECONNRESET and the like: 'close' follows, which is all there is to do.
     socket.on('error', () => {});
     socket.on('close', () => {
-      clearTimeout(headTimer);
+      clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (headTimer));
       closed = true;
       sockets.delete(socket);
       conn.free();

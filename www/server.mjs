@@ -56,7 +56,37 @@ Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstor
 
 class UsageError extends Error {}
 
-// name → [kind, canonical name]; kinds: "value" takes an argument, "flag" does not.
+/**
+ * The options `parseArgs` reads: ports and counts as numbers, flags as true, the rest as given.
+ * @typedef {object} Options
+ * @property {string} queueHost
+ * @property {number} queuePort
+ * @property {string} [webHost] the queue host unless given
+ * @property {number} webPort
+ * @property {boolean} [inMemoryPersistence]
+ * @property {string} [location]
+ * @property {boolean} [silent]
+ * @property {string} [debug]
+ * @property {number} [maxConnections]
+ * @property {number} [headTimeout]
+ * @property {string} [cert]
+ * @property {string} [key]
+ * @property {string} [pwd]
+ * @property {'basic'} [oauth] the only kind there is
+ * @property {boolean} [skipApiVersionCheck]
+ * @property {boolean} [loose]
+ * @property {boolean} [disableProductStyleUrl]
+ * @property {boolean} [help]
+ */
+
+/** @import { Server } from 'node:net' */
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
+/** @import { RequestDone } from './queue-socket.mjs' */
+
+/**
+ * name → [kind, canonical name]; kinds: "value" takes an argument, "flag" does not.
+ * @type {Record<string, ['value' | 'flag', string]>}
+ */
 const OPTIONS = {
   '--queueHost': ['value', 'queueHost'],
   '--queuePort': ['value', 'queuePort'],
@@ -83,8 +113,13 @@ const OPTIONS = {
   '-h': ['flag', 'help'],
 };
 
-/** Parses Azurite-style arguments (`--flag value` or `--flag=value`). Throws UsageError. */
+/**
+ * Parses Azurite-style arguments (`--flag value` or `--flag=value`). Throws UsageError.
+ * @param {string[]} argv
+ * @returns {Options}
+ */
 export function parseArgs(argv) {
+  /** @type {Options & Record<string, unknown>} each option is set by its name below */
   const opts = { queueHost: '127.0.0.1', queuePort: 10001, webPort: 8080 };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] =
@@ -143,17 +178,24 @@ export function parseArgs(argv) {
 /**
  * TLS options from --cert/--key/--pwd: PEM when a key is given, else PFX with the password
  * (Azurite's rule). Throws a readable Error when a file cannot be read.
+ * @param {Options & { cert: string }} opts
  */
 function tlsOptions(opts) {
+  /**
+   * @param {string} file
+   * @param {string} what
+   */
   const read = (file, what) => {
     try {
       return fs.readFileSync(file);
-    } catch (err) {
+    } catch (error) {
+      const err = /** @type {NodeJS.ErrnoException} */ (error);
       throw new Error(
         `cannot read the ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`,
       );
     }
   };
+  /** @type {import('node:tls').SecureContextOptions} */
   const options = opts.key
     ? { cert: read(opts.cert, 'certificate'), key: read(opts.key, 'key') }
     : { pfx: read(opts.cert, 'PFX file'), passphrase: opts.pwd };
@@ -161,7 +203,8 @@ function tlsOptions(opts) {
   try {
     tls.createSecureContext(options);
   } catch (err) {
-    throw new Error(`cannot use ${opts.cert} as the server's certificate: ${err.message}`);
+    const { message } = /** @type {Error} */ (err);
+    throw new Error(`cannot use ${opts.cert} as the server's certificate: ${message}`);
   }
   return options;
 }
@@ -175,6 +218,7 @@ function loadPackage() {
   return createRequire(import.meta.url)(entry);
 }
 
+/** @type {Record<string, string>} */
 const MIME = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -190,7 +234,11 @@ const MIME = {
   '.map': 'application/json',
 };
 
-/** Serves the files under www/ (GET/HEAD only, never outside the directory). */
+/**
+ * Serves the files under www/ (GET/HEAD only, never outside the directory).
+ * @param {string} root
+ * @returns {(req: IncomingMessage, res: ServerResponse) => void}
+ */
 function staticListener(root) {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -199,7 +247,7 @@ function staticListener(root) {
     }
     let pathname;
     try {
-      pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      pathname = decodeURIComponent(new URL(/** @type {string} */ (req.url), 'http://x').pathname);
     } catch {
       res.writeHead(400).end();
       return;
@@ -227,9 +275,17 @@ function staticListener(root) {
   };
 }
 
+/**
+ * Listens on `host:port`; resolves to the port taken.
+ * @param {Server} server
+ * @param {string} host
+ * @param {number} port
+ * @param {string} what
+ * @returns {Promise<number>}
+ */
 function listen(server, host, port, what) {
   return new Promise((resolve, reject) => {
-    server.once('error', (err) => {
+    server.once('error', (/** @type {NodeJS.ErrnoException} */ err) => {
       const why =
         err.code === 'EADDRINUSE'
           ? 'the port is already in use'
@@ -240,19 +296,31 @@ function listen(server, host, port, what) {
               : err.message;
       reject(new Error(`cannot serve the ${what} on ${host}:${port}: ${why}`));
     });
-    server.listen(port, host, () => resolve(server.address().port));
+    server.listen(port, host, () =>
+      resolve(/** @type {import('node:net').AddressInfo} */ (server.address()).port),
+    );
   });
 }
 
+/** @param {string} host */
 function urlHost(host) {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** One request in the --debug log: the access line, the request, then the answer. */
+/**
+ * One request in the --debug log: the access line, the request, then the answer.
+ * @param {string} line
+ * @param {{ headers?: [string, string][], body?: string, status: number,
+ *   responseHeaders?: [string, string][], responseBody?: string }} entry
+ */
 function debugEntry(
   line,
   { headers = [], body = '', status, responseHeaders = [], responseBody = '' },
 ) {
+  /**
+   * @param {[string, string][]} pairs
+   * @param {string} text
+   */
   const block = (pairs, text) => [
     ...pairs.map(([k, v]) => `  ${k}: ${v}`),
     ...(text ? ['', ...text.split('\n').map((l) => `  ${l}`)] : []),
@@ -272,11 +340,13 @@ function debugEntry(
 /**
  * Starts both servers; resolves to { queueUrl, webUrl, connectionString, close() }.
  * `log(line)` receives access-log lines unless `silent`.
+ * @param {Options} opts
+ * @param {{ log?: (line: string) => void }} [hooks]
  */
 export async function startServer(opts, { log = console.log } = {}) {
   const { QueueService } = loadPackage();
   // Read first: a missing certificate should fail before the journal directory is locked.
-  const secure = opts.cert ? tlsOptions(opts) : null;
+  const secure = opts.cert ? tlsOptions(/** @type {Options & { cert: string }} */ (opts)) : null;
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
   // --location DIR: the journal; --inMemoryPersistence wins, as in Azurite.
   const journal =
@@ -292,6 +362,7 @@ export async function startServer(opts, { log = console.log } = {}) {
 
   // Entries come from the wasm connection with the URL's sig, Authorization's credential
   // and any account key already <redacted>, so nothing here sees a secret.
+  /** @param {RequestDone} entry */
   const onDone = ({
     method,
     url,
@@ -328,40 +399,43 @@ export async function startServer(opts, { log = console.log } = {}) {
     ? https.createServer(secure, staticListener(WWW))
     : http.createServer(staticListener(WWW));
   const closeServers = () =>
-    new Promise((resolve) => {
-      let pending = 2;
-      const done = () => {
-        if (--pending === 0) {
-          debug?.end();
-          resolve();
+    /** @type {Promise<void>} */ (
+      new Promise((resolve) => {
+        let pending = 2;
+        const done = () => {
+          if (--pending === 0) {
+            debug?.end();
+            resolve();
+          }
+        };
+        for (const s of [queueServer, webServer]) {
+          if (!s.listening) {
+            done();
+            continue;
+          }
+          s.close(done);
         }
-      };
-      for (const s of [queueServer, webServer]) {
-        if (!s.listening) {
-          done();
-          continue;
-        }
-        s.close(done);
-      }
-      connections.destroyAll();
-      webServer.closeAllConnections();
-    });
+        /** @type {() => void} */ (connections.destroyAll)();
+        webServer.closeAllConnections();
+      })
+    );
   // Stop taking requests, let the store finish, then release the directory.
   const close = async () => {
     await closeServers();
-    await service.close().catch((e) => console.error(`azqueue: ${e.message}`));
+    await service.close().catch((/** @type {Error} */ e) => console.error(`azqueue: ${e.message}`));
     await journal?.close();
   };
 
   try {
     const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
-    const webPort = await listen(webServer, opts.webHost, opts.webPort, 'page');
+    const webHost = /** @type {string} parseArgs defaults it */ (opts.webHost);
+    const webPort = await listen(webServer, webHost, opts.webPort, 'page');
     const scheme = secure ? 'https' : 'http';
     const origin = `${scheme}://${urlHost(opts.queueHost)}:${queuePort}`;
     connections.fallbackHost = `${urlHost(opts.queueHost)}:${queuePort}`;
     return {
       queueUrl: `${origin}/${service.account}`,
-      webUrl: `${scheme}://${urlHost(opts.webHost)}:${webPort}/`,
+      webUrl: `${scheme}://${urlHost(webHost)}:${webPort}/`,
       connectionString: service.connectionString(origin),
       close,
     };
@@ -394,9 +468,10 @@ async function main() {
     );
   }
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
+  /** @type {Awaited<ReturnType<typeof startServer>> | null} */
   let server = null;
   let stopping = false;
-  const stop = async (signal) => {
+  const stop = async (/** @type {string} */ signal) => {
     if (stopping) return;
     stopping = true;
     await server?.close();
@@ -408,7 +483,7 @@ async function main() {
   try {
     server = await startServer(opts);
   } catch (err) {
-    console.error(`azqueue: ${err.message}`);
+    console.error(`azqueue: ${/** @type {Error} */ (err).message}`);
     process.exit(1);
   }
   if (stopping) {

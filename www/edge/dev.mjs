@@ -26,7 +26,12 @@ AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (default 60000
 const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
+/**
+ * @param {string[]} argv
+ * @returns {{ port: number, host: string, persist: string | null, help?: boolean }}
+ */
 function parseArgs(argv) {
+  /** @type {{ port: number, host: string, persist: string | null, help?: boolean }} */
   const opts = { port: 8787, host: '127.0.0.1', persist: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -45,9 +50,13 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** The first configured account and its first key, checked as the Worker will read them. */
+/**
+ * The first configured account and its first key, checked as the Worker will read them.
+ * @param {string | undefined} accounts
+ */
 async function firstAccount(accounts) {
   const require = (await import('node:module')).createRequire(import.meta.url);
+  /** @type {typeof import('../pkg-node/azqueue.js')} */
   const { QueueService } = require('../pkg-node/azqueue.js');
   const service = await QueueService.open({ store: 'memory', accounts });
   const account = service.account;
@@ -76,7 +85,7 @@ async function main() {
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (err) {
-    console.error(`azqueue: ${err.message}\n\n${USAGE}`);
+    console.error(`azqueue: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
     process.exit(2);
   }
   if (opts.help) {
@@ -88,7 +97,7 @@ async function main() {
   try {
     first = await firstAccount(accounts);
   } catch (err) {
-    console.error(`azqueue: ${err.message}`);
+    console.error(`azqueue: ${/** @type {Error} */ (err).message}`);
     process.exit(1);
   }
 
@@ -109,7 +118,7 @@ async function main() {
   });
 
   let stopping = false;
-  const stop = async (signal) => {
+  const stop = async (/** @type {string} */ signal) => {
     if (stopping) return;
     stopping = true;
     // dispose() stops workerd; should it not finish, workerd is killed rather than orphaned.
@@ -136,7 +145,7 @@ async function main() {
   try {
     url = await mf.ready;
   } catch (err) {
-    console.error(`azqueue: workerd did not start: ${err.message}`);
+    console.error(`azqueue: workerd did not start: ${/** @type {Error} */ (err).message}`);
     await stop('error');
     return;
   }
