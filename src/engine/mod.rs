@@ -508,7 +508,7 @@ impl Emulator {
         count: MessageCount,
     ) -> Result<Vec<MessageRecord>, QueueError> {
         self.purge(now, account, name)?;
-        Ok(self.queue(account, name)?.peek(now, count))
+        self.with_queue(account, name, |q, _| q.peek(now, count))
     }
 
     /// [Delete Message](https://learn.microsoft.com/rest/api/storageservices/delete-message2).

@@ -6,8 +6,9 @@
 //! node on the way down; the two inserts of a Put were the largest single cost left in it. Here
 //! such keys are appended to a run kept in order; any other key goes to an ordinary `BTreeMap`,
 //! and reads merge the two. A removal from the run leaves a tombstone, dropped when it reaches
-//! either end or when tombstones are half the run (amortised O(1)), so the run's memory stays
-//! within twice its live entries whatever order messages leave in.
+//! either end, when tombstones are half the run (amortised O(1)), or when a scan of the head
+//! would pass it ([`OrderIndex::clear_head`]), so the run's memory stays within twice its live
+//! entries whatever order messages leave in, and Get and Peek pass each tombstone at most once.
 
 use super::time::Timestamp;
 use std::collections::{BTreeMap, VecDeque};
@@ -78,7 +79,38 @@ impl<V: Copy> OrderIndex<V> {
         }
     }
 
-    /// The entry with the smallest key at or after `from`.
+    /// Drops the tombstones before the run's `live`-th live entry, so a scan of the first
+    /// `live` entries ([`OrderIndex::iter`]) passes none. Costs about what that scan would:
+    /// without it, a block of removals just behind a live front (messages deleted by the
+    /// receipts their sends returned) would be walked again by every Get and Peek.
+    pub(super) fn clear_head(&mut self, live: usize) {
+        let (mut prefix, mut seen, mut dead) = (0, 0, 0);
+        for (_, value) in &self.run {
+            if seen == live {
+                break;
+            }
+            prefix += 1;
+            match value {
+                Some(_) => seen += 1,
+                None => dead += 1,
+            }
+        }
+        if dead == 0 {
+            return;
+        }
+        let kept: Vec<_> = self
+            .run
+            .drain(..prefix)
+            .filter(|(_, v)| v.is_some())
+            .collect();
+        for entry in kept.into_iter().rev() {
+            self.run.push_front(entry);
+        }
+        self.tombstones -= dead;
+    }
+
+    /// The entry with the smallest key at or after `from`. Passes the tombstones among the
+    /// entries it skips (at most half the run; only inspection asks).
     pub(super) fn first_from(&self, from: OrderKey) -> Option<(OrderKey, V)> {
         let at = self.run.partition_point(|(k, _)| *k < from);
         let run = self.run.range(at..).find_map(|&(k, v)| v.map(|v| (k, v)));
@@ -150,6 +182,8 @@ mod tests {
         /// Removes the entry at this position in key order, if any (reaches the run's middle).
         RemoveNth(usize),
         PopFirst,
+        /// Then checks that the first `n` entries take no tombstone to reach.
+        ClearHead(usize),
         Clear,
     }
 
@@ -160,6 +194,7 @@ mod tests {
             2 => (0..40u64, 0..40u64).prop_map(|(t, s)| Op::Remove(t, s)),
             3 => (0..64usize).prop_map(Op::RemoveNth),
             1 => Just(Op::PopFirst),
+            1 => (0..40usize).prop_map(Op::ClearHead),
             1 => Just(Op::Clear),
         ]
     }
@@ -194,6 +229,11 @@ mod tests {
                             prop_assert_eq!(index.remove(&k), model.remove(&k));
                         }
                     }
+                    Op::ClearHead(n) => {
+                        index.clear_head(n);
+                        let live = index.run.iter().take_while(|(_, v)| v.is_some()).count();
+                        prop_assert!(live >= n.min(index.run.len() - index.tombstones));
+                    }
                     Op::Clear => {
                         index.clear();
                         model.clear();
@@ -223,5 +263,24 @@ mod tests {
         }
         assert!(index.run.is_empty());
         assert_eq!(index.tombstones, 0);
+    }
+
+    /// A block removed just behind a live front (fewer than half the run, so not compacted) is
+    /// dropped by the first scan of the head, not walked by every later one.
+    #[test]
+    fn a_block_removed_behind_the_front_is_passed_once() {
+        let mut index = OrderIndex::default();
+        for s in 0..1000u64 {
+            index.insert(key(0, s), s);
+        }
+        for s in 1..450u64 {
+            index.remove(&key(0, s));
+        }
+        assert_eq!(index.tombstones, 449);
+        index.clear_head(32);
+        assert_eq!(index.tombstones, 0);
+        assert_eq!(index.run.len(), 551);
+        let first: Vec<u64> = index.iter().take(3).map(|(_, v)| v).collect();
+        assert_eq!(first, [0, 450, 451]);
     }
 }

@@ -224,6 +224,7 @@ impl Queue {
         visibility: VisibilityTimeout,
         entropy: &mut dyn Entropy,
     ) -> Vec<MessageRecord> {
+        self.by_visibility.clear_head(count.get());
         let slots: Vec<Slot> = self
             .by_visibility
             .iter()
@@ -248,7 +249,9 @@ impl Queue {
     }
 
     /// Up to `count` visible messages, without changing anything. Expects expired purged.
-    pub(super) fn peek(&self, now: Timestamp, count: MessageCount) -> Vec<MessageRecord> {
+    /// Mutable only to drop tombstones from the index's head ([`OrderIndex::clear_head`]).
+    pub(super) fn peek(&mut self, now: Timestamp, count: MessageCount) -> Vec<MessageRecord> {
+        self.by_visibility.clear_head(count.get());
         self.by_visibility
             .iter()
             .take_while(|(key, _)| key.0 <= now)
