@@ -10,13 +10,15 @@
 // of the isolate, leaving room for workerd's own share, the JS glue and a request in flight.
 
 /**
- * Engine bytes per message beyond its stored record (ids, receipt, index entries, and the
- * allocator's slack). Measured under workerd (scripts/edge-memory.mjs): after a cold load of
- * 100k messages the wasm memory was 168 MiB with 1 KiB texts (1.7 KiB per message, records of
- * 1.17 KB) and 57 MiB with 100 B texts (0.56 KiB); a cold load is the peak, since wasm memory
- * never shrinks, so the estimate covers it.
+ * Engine bytes per message beyond its stored record (id map entry, two ordered indexes, the
+ * text's allocation, the load's list of records, the allocator's slack and the memory's
+ * headroom). A cold load is the peak, since wasm memory never shrinks. Measured in-process on
+ * the web build (scripts/wasm-memory.mjs and a load sampled at 20k–100k messages): the worst was
+ * 1,619 B per message of 1 KiB (records of 1,174 B) at 66k, just past the load's list doubling
+ * its capacity; under workerd (scripts/edge-memory.mjs --cold) 100k messages took 136 MiB with
+ * 1 KiB texts and 47 MiB with 100 B texts.
  */
-export const PER_MESSAGE_BYTES = 700;
+export const PER_MESSAGE_BYTES = 500;
 /** What all open queues of one isolate may hold together. */
 export const ENGINE_BUDGET = 96 * 1024 * 1024;
 
