@@ -27,21 +27,30 @@ import { Ledger } from './soak/ledger.mjs';
 import { serverHost } from './soak/server-host.mjs';
 import { QUEUES } from './soak/workload.mjs';
 
+/** @import { SoakHost } from './soak/workload.mjs' */
+/** @typedef {[number, Record<string, number>]} Sample seconds since the start, figures in MiB */
+
+/** @type {Record<string, () => Promise<SoakHost>>} */
 const HOSTS = {
   memory: () => serverHost('memory'),
   location: () => serverHost('location'),
   chromium: chromiumHost,
   edge: edgeHost,
 };
+/** @type {Record<string, string[]>} */
 const GROUPS = { both: ['memory', 'location'], all: Object.keys(HOSTS) };
 
 const args = process.argv.slice(2);
+/**
+ * @param {string} name
+ * @param {string | number} fallback
+ */
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
 const SECONDS = Number(flag('--seconds', 300));
-const STORES = flag('--store', 'both')
+const STORES = /** @type {string} */ (flag('--store', 'both'))
   .split(',')
   .flatMap((s) => GROUPS[s] ?? [s]);
 for (const s of STORES) {
@@ -52,19 +61,26 @@ for (const s of STORES) {
 }
 const SAMPLE_EVERY_MS = Math.max(1000, (SECONDS * 1000) / 20);
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @param {string} store */
 async function soak(store) {
   const host = await HOSTS[store]();
   const ledger = new Ledger();
   /** Unexpected failures by kind; operations cut off by a restart are counted apart. */
+  /** @type {Map<string, number>} */
   const errors = new Map();
   let interrupted = 0;
+  /**
+   * @param {string} key
+   * @param {boolean} transport
+   * @param {number} startedAt
+   */
   const failed = (key, transport, startedAt) => {
     if (transport && host.interrupted(startedAt)) interrupted++;
     else errors.set(key, (errors.get(key) ?? 0) + 1);
   };
-  /** [seconds since the start, { figure: MiB }] */
+  /** @type {Sample[]} [seconds since the start, { figure: MiB }] */
   const samples = [];
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
@@ -94,11 +110,16 @@ async function soak(store) {
   return { title: host.title, events: host.events, ledger, errors, interrupted, samples };
 }
 
-/** One line per figure: its value at each sample, then from a third of the run to its end. */
+/**
+ * One line per figure: its value at each sample, then from a third of the run to its end.
+ * @param {Sample[]} samples
+ */
 function memoryLines(samples) {
   const names = [...new Set(samples.flatMap(([, figures]) => Object.keys(figures)))];
   return names.flatMap((name) => {
-    const series = samples.filter(([, f]) => f[name] !== undefined).map(([t, f]) => [t, f[name]]);
+    const series = samples
+      .filter(([, f]) => f[name] !== undefined)
+      .map(([t, f]) => /** @type {[number, number]} */ ([t, f[name]]));
     if (series.length === 0) return [];
     const third = series[Math.floor(series.length / 3)][1];
     const last = series[series.length - 1][1];
@@ -116,7 +137,7 @@ for (const store of STORES) {
   try {
     result = await soak(store);
   } catch (err) {
-    console.log(`\nsoak (${store}): FAILED to run: ${err.stack ?? err}`);
+    console.log(`\nsoak (${store}): FAILED to run: ${/** @type {any} */ (err).stack ?? err}`);
     failed++;
     continue;
   }

@@ -44,14 +44,22 @@ async function bundle() {
   return out.outputFiles[0].contents;
 }
 
-/** Serves the page, its bundle and www/pkg on a free loopback port; resolves to { url, close }. */
+/**
+ * Serves the page, its bundle and www/pkg on a free loopback port; resolves to { url, close }.
+ * @param {Uint8Array} script
+ */
 async function servePage(script) {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
     throw new Error('www/pkg is missing: run `make build` first');
   const html = fs.readFileSync(path.join(HERE, 'page', 'index.html'));
+  /** @type {Record<string, string>} */
   const types = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
   const server = http.createServer((req, res) => {
-    const { pathname } = new URL(req.url, 'http://x');
+    const { pathname } = new URL(/** @type {string} */ (req.url), 'http://x');
+    /**
+     * @param {string} type
+     * @param {string | Uint8Array} body
+     */
     const send = (type, body) =>
       res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
     if (pathname === '/') return send('text/html', html);
@@ -91,7 +99,10 @@ function serviceUrl() {
   return `http://127.0.0.1/${DEV_ACCOUNT}?${sas}`;
 }
 
-/** The browser's own process: the one on `profile` that is not a child process (no --type=). */
+/**
+ * The browser's own process: the one on `profile` that is not a child process (no --type=).
+ * @param {string} profile
+ */
 function browserPid(profile) {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -113,12 +124,21 @@ function browserPid(profile) {
 /** Matches playwright's errors for a page that went away under an evaluate (reload, kill). */
 const CUT = /context was destroyed|target closed|has been closed|navigat|crash/i;
 
-/** A soak host (see soak.mjs) for the IndexedDB store in Chromium. */
+/** @import { SoakHost } from './workload.mjs' */
+
+/**
+ * A soak host (see soak.mjs) for the IndexedDB store in Chromium.
+ * @returns {Promise<SoakHost>}
+ */
 export async function chromiumHost() {
   const site = await servePage(await bundle());
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-chromium-'));
-  /** Where the page's ledger calls go; set by run(). */
+  /**
+   * Where the page's ledger calls go; set by run().
+   * @type {((kind: string, ...args: any[]) => unknown) | null}
+   */
   let onLedger = null;
+  /** @type {string[]} */
   const pageErrors = [];
 
   /** Starts Chromium on the soak's profile with the page loaded: { context, page, pid, cdp }. */
@@ -127,14 +147,19 @@ export async function chromiumHost() {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,
     });
-    await context.exposeBinding('soakLedger', (_source, kind, ...args) => onLedger(kind, ...args));
+    await context.exposeBinding('soakLedger', (_source, kind, ...args) =>
+      /** @type {NonNullable<typeof onLedger>} */ (onLedger)(kind, ...args),
+    );
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     return { context, page, pid: browserPid(profile), cdp: await context.newCDPSession(page) };
   };
   let browser = await launch();
 
-  /** (Re)loads the page and opens its database; resolves to the milliseconds the open took. */
+  /**
+   * (Re)loads the page and opens its database; resolves to the milliseconds the open took.
+   * @param {boolean} reload
+   */
   const load = async (reload) => {
     const { page } = browser;
     if (reload) await page.reload();
@@ -148,6 +173,7 @@ export async function chromiumHost() {
   };
   await load(false);
   const now = () => browser.page.evaluate(() => window.soak.now());
+  /** @type {string[]} */
   const events = [];
 
   return {
@@ -156,13 +182,18 @@ export async function chromiumHost() {
     interrupted: () => false,
     events,
     async run({ ledger, seconds, churnEveryMs, failed }) {
-      onLedger = (kind, ...args) => (kind === 'failed' ? failed(...args) : ledger[kind](...args));
+      onLedger = (kind, ...args) =>
+        kind === 'failed'
+          ? /** @type {(...a: any[]) => unknown} */ (failed)(...args)
+          : /** @type {Record<string, (...a: unknown[]) => unknown>} */ (
+              /** @type {unknown} */ (ledger)
+            )[kind](...args);
       const from = await now();
       const until = from + seconds * 1000;
       const options = { serviceUrl: serviceUrl(), until, churnEveryMs };
       const at = async () => (((await now()) - from) / 1000).toFixed(1);
       /** The workload in the page until `until`, or until the page goes away. */
-      const live = (tag) =>
+      const live = (/** @type {string} */ tag) =>
         browser.page
           .evaluate((o) => window.soak.run(o), { ...options, tag })
           .then(
@@ -171,7 +202,7 @@ export async function chromiumHost() {
           );
       const started = performance.now();
       /** Waits until `k` thirds of the soak have passed since it started. */
-      const thirds = (k) =>
+      const thirds = (/** @type {number} */ k) =>
         new Promise((r) => setTimeout(r, started + (k * seconds * 1000) / 3 - performance.now()));
 
       const first = live('a');
@@ -206,6 +237,7 @@ export async function chromiumHost() {
       if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join('; ')}`);
     },
     async memory() {
+      /** @type {Record<string, number>} */
       const figures = {};
       const pss = processTree(browser.pid).reduce((sum, p) => sum + pssMiB(p), 0);
       if (pss > 0) figures['browser PSS (all its processes)'] = pss;

@@ -12,16 +12,26 @@ import { processTree, rssMiB } from './process-memory.mjs';
 import { now, presentOverHttp, sdkClient } from './server-host.mjs';
 import { createQueues, runWorkload } from './workload.mjs';
 
-/** A soak host (see soak.mjs) for the edge Worker. */
+/** @import { SoakHost } from './workload.mjs' */
+
+/**
+ * A soak host (see soak.mjs) for the edge Worker.
+ * @returns {Promise<SoakHost>}
+ */
 export async function edgeHost() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-edge-'));
   const start = () => startEdge({ args: ['--persist', dir] });
   let edge = await start();
   let client = sdkClient(edge.connectionString);
+  /** @type {{ from: number, to: number }[]} */
   const outages = [];
+  /** @type {string[]} */
   const events = [];
 
-  /** SIGKILLs dev.mjs and workerd mid-soak, then starts them again on the same storage. */
+  /**
+   * SIGKILLs dev.mjs and workerd mid-soak, then starts them again on the same storage.
+   * @param {number} started
+   */
   const restart = async (started) => {
     const outage = { from: now(), to: Infinity };
     outages.push(outage);
@@ -54,7 +64,8 @@ export async function edgeHost() {
     },
     async memory() {
       // workerd, not its Node launcher (dev.mjs); the isolate's wasm memory from its object.
-      const workerd = processTree(edge.child.pid).slice(1);
+      const workerd = processTree(/** @type {number} spawned */ (edge.child.pid)).slice(1);
+      /** @type {Record<string, number>} */
       const figures = {};
       // None while it is being restarted: no figure for this sample.
       if (workerd.length) figures['workerd RSS'] = workerd.reduce((sum, p) => sum + rssMiB(p), 0);

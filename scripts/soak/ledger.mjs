@@ -13,19 +13,39 @@
 // reloaded page's performance.now() starts again), so every comparison is on one clock.
 
 export class Ledger {
-  /** id → { queue, texts: Set, sentAt } for every acknowledged put. */
+  /**
+   * id → { queue, texts: Set, sentAt } for every acknowledged put.
+   * @type {Map<string, { queue: string, texts: Set<string>, sentAt: number }>}
+   */
   puts = new Map();
-  /** id → the DequeueCounts delivered (each delivery must bring a new, higher one). */
+  /**
+   * id → the DequeueCounts delivered (each delivery must bring a new, higher one).
+   * @type {Map<string, Set<number>>}
+   */
   dequeues = new Map();
+  /** @type {Set<string>} */
   delivered = new Set();
-  /** id → when its delete was acknowledged. */
+  /**
+   * id → when its delete was acknowledged.
+   * @type {Map<string, number>}
+   */
   deleted = new Map();
-  /** queue → when its last clear or delete was acknowledged. */
+  /**
+   * queue → when its last clear or delete was acknowledged.
+   * @type {Map<string, number>}
+   */
   wipedAt = new Map();
-  /** queue → acknowledged puts not yet deleted (the producers hold it near a fixed depth). */
+  /**
+   * queue → acknowledged puts not yet deleted (the producers hold it near a fixed depth).
+   * @type {Map<string, number>}
+   */
   depth = new Map();
-  /** Texts noted by updates of messages whose put was not yet acknowledged to the producer. */
+  /**
+   * Texts noted by updates of messages whose put was not yet acknowledged to the producer.
+   * @type {Map<string, Set<string>>}
+   */
   updatedTexts = new Map();
+  /** @type {string[]} */
   violations = [];
   stats = {
     puts: 0,
@@ -38,15 +58,25 @@ export class Ledger {
     queueDeletes: 0,
   };
 
+  /** @param {string} queue */
   unsettled(queue) {
     return this.depth.get(queue) ?? 0;
   }
 
-  /** Counts an event that needs no checking (a receive, an update's answer, a clear). */
+  /**
+   * Counts an event that needs no checking (a receive, an update's answer, a clear).
+   * @param {string} stat one of `stats`' names
+   */
   note(stat) {
-    this.stats[stat]++;
+    /** @type {Record<string, number>} */ (this.stats)[stat]++;
   }
 
+  /**
+   * @param {string} queue
+   * @param {string} id
+   * @param {string} text
+   * @param {number} sentAt
+   */
   put(queue, id, text, sentAt) {
     // A put's answer may be read after a consumer already received and updated the message
     // (the two run on different connections), so keep any text an update noted meanwhile.
@@ -57,7 +87,11 @@ export class Ledger {
     this.stats.puts++;
   }
 
-  /** `m` came from a receive sent at `askedAt` (answers may be read out of order under load). */
+  /**
+   * `m` came from a receive sent at `askedAt` (answers may be read out of order under load).
+   * @param {{ messageId: string, messageText: string, dequeueCount: number }} m
+   * @param {number} askedAt
+   */
   deliver(m, askedAt) {
     this.stats.deliveries++;
     const id = m.messageId;
@@ -78,27 +112,43 @@ export class Ledger {
     this.delivered.add(id);
   }
 
-  /** Noted before the update is sent: its text may be delivered from the moment it lands. */
+  /**
+   * Noted before the update is sent: its text may be delivered from the moment it lands.
+   * @param {string} id
+   * @param {string} text
+   */
   updating(id, text) {
     const texts = this.puts.get(id)?.texts ?? this.updatedTexts.get(id) ?? new Set();
     texts.add(text);
     if (!this.puts.has(id)) this.updatedTexts.set(id, texts);
   }
 
-  /** The delete of `id` was acknowledged at `at`. */
+  /**
+   * The delete of `id` was acknowledged at `at`.
+   * @param {string} queue
+   * @param {string} id
+   * @param {number} at
+   */
   delete(queue, id, at) {
     this.deleted.set(id, at);
     if (this.puts.has(id)) this.depth.set(queue, this.unsettled(queue) - 1);
     this.stats.deletes++;
   }
 
-  /** A clear or delete of `queue` was acknowledged at `at`: it may have taken any put sent before. */
+  /**
+   * A clear or delete of `queue` was acknowledged at `at`: it may have taken any put sent before.
+   * @param {string} queue
+   * @param {number} at
+   */
   wiped(queue, at) {
     this.wipedAt.set(queue, at);
     this.depth.set(queue, 0);
   }
 
-  /** The final check against what the store holds: id → { text, dequeueCount }. */
+  /**
+   * The final check against what the store holds: id → { text, dequeueCount }.
+   * @param {Map<string, { text: string, dequeueCount: number }>} present
+   */
   check(present) {
     let missing = 0;
     for (const [id, put] of this.puts) {

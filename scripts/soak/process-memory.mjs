@@ -2,7 +2,10 @@
 
 import fs from 'node:fs';
 
-/** The resident set of `pid`, in MiB (0 for a process that is gone). */
+/**
+ * The resident set of `pid`, in MiB (0 for a process that is gone).
+ * @param {number} pid
+ */
 export function rssMiB(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -15,6 +18,7 @@ export function rssMiB(pid) {
 /**
  * The proportional set of `pid` in MiB: its private pages plus its share of those it shares, so
  * the figures of a browser's processes add up without counting shared pages once per process.
+ * @param {number} pid
  */
 export function pssMiB(pid) {
   try {
@@ -25,7 +29,10 @@ export function pssMiB(pid) {
   }
 }
 
-/** `pid` and all its descendants. */
+/**
+ * `pid` and all its descendants.
+ * @param {number} pid
+ */
 export function processTree(pid) {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {

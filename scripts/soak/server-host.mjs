@@ -10,9 +10,16 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { rssMiB } from './process-memory.mjs';
 import { createQueues, runWorkload } from './workload.mjs';
 
+/** @import { SoakHost } from './workload.mjs' */
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Starts the server; resolves to { connectionString, origin, pid, stop() }. */
+/**
+ * Starts the server; resolves to { connectionString, origin, pid, stop() }.
+ * @param {string} store
+ * @returns {Promise<{ connectionString: string, origin: string, pid: number,
+ *   stop: () => Promise<void> }>}
+ */
 function startServer(store) {
   const dir = store === 'location' ? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-')) : null;
   const child = spawn(
@@ -30,7 +37,7 @@ function startServer(store) {
   );
   let out = '';
   return new Promise((resolve, reject) => {
-    const onData = (d) => {
+    const onData = (/** @type {Buffer} */ d) => {
       out += d;
       const m = /azqueue ready: queue (\S+) web \S+ connection "([^"]+)"/.exec(out);
       if (!m) return;
@@ -38,15 +45,17 @@ function startServer(store) {
       resolve({
         connectionString: m[2],
         origin: new URL(m[1]).origin,
-        pid: child.pid,
+        pid: /** @type {number} spawned */ (child.pid),
         stop: () =>
-          new Promise((done) => {
-            child.once('exit', () => {
-              if (dir) fs.rmSync(dir, { recursive: true, force: true });
-              done();
-            });
-            child.kill('SIGTERM');
-          }),
+          /** @type {Promise<void>} */ (
+            new Promise((done) => {
+              child.once('exit', () => {
+                if (dir) fs.rmSync(dir, { recursive: true, force: true });
+                done();
+              });
+              child.kill('SIGTERM');
+            })
+          ),
       });
     };
     child.stdout.on('data', onData);
@@ -57,8 +66,13 @@ function startServer(store) {
   });
 }
 
-/** Everything a server holds in `queues` (invisible messages included), from its inspection path. */
+/**
+ * Everything a server holds in `queues` (invisible messages included), from its inspection path.
+ * @param {string} origin
+ * @param {string[]} queues
+ */
 export async function presentOverHttp(origin, queues) {
+  /** @type {Map<string, { text: string, dequeueCount: number }>} */
   const out = new Map();
   for (const q of queues) {
     const r = await fetch(`${origin}/_azqueue/inspect/devstoreaccount1/${q}`);
@@ -70,7 +84,10 @@ export async function presentOverHttp(origin, queues) {
   return out;
 }
 
-/** A client with no retries: a failed operation is reported as it failed, never hidden. */
+/**
+ * A client with no retries: a failed operation is reported as it failed, never hidden.
+ * @param {string} connectionString
+ */
 export function sdkClient(connectionString) {
   return QueueServiceClient.fromConnectionString(connectionString, {
     retryOptions: { maxTries: 1 },
@@ -80,7 +97,11 @@ export function sdkClient(connectionString) {
 /** The workload's clock in Node. */
 export const now = () => performance.now();
 
-/** A soak host (see soak.mjs) for the Node server with `store` 'memory' or 'location'. */
+/**
+ * A soak host (see soak.mjs) for the Node server with `store` 'memory' or 'location'.
+ * @param {string} store
+ * @returns {Promise<SoakHost>}
+ */
 export async function serverHost(store) {
   const server = await startServer(store);
   const client = sdkClient(server.connectionString);

@@ -36,6 +36,7 @@ try {
   let requests = 0;
   const started = performance.now();
   const until = started + SECONDS * 1000;
+  /** @type {string[]} */
   const lines = [];
   const sample = () =>
     lines.push(`${((performance.now() - started) / 1000).toFixed(0)}s ${workerdRss().toFixed(0)}`);
@@ -45,7 +46,7 @@ try {
       await new Promise((r) => setTimeout(r, 10_000));
     }
   };
-  const client = async (c) => {
+  const client = async (/** @type {number} */ c) => {
     while (performance.now() < until) {
       const r = await fetch(`http://127.0.0.1:${port}/${'abcd'[c % 4]}`, {
         method: 'PUT',

@@ -24,6 +24,22 @@
  * @property {(queue: string, at: number) => unknown} wiped
  */
 
+/**
+ * A store the soak runs against (soak.mjs): the workload on it, its memory figures (MiB by
+ * name), and what it holds at the end (id → text and DequeueCount).
+ * @typedef {object} SoakHost
+ * @property {string} title
+ * @property {(startedAt: number) => boolean} interrupted whether an operation sent then that
+ *   got no answer was cut off by the host's own restart
+ * @property {string[]} events
+ * @property {(o: { ledger: LedgerLike, seconds: number, churnEveryMs: number,
+ *   failed: (key: string, transport: boolean, startedAt: number) => unknown }) => Promise<void>} run
+ * @property {() => Promise<Record<string, number>>} memory
+ * @property {(queues: string[]) => Promise<Map<string, { text: string, dequeueCount: number }>>}
+ *   present
+ * @property {() => Promise<unknown>} stop
+ */
+
 /** Steady queues, plus one that is cleared, deleted and recreated. */
 export const STEADY = ['soak-a', 'soak-b', 'soak-c'];
 export const CHURN = 'soak-churn';

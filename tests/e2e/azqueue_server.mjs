@@ -23,7 +23,11 @@ export { API_VERSION } from '../../www/page/rest.js';
 export const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
-/** Runs the server CLI with `args`; resolves when it exits: { code, signal, stdout, stderr }. */
+/**
+ * Runs the server CLI with `args`; resolves when it exits: { code, signal, stdout, stderr }.
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, timeoutMs?: number }} [options]
+ */
 export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
   return runNode([SERVER, ...args], { env: { ...process.env, ...env }, timeoutMs });
 }
@@ -32,6 +36,10 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
  * Starts the server on free ports and waits for its ready line.
  * Resolves to { queueUrl, origin, webUrl, connectionString, child, output(), stop() }.
  * With AZQUEUE_E2E=edge (TARGET), the edge Worker's dev.mjs instead (no webUrl; `args` are its own).
+ * @param {{ args?: string[], env?: Record<string, string>, timeoutMs?: number }} [options]
+ * @returns {Promise<{ queueUrl: string, origin: string, webUrl: string, connectionString: string,
+ *   child: import('node:child_process').ChildProcess, output: () => string,
+ *   stop: () => Promise<number | null> }>}
  */
 export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
   const tlsDir = process.env.AZQUEUE_E2E_TLS;
@@ -53,7 +61,7 @@ export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
       child.kill('SIGKILL');
       reject(new Error(`server not ready within ${timeoutMs} ms:\n${out}`));
     }, timeoutMs);
-    const onData = (d) => {
+    const onData = (/** @type {Buffer} */ d) => {
       out += d;
       const m = /azqueue ready: queue (\S+)(?: web (\S+))? connection "([^"]+)"/.exec(out);
       if (!m) return;
@@ -86,7 +94,7 @@ export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
 }
 
 /** Resolves after `ms` of real time: only for TTL and visibility expiry against the real clock. */
-export const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+export const pause = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh queue name per test, so tests sharing a server never collide. */
 let counter = 0;
@@ -95,9 +103,15 @@ export function uniqueName(prefix = 'q') {
   return `${prefix}-${process.pid}-${counter}`.toLowerCase();
 }
 
-/** Asserts that `promise` rejects with an Azure RestError of this status and code. */
+/**
+ * Asserts that `promise` rejects with an Azure RestError of this status and code.
+ * @param {typeof import('node:assert/strict')} assert
+ * @param {Promise<unknown>} promise
+ * @param {number} statusCode
+ * @param {string} [code]
+ */
 export async function rejectsWith(assert, promise, statusCode, code) {
-  await assert.rejects(promise, (err) => {
+  await assert.rejects(promise, (/** @type {any} */ err) => {
     assert.equal(err.statusCode, statusCode, `status of ${err.message}`);
     if (code) assert.equal(err.code, code, `code of ${err.message}`);
     return true;
@@ -107,9 +121,13 @@ export async function rejectsWith(assert, promise, statusCode, code) {
 /**
  * The SharedKey `Authorization` value for a raw request (tests that write HTTP by hand):
  * `headers` are lower-case names → values; path-style resource, as the SDKs sign.
+ * @param {string} method
+ * @param {string} path
+ * @param {string | Record<string, string>} query as URLSearchParams takes it
+ * @param {Record<string, string>} headers
  */
 export function sharedKey(method, path, query, headers) {
-  const h = (name) => headers[name] ?? '';
+  const h = (/** @type {string} */ name) => headers[name] ?? '';
   const length = h('content-length') === '0' ? '' : h('content-length');
   const xms = Object.keys(headers)
     .filter((k) => k.startsWith('x-ms-'))

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { childrenOf, runEdge, running, startEdge } from './edge_server.mjs';
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   test(`${signal} stops workerd and exits 0`, async () => {
     const server = await startEdge();
     const children = childrenOf(server.child.pid);

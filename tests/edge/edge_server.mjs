@@ -10,6 +10,10 @@ import { EDGE } from '../e2e/azqueue_server.mjs';
  * Starts dev.mjs on a free port, in its own process group (so a crash test can kill workerd with
  * it), and waits for its ready line. Resolves to
  * { origin, queueUrl, connectionString, child, output(), stop(signal), kill() }.
+ * @param {{ args?: string[], env?: Record<string, string>, timeoutMs?: number }} [options]
+ * @returns {Promise<{ queueUrl: string, origin: string, connectionString: string,
+ *   child: import('node:child_process').ChildProcess, output: () => string,
+ *   stop: (signal?: NodeJS.Signals) => Promise<unknown>, kill: () => Promise<unknown> }>}
  */
 export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
   const child = spawn(process.execPath, [EDGE, '--port', '0', ...args], {
@@ -28,13 +32,13 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
     }, timeoutMs);
     const kill = () => {
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-(/** @type {number} spawned */ (child.pid)), 'SIGKILL');
       } catch {
         // already gone
       }
       return exited;
     };
-    child.stdout.on('data', (d) => {
+    child.stdout.on('data', (/** @type {Buffer} */ d) => {
       out += d;
       const m = /azqueue ready: queue (\S+) connection "([^"]+)"/.exec(out);
       if (!m) return;
@@ -52,6 +56,7 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
          */
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          /** @type {ReturnType<typeof setTimeout> | undefined} */
           let timer;
           const hung = new Promise((resolve) => {
             timer = setTimeout(() => kill().then(() => resolve('hung')), 20_000);
@@ -72,13 +77,21 @@ export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
   });
 }
 
-/** Runs dev.mjs to completion with `args`: { code, stdout, stderr }. */
+/**
+ * Runs dev.mjs to completion with `args`: { code, stdout, stderr }.
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string> }} [options]
+ */
 export function runEdge(args, { env = {} } = {}) {
   return runNode([EDGE, ...args], { env: { ...process.env, ...env } });
 }
 
-/** The pids of the direct children of `pid` (Linux /proc). */
+/**
+ * The pids of the direct children of `pid` (Linux /proc).
+ * @param {number} pid
+ */
 export function childrenOf(pid) {
+  /** @type {number[]} */
   const pids = [];
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
@@ -87,7 +100,10 @@ export function childrenOf(pid) {
   return pids;
 }
 
-/** Whether `pid` is a running process (a zombie waiting to be reaped is not). */
+/**
+ * Whether `pid` is a running process (a zombie waiting to be reaped is not).
+ * @param {number} pid
+ */
 export function running(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
