@@ -15,4 +15,6 @@ export SAFARIDRIVER=/usr/bin/WebKitWebDriver
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
 export JSC_useWasmIPIntLoopOSR=${JSC_useWasmIPIntLoopOSR:-0}
-exec xvfb-run -a cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb "$@"
+# -noreset: Xvfb otherwise resets when its last client goes (the first test binary's browser), and
+# a browser that connects meanwhile gets "cannot open display" (tests/persistence/browsers.mjs).
+exec xvfb-run -a -s '-screen 0 1280x1024x24 -noreset' cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb "$@"
