@@ -53,8 +53,15 @@ export async function serveHarness() {
       commands.push({ id, fn, args });
       dispatch();
     });
-  /** Fails every call not yet answered (the browser died): `why` is the error. */
+  /**
+   * Fails every call not yet answered (the browser died): `why` is the error. Also drops the
+   * dead page's held `GET /command`: its connection can outlive the browser process the test
+   * waited for (WebKitGTK's network process holds it and dies a moment later), and the next
+   * page's first command would go down it and be lost.
+   */
   harness.abandon = (why) => {
+    waiting?.destroy();
+    waiting = null;
     commands.length = 0;
     for (const { reject } of pending.values()) reject(new Error(why));
     pending.clear();
