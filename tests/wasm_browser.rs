@@ -49,9 +49,11 @@ async fn ids_come_from_browser_crypto() {
 /// moves to a faster tier (loop OSR entry). WebKitGTK 2.50's JavaScriptCore loads such a value
 /// as the integer its bits spell (WebKit bug 301435, fixed upstream in 302112@main): every
 /// function of azqueue that is first run with a long loop and a float held across it computes
-/// with garbage. `make test` runs WebKit with `JSC_useWasmIPIntLoopOSR=0`, which this proves
-/// to be in effect; the module is the smallest that shows it: `f64` on the operand stack of a
-/// loop that counts to `n`, returned as it came in.
+/// with garbage. `make test` runs WebKit's wasm in the baseline JIT only (`JSC_useWasmIPInt=0
+/// JSC_useWasmLLInt=0`, scripts/test-webkit.sh): no loop leaves an interpreter there (the
+/// baseline JIT's own move to the optimizing one keeps the float), and this fails without that
+/// setting; the module is the smallest that shows it: `f64` on the operand stack of a loop that
+/// counts to `n`, returned as it came in.
 #[wasm_bindgen_test]
 fn a_float_held_across_a_hot_loop_survives_tier_up() {
     use js_sys::{Function, Reflect, Uint8Array, WebAssembly};
