@@ -21,20 +21,27 @@ import { startAzqueue, throughput, warmUp } from './bench-node.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = process.env.BENCH_BASELINE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SIZES = [
+const SIZES = /** @type {[string, number][]} */ ([
   ['100 B', 100],
   ['48 KiB', 48 * 1024],
-].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
+]).filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
 const CLIENTS = [1, 8, 32].filter(
   (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
 );
 
-const fmt = (x, digits = 0) =>
+/** @typedef {Awaited<ReturnType<typeof throughput>>} Row */
+
+const fmt = (/** @type {number} */ x, digits = 0) =>
   x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const wasmKiB = (www) => {
+const wasmKiB = (/** @type {string} */ www) => {
   const file = path.join(www, 'pkg-node', 'azqueue_bg.wasm');
   return `${fmt(fs.statSync(file).size / 1024)} KiB`;
 };
+/**
+ * @param {Row[]} rows
+ * @param {'put' | 'peek' | 'recv'} key
+ * @param {'count' | 'seconds' | 'serverCpu' | 'errors'} field
+ */
 const sum = (rows, key, field) => rows.reduce((s, r) => s + r[key][field], 0);
 
 async function main() {
@@ -49,6 +56,7 @@ async function main() {
       throw new Error(`${b.www}/pkg-node is missing`);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
+  /** @type {import('./bench-node.mjs').Server[]} */
   const servers = [];
   const load0 = os.loadavg();
   console.log(
@@ -72,17 +80,17 @@ async function main() {
       }
       for (const s of started) await warmUp(s, size);
       for (const n of CLIENTS) {
-        const runs = started.map(() => []);
+        const runs = started.map(() => /** @type {Row[]} */ ([]));
         for (let round = 0; round < ROUNDS; round++) {
           // Alternate which build goes first, so neither always gets the warmer machine.
           const order = round % 2 === 0 ? [0, 1] : [1, 0];
           for (const i of order) runs[i].push(await throughput(started[i], size, n));
         }
-        for (const [op, key] of [
+        for (const [op, key] of /** @type {const} */ ([
           ['put', 'put'],
           ['peek', 'peek'],
           ['receive+delete', 'recv'],
-        ]) {
+        ])) {
           const [a, b] = runs.map((rows) => ({
             rate: sum(rows, key, 'count') / sum(rows, key, 'seconds'),
             us: (sum(rows, key, 'serverCpu') / sum(rows, key, 'count')) * 1e6,

@@ -35,10 +35,10 @@ const KEY = Buffer.from(
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
   'base64',
 );
-const SIZES = [
+const SIZES = /** @type {[string, number][]} */ ([
   ['100 B', 100],
   ['48 KiB', 48 * 1024],
-].filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
+]).filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
 const CLIENTS = [1, 8, 32].filter(
   (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
 );
@@ -56,8 +56,21 @@ const PUT_BYTES_CAP = 256 * 1024 * 1024;
 // Servers
 
 /**
+ * A server this run started: its port and pid, why it exited (false while it runs), the end of
+ * what it printed, and `stop()`.
+ * @typedef {{ name: string, port: number, pid: number, exited: () => string | false,
+ *   tail: () => string, stop: () => Promise<void> }} Server
+ * @typedef {{ count: number, seconds: number, rate: number, serverCpu: number,
+ *   clientCpu: number, errors: number, lastError: string }} Measured one phase's figures
+ * @typedef {{ status: number, body: Buffer }} Answer
+ */
+
+/**
  * Starts the azqueue server of the build in `www` (memory store, no access log, free ports);
  * resolves as `startServer` does.
+ * @param {string} name
+ * @param {string} www
+ * @param {string} cwd
  */
 export function startAzqueue(name, www, cwd) {
   return startServer(
@@ -76,7 +89,14 @@ export function startAzqueue(name, www, cwd) {
   );
 }
 
-/** Spawns a server; resolves { name, port, pid, stop() } once `pattern` shows its URL. */
+/**
+ * Spawns a server; resolves { name, port, pid, stop() } once `pattern` shows its URL.
+ * @param {string} name
+ * @param {string[]} args
+ * @param {RegExp} pattern
+ * @param {string} cwd
+ * @returns {Promise<Server>}
+ */
 export function startServer(name, args, pattern, cwd) {
   const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -91,7 +111,7 @@ export function startServer(name, args, pattern, cwd) {
       reject(new Error(`${name}: no ready line:\n${out}`));
     }, 30_000);
     let ready = false;
-    const onData = (d) => {
+    const onData = (/** @type {Buffer} */ d) => {
       out = (out + d).slice(-20_000);
       const m = ready ? null : pattern.exec(out);
       if (!m) return;
@@ -100,20 +120,22 @@ export function startServer(name, args, pattern, cwd) {
       resolve({
         name,
         port: Number(new URL(m[1]).port),
-        pid: child.pid,
+        pid: /** @type {number} spawned */ (child.pid),
         /** Why the process is gone, or false while it runs; and the end of what it printed. */
         exited: () => exited,
         tail: () => out.slice(-1500),
         stop: () =>
-          new Promise((done) => {
-            if (exited) return done();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              done();
-            });
-            child.kill('SIGTERM');
-          }),
+          /** @type {Promise<void>} */ (
+            new Promise((done) => {
+              if (exited) return done();
+              const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+              child.once('exit', () => {
+                clearTimeout(kill);
+                done();
+              });
+              child.kill('SIGTERM');
+            })
+          ),
       });
     };
     child.stdout.on('data', onData);
@@ -134,7 +156,10 @@ const TICKS = (() => {
   }
 })();
 
-/** A process's user+system CPU time in seconds (Linux /proc). */
+/**
+ * A process's user+system CPU time in seconds (Linux /proc).
+ * @param {number} pid
+ */
 function cpuSeconds(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -145,27 +170,36 @@ function cpuSeconds(pid) {
 // A minimal keep-alive HTTP/1.1 client: one request at a time per connection.
 
 class Connection {
+  /** @param {number} port */
   constructor(port) {
     this.port = port;
     this.socket = net.connect(port, '127.0.0.1');
     this.socket.setNoDelay(true);
+    /** @type {Buffer | null} what has arrived and is not parsed yet */
     this.buf = null;
+    /** @type {Buffer[]} */
     this.chunks = [];
     this.have = 0;
     this.need = 0;
+    /** @type {{ resolve: (res: Answer) => void, reject: (err: Error) => void } | null} */
     this.waiting = null;
     this.socket.on('data', (d) => this.onData(d));
     this.socket.on('error', (e) => this.fail(e));
     this.socket.on('close', () => this.fail(new Error('connection closed')));
   }
 
+  /** @param {Error} err */
   fail(err) {
     const w = this.waiting;
     this.waiting = null;
     if (w) w.reject(err);
   }
 
-  /** Sends one request (head string + optional body string); resolves { status, body }. */
+  /**
+   * Sends one request (head string + optional body string); resolves { status, body }.
+   * @param {string} text
+   * @returns {Promise<Answer>}
+   */
   send(text) {
     return new Promise((resolve, reject) => {
       // No answer within STALL_MS: the server is stuck; drop the connection.
@@ -189,6 +223,7 @@ class Connection {
 
   // Chunks are kept in a list until a whole response is there (concatenating on every chunk
   // would copy a 1.5 MB Get Messages answer dozens of times).
+  /** @param {Buffer} chunk */
   onData(chunk) {
     if (this.buf) {
       this.chunks.push(chunk);
@@ -203,10 +238,10 @@ class Connection {
   }
 
   parse() {
-    const buf = this.buf;
+    const buf = /** @type {Buffer} data arrived */ (this.buf);
     const end = buf.indexOf('\r\n\r\n');
     if (end < 0) return this.wait(buf.length + 1);
-    const head = buf.latin1Slice(0, end);
+    const head = /** @type {any} latin1Slice: Node's, untyped */ (buf).latin1Slice(0, end);
     const status = Number(head.slice(9, 12));
     let bodyStart = end + 4;
     let body;
@@ -217,12 +252,16 @@ class Connection {
       body = buf.subarray(bodyStart, bodyStart + len);
       bodyStart += len;
     } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      /** @type {Buffer[]} */
       const parts = [];
       let at = bodyStart;
       for (;;) {
         const lineEnd = buf.indexOf('\r\n', at);
         if (lineEnd < 0) return this.wait(buf.length + 1);
-        const size = parseInt(buf.latin1Slice(at, lineEnd), 16);
+        const size = parseInt(
+          /** @type {any} latin1Slice: Node's, untyped */ (buf).latin1Slice(at, lineEnd),
+          16,
+        );
         if (buf.length < lineEnd + 2 + size + 2) return this.wait(lineEnd + 2 + size + 2);
         if (size === 0) {
           at = lineEnd + 4;
@@ -242,10 +281,13 @@ class Connection {
     if (w) w.resolve({ status, body });
   }
 
-  /** Waits until `need` bytes are buffered before parsing again. */
+  /**
+   * Waits until `need` bytes are buffered before parsing again.
+   * @param {number} need
+   */
   wait(need) {
     this.need = need;
-    this.have = this.buf.length;
+    this.have = /** @type {Buffer} */ (this.buf).length;
   }
 
   close() {
@@ -268,6 +310,10 @@ function msDate() {
 /**
  * One signed request as wire text. `query` is [[name, decodedValue], …] (sent encoded).
  * SharedKey: the SDKs' string-to-sign, path-style resource `/account/account/queue…`.
+ * @param {number} port
+ * @param {string} method
+ * @param {string} pathname
+ * @param {[string, string][]} [query]
  */
 function request(port, method, pathname, query = [], body = '') {
   const date = msDate();
@@ -290,23 +336,42 @@ function request(port, method, pathname, query = [], body = '') {
   );
 }
 
-/** Message text of `n` ASCII characters (XML-safe). */
+/**
+ * Message text of `n` ASCII characters (XML-safe).
+ * @param {number} n
+ */
 function text(n) {
   const unit = 'azqueue-bench-0123456789-abcdefghijklmnopqrstuvwxyz-';
   return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 }
 
-/** The text between `open` and `close` at or after `from` in `buf`, and where it ends. */
+/**
+ * The text between `open` and `close` at or after `from` in `buf`, and where it ends.
+ * @param {Buffer} buf
+ * @param {string} open
+ * @param {string} close
+ * @param {number} from
+ */
 function field(buf, open, close, from) {
   const start = buf.indexOf(open, from, 'latin1');
   if (start < 0) return null;
   const end = buf.indexOf(close, start, 'latin1');
   if (end < 0) return null;
-  return { value: buf.latin1Slice(start + open.length, end), end: end + close.length };
+  return {
+    value: /** @type {any} latin1Slice: Node's, untyped */ (buf).latin1Slice(
+      start + open.length,
+      end,
+    ),
+    end: end + close.length,
+  };
 }
 
 /** Queue operations on one connection. Each returns the number of messages it handled. */
 export class Client {
+  /**
+   * @param {number} port
+   * @param {string} queue
+   */
   constructor(port, queue) {
     this.conn = new Connection(port);
     this.port = port;
@@ -315,6 +380,10 @@ export class Client {
     this.lastError = '';
   }
 
+  /**
+   * @param {Answer} res
+   * @param {number} want
+   */
   check(res, want) {
     if (res.status === want) return true;
     this.errors++;
@@ -332,6 +401,7 @@ export class Client {
     await this.conn.send(request(this.port, 'DELETE', this.base));
   }
 
+  /** @param {string} body */
   async put(body) {
     const res = await this.conn.send(request(this.port, 'POST', `${this.base}/messages`, [], body));
     return this.check(res, 201) ? 1 : 0;
@@ -344,7 +414,11 @@ export class Client {
     return this.check(res, 200) ? 1 : 0;
   }
 
-  /** Get Messages(n); resolves [[id, popReceipt], …]. */
+  /**
+   * Get Messages(n); resolves [[id, popReceipt], …].
+   * @param {number} n
+   * @param {number} visibility
+   */
   async receive(n, visibility) {
     const res = await this.conn.send(
       request(this.port, 'GET', `${this.base}/messages`, [
@@ -354,6 +428,7 @@ export class Client {
     );
     if (!this.check(res, 200)) return [];
     // Buffer.indexOf rather than a regex over the decoded text: a 32 × 48 KiB answer is 1.5 MB.
+    /** @type {[string, string][]} */
     const out = [];
     const b = res.body;
     let at = 0;
@@ -368,6 +443,10 @@ export class Client {
     return out;
   }
 
+  /**
+   * @param {string} id
+   * @param {string} receipt
+   */
   async delete(id, receipt) {
     const res = await this.conn.send(
       request(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]),
@@ -386,6 +465,13 @@ export class Client {
 /**
  * Runs `step(client)` on every client in a loop until `deadline` (or `step` resolves to null:
  * nothing left to do); returns { count, seconds, serverCpu, clientCpu, errors, lastError }.
+ * @template {{ errors: number, lastError: string, close(): void }} C a Client, or anything
+ *   that counts its errors the same way
+ * @param {Server} server
+ * @param {C[]} clients
+ * @param {number} ms
+ * @param {(client: C) => Promise<number | null>} step
+ * @returns {Promise<Measured>}
  */
 export async function phase(server, clients, ms, step, maxCount = Infinity) {
   const cpu0 = cpuSeconds(server.pid);
@@ -404,6 +490,7 @@ export async function phase(server, clients, ms, step, maxCount = Infinity) {
   );
   // A server that stops answering must not stall the whole run: after the deadline plus a
   // grace period, drop the connections and fail the phase.
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   const stalled = new Promise((resolve) => {
     timer = setTimeout(resolve, ms + STALL_MS, 'stalled');
@@ -442,7 +529,12 @@ function queueName() {
   return `bench-${process.pid}-${++queueSerial}`;
 }
 
-/** put, peek, receive+delete on a fresh queue, for one server, size and client count. */
+/**
+ * put, peek, receive+delete on a fresh queue, for one server, size and client count.
+ * @param {Server} server
+ * @param {number} size
+ * @param {number} nClients
+ */
 export async function throughput(server, size, nClients) {
   const name = queueName();
   const clients = Array.from({ length: nClients }, () => new Client(server.port, name));
@@ -478,7 +570,10 @@ export async function throughput(server, size, nClients) {
   }
 }
 
-/** Median and maximum of latency samples (ms). */
+/**
+ * Median and maximum of latency samples (ms).
+ * @param {number[]} samples
+ */
 function summary(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
@@ -488,7 +583,12 @@ function summary(samples) {
   };
 }
 
-/** Get Messages(32) latency at growing depths on one queue (filled by 32 pipelined clients). */
+/**
+ * Get Messages(32) latency at growing depths on one queue (filled by 32 pipelined clients).
+ * @param {Server} server
+ * @param {number[]} depths
+ * @param {number} fillSeconds
+ */
 async function depthLatency(server, depths, fillSeconds) {
   const name = queueName();
   const fillers = Array.from({ length: 32 }, () => new Client(server.port, name));
@@ -499,9 +599,22 @@ async function depthLatency(server, depths, fillSeconds) {
   }
 }
 
+/**
+ * @typedef {{ target: number, depth: number, skipped?: string, p50?: number, max?: number,
+ *   n?: number, fillRate?: number }} DepthRow a depth reached, and the latency there
+ */
+
+/**
+ * @param {Server} server
+ * @param {Client[]} fillers
+ * @param {number[]} depths
+ * @param {number} fillSeconds
+ * @returns {Promise<DepthRow[]>}
+ */
 async function fillAndProbe(server, fillers, depths, fillSeconds) {
   await fillers[0].createQueue();
   const body = `<QueueMessage><MessageText>${text(100)}</MessageText></QueueMessage>`;
+  /** @type {DepthRow[]} */
   const rows = [];
   let depth = 0;
   const fillDeadline = performance.now() + fillSeconds * 1000;
@@ -521,6 +634,7 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
     }
     // Received messages stay in the queue (invisible), so the depth is unchanged.
     const probe = fillers[0];
+    /** @type {number[]} */
     const samples = [];
     const rounds = Math.min(20, Math.floor(target / 64));
     for (let i = 0; i < rounds; i++) {
@@ -536,11 +650,18 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
   return rows;
 }
 
-/** receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue). */
+/**
+ * receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue).
+ * @param {typeof import('../www/pkg-node/azqueue.js').QueueService} QueueService
+ * @param {number[]} depths
+ * @param {number} fillSeconds
+ * @returns {Promise<DepthRow[]>}
+ */
 async function inProcessDepth(QueueService, depths, fillSeconds) {
   const service = await QueueService.open({ store: 'memory' });
   const q = await service.createQueue('inproc-depth');
   const msg = text(100);
+  /** @type {DepthRow[]} */
   const rows = [];
   let depth = 0;
   const deadline = performance.now() + fillSeconds * 1000;
@@ -552,6 +673,7 @@ async function inProcessDepth(QueueService, depths, fillSeconds) {
       rows.push({ target, depth, skipped: `fill reached ${depth} in the time allowed` });
       break;
     }
+    /** @type {number[]} */
     const samples = [];
     for (let i = 0; i < Math.min(20, Math.floor(target / 64)); i++) {
       const t0 = performance.now();
@@ -571,12 +693,13 @@ async function inProcessDepth(QueueService, depths, fillSeconds) {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const fmt = (x, digits = 0) =>
+const fmt = (/** @type {number} */ x, digits = 0) =>
   Number.isFinite(x)
     ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : '–';
-const us = (cpu, count) => (count > 0 ? fmt((cpu * 1e6) / count) : '–');
-const pct = (cpu, s) => `${fmt((100 * cpu) / s)}%`;
+const us = (/** @type {number} */ cpu, /** @type {number} */ count) =>
+  count > 0 ? fmt((cpu * 1e6) / count) : '–';
+const pct = (/** @type {number} */ cpu, /** @type {number} */ s) => `${fmt((100 * cpu) / s)}%`;
 
 /** A bare Node `http` server answering every request with a fixed 201 and a Put-sized body. */
 const FLOOR_SERVER = `
@@ -598,6 +721,8 @@ process.on('SIGTERM', () => process.exit(0));
  * Not measured: a short mixed run (JIT), then put rounds at `size`. A fresh azqueue server
  * spends a few rounds growing its wasm memory and Node's heap (a 48 KiB put costs several times
  * its steady-state CPU at first); the tables report the steady state.
+ * @param {Server} server
+ * @param {number} size
  */
 export async function warmUp(server, size) {
   const c = new Client(server.port, queueName());
@@ -628,23 +753,33 @@ export async function warmUp(server, size) {
   }
 }
 
+/** @type {string[]} */
 const failures = [];
 let lastProgress = performance.now();
 
-/** Where the time goes, on stderr (the tables go to stdout). */
+/**
+ * Where the time goes, on stderr (the tables go to stdout).
+ * @param {string} what
+ */
 function progress(what) {
   const now = performance.now();
   process.stderr.write(`bench: ${what} took ${((now - lastProgress) / 1000).toFixed(1)} s\n`);
   lastProgress = now;
 }
 
-/** Runs `fn`; on failure records why (and the server's last output) and resolves null. */
+/**
+ * Runs `fn`; on failure records why (and the server's last output) and resolves null.
+ * @template T
+ * @param {Server} server
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T | null>}
+ */
 async function attempt(server, fn) {
   try {
     return await fn();
   } catch (err) {
     failures.push(
-      `${server.name}: ${err.message}; server ${server.exited() || 'still running'}; its last output:\n${server.tail()}`,
+      `${server.name}: ${/** @type {Error} */ (err).message}; server ${server.exited() || 'still running'}; its last output:\n${server.tail()}`,
     );
     return null;
   }
@@ -662,6 +797,7 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-'));
   const started = performance.now();
   const load0 = os.loadavg();
+  /** @type {Server[]} */
   const servers = [];
   // Interrupted: stop the servers this run started, then exit.
   for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -727,7 +863,8 @@ async function main() {
       // otherwise stall every following row).
       const failed = new Set();
       for (const n of CLIENTS) {
-        const run = (s) => (failed.has(s) ? null : attempt(s, () => throughput(s, size, n)));
+        const run = (/** @type {Server} */ s) =>
+          failed.has(s) ? null : attempt(s, () => throughput(s, size, n));
         const a = await run(az);
         if (!a) failed.add(az);
         const b = await run(azurite);
@@ -735,18 +872,18 @@ async function main() {
         if (!a || !b) {
           const who = [a ? null : az, b ? null : azurite]
             .filter(Boolean)
-            .map((x) => x.name)
+            .map((x) => /** @type {Server} */ (x).name)
             .join(' and ');
           console.log(
             `| (${label}, ${n} clients: ${who} failed or skipped after a failure, see below) ||||||||||||`,
           );
           continue;
         }
-        for (const [op, key] of [
+        for (const [op, key] of /** @type {const} */ ([
           ['put', 'put'],
           ['peek', 'peek'],
           ['receive+delete', 'recv'],
-        ]) {
+        ])) {
           const x = a[key];
           const y = b[key];
           const depthNote = key === 'recv' ? ` (${a.depth} / ${b.depth})` : '';
@@ -806,12 +943,16 @@ async function main() {
     await stopAll();
     console.log('| depth | azqueue p50 ms | azqueue max ms | Azurite p50 ms | Azurite max ms |');
     console.log('|---:|---:|---:|---:|---:|');
+    /**
+     * @param {DepthRow | undefined} x
+     * @param {string} missing
+     */
     const cell = (x, missing) =>
       !x
         ? `${missing} | –`
         : x.skipped
           ? `${x.skipped} | –`
-          : `${fmt(x.p50, 2)} | ${fmt(x.max, 2)}`;
+          : `${fmt(/** @type {number} */ (x.p50), 2)} | ${fmt(/** @type {number} */ (x.max), 2)}`;
     for (const target of azDepths) {
       console.log(
         `| ${fmt(target)} | ${cell(
@@ -824,10 +965,10 @@ async function main() {
           )} |`,
       );
     }
-    const fills = (rows) =>
+    const fills = (/** @type {DepthRow[]} */ rows) =>
       rows
         .filter((r) => r.fillRate)
-        .map((r) => `${fmt(r.fillRate)}/s up to ${fmt(r.target)}`)
+        .map((r) => `${fmt(/** @type {number} */ (r.fillRate))}/s up to ${fmt(r.target)}`)
         .join(', ');
     console.log(
       `\nFill rate (32 clients): azqueue ${fills(azRows)}; Azurite ${fills(azuriteRows)}.`,
@@ -851,7 +992,7 @@ async function main() {
   progress('in-process depth latency');
   for (const r of inProcessDepthRows) {
     console.log(
-      `| ${fmt(r.target)} | ${'p50' in r ? `${fmt(r.p50, 3)} | ${fmt(r.max, 3)}` : `${r.skipped} | –`} |`,
+      `| ${fmt(r.target)} | ${'p50' in r ? `${fmt(/** @type {number} */ (r.p50), 3)} | ${fmt(/** @type {number} */ (r.max), 3)}` : `${r.skipped} | –`} |`,
     );
   }
   console.log(
