@@ -19,9 +19,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist'));
 
-const from = (...p) => path.join(ROOT, ...p);
-const notHidden = (src) => !path.basename(src).startsWith('.');
+const from = (/** @type {string[]} */ ...p) => path.join(ROOT, ...p);
+const notHidden = (/** @type {string} */ src) => !path.basename(src).startsWith('.');
 
+/** @param {string} stage */
 function stageInto(stage) {
   for (const built of ['www/pkg/azqueue_bg.wasm', 'www/pkg-node/azqueue.js']) {
     if (!fs.existsSync(from(built)))

@@ -30,7 +30,9 @@ if (dir && isServer) {
     return createServer.call(net, opts, (socket) => {
       const file = path.join(dir, `${process.pid}-${next++}.http`);
       socket.on('data', (chunk) => fs.appendFileSync(file, chunk));
-      onConnection(socket);
+      /** @type {(socket: net.Socket) => void} www/server.mjs always passes one */ (onConnection)(
+        socket,
+      );
     });
   };
 }

@@ -15,7 +15,11 @@ import { startEdge } from './edge_server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 
-/** Message rows stored in the object holding `queue`. */
+/**
+ * Message rows stored in the object holding `queue`.
+ * @param {string} dir
+ * @param {string} queue
+ */
 function storedMessages(dir, queue) {
   const script = path.join(ROOT, 'tests', 'edge', 'read-objects.bun.mjs');
   const objects = JSON.parse(
@@ -25,6 +29,10 @@ function storedMessages(dir, queue) {
     .messages;
 }
 
+/**
+ * @param {string} what
+ * @param {() => boolean} check
+ */
 async function until(what, check) {
   for (let i = 0; i < 60; i++) {
     if (check()) return;
@@ -36,11 +44,14 @@ async function until(what, check) {
 test('the alarm purges expired messages from storage, and is kept across a restart', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-alarm-'));
   const env = { AZQUEUE_PURGE_FLOOR_MS: '500' };
+  /** @type {import('./edge_server.mjs').RunningEdge | null} */
   let server = null;
   try {
     server = await startEdge({ args: ['--persist', dir], env });
     const q = () =>
-      QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient('purged');
+      QueueServiceClient.fromConnectionString(
+        /** @type {import('./edge_server.mjs').RunningEdge} */ (server).connectionString,
+      ).getQueueClient('purged');
     await q().create();
     await q().sendMessage('stays', { messageTimeToLive: 3600 });
     for (let i = 0; i < 3; i++) await q().sendMessage(`expires ${i}`, { messageTimeToLive: 1 });

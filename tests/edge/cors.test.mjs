@@ -17,7 +17,7 @@ test("a queue's answers carry the account's CORS headers, as the rules change", 
       permissions: QueueSASPermissions.parse('r'),
       expiresOn: new Date(Date.now() + 3600_000),
     });
-    const peek = (origin) =>
+    const peek = (/** @type {string} */ origin) =>
       fetch(`${sasUrl.replace('?', '/messages?peekonly=true&')}`, { headers: { Origin: origin } });
     assert.equal(
       (await peek('http://example.com')).headers.get('access-control-allow-origin'),

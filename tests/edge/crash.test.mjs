@@ -30,7 +30,7 @@ test(`the edge Worker survives ${ROUNDS} SIGKILLs of workerd: nothing acknowledg
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       server = await startEdge({ args: ['--persist', dir] });
-      const workerd = childrenOf(server.child.pid);
+      const workerd = childrenOf(/** @type {number} spawned */ (server.child.pid));
       assert.deepEqual(
         ledger.check(await present(server.origin, QUEUE)),
         [],

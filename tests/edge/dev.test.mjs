@@ -9,7 +9,7 @@ import { childrenOf, runEdge, running, startEdge } from './edge_server.mjs';
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   test(`${signal} stops workerd and exits 0`, async () => {
     const server = await startEdge();
-    const children = childrenOf(server.child.pid);
+    const children = childrenOf(/** @type {number} spawned */ (server.child.pid));
     assert.ok(children.length > 0, 'workerd runs as a child of dev.mjs');
     const svc = QueueServiceClient.fromConnectionString(server.connectionString);
     assert.equal((await svc.getQueueClient('lifecycle').create())._response.status, 201);

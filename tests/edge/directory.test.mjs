@@ -17,6 +17,7 @@ import { startEdge } from './edge_server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 
+/** @param {string} dir */
 function directoryFile(dir) {
   const classDir = path.join(dir, '-DirectoryObject');
   const [file] = fs
@@ -26,7 +27,7 @@ function directoryFile(dir) {
 }
 
 /** Every row of every object's SQLite file, by class (tests/edge/dump-objects.bun.mjs). */
-const dump = (dir) =>
+const dump = (/** @type {string} */ dir) =>
   Object.fromEntries(
     ['-DirectoryObject', '-QueueObject'].map((cls) => [
       cls,
@@ -40,7 +41,7 @@ const dump = (dir) =>
     ]),
   );
 
-const tamper = (dir, ...args) =>
+const tamper = (/** @type {string} */ dir, /** @type {string[]} */ ...args) =>
   JSON.parse(
     execFileSync(
       BUN,
@@ -49,7 +50,9 @@ const tamper = (dir, ...args) =>
     ),
   );
 
+/** @param {QueueServiceClient} service */
 async function listed(service) {
+  /** @type {[string, Record<string, string> | undefined][]} */
   const names = [];
   for await (const q of service.listQueues({ prefix: 'half-', includeMetadata: true }))
     names.push([q.name, q.metadata]);
@@ -104,7 +107,10 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-refused-'));
   /** @type {Awaited<ReturnType<typeof startEdge>> | null} */
   let server = null;
-  /** Runs `steps` against a dev.mjs on `dir`, then stops it. */
+  /**
+   * Runs `steps` against a dev.mjs on `dir`, then stops it.
+   * @param {(service: QueueServiceClient, forged: QueueServiceClient) => Promise<void>} steps
+   */
   const session = async (steps) => {
     server = await startEdge({ args: ['--persist', dir] });
     const service = QueueServiceClient.fromConnectionString(server.connectionString, {
@@ -119,6 +125,10 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
     assert.equal(await server.stop(), 0);
     server = null;
   };
+  /**
+   * @param {QueueServiceClient} service
+   * @param {QueueServiceClient} forged
+   */
   const refusals = async (service, forged) => {
     const bad = forged.getQueueClient('kept');
     await rejectsWith(assert, bad.create(), 403, 'AuthenticationFailed');
@@ -165,6 +175,7 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
     await session(async (service) => {
       await service.getQueueClient('kept').setMetadata({ step: 'three' });
       await service.getQueueClient('made').create({ metadata: { m: '1' } });
+      /** @type {[string, Record<string, string> | undefined][]} */
       const names = [];
       for await (const q of service.listQueues({ includeMetadata: true }))
         names.push([q.name, q.metadata]);
@@ -176,13 +187,16 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
     });
     const [directory] = Object.values(dump(dir)['-DirectoryObject']);
     assert.deepEqual(directory.azqueue_pending, []);
-    const copies = directory.azqueue_records.filter((r) => r.key.startsWith('queue/'));
+    const copies = directory.azqueue_records.filter((/** @type {{ key: string }} */ r) =>
+      r.key.startsWith('queue/'),
+    );
     assert.deepEqual(
-      copies.map((r) => r.key),
+      copies.map((/** @type {{ key: string }} */ r) => r.key),
       ['queue/devstoreaccount1/kept'],
     );
   } finally {
-    await server?.kill();
+    // Set and cleared inside `session`: tsc cannot see that it may be left set.
+    await /** @type {import('./edge_server.mjs').RunningEdge | null} */ (server)?.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -7,13 +7,19 @@ import { runNode } from '../run_node.mjs';
 import { EDGE } from '../e2e/azqueue_server.mjs';
 
 /**
+ * A dev.mjs this process started (see startEdge).
+ * @typedef {{ queueUrl: string, origin: string, connectionString: string,
+ *   child: import('node:child_process').ChildProcess, output: () => string,
+ *   stop: (signal?: NodeJS.Signals) => Promise<unknown>, kill: () => Promise<unknown> }}
+ *   RunningEdge
+ */
+
+/**
  * Starts dev.mjs on a free port, in its own process group (so a crash test can kill workerd with
  * it), and waits for its ready line. Resolves to
  * { origin, queueUrl, connectionString, child, output(), stop(signal), kill() }.
  * @param {{ args?: string[], env?: Record<string, string>, timeoutMs?: number }} [options]
- * @returns {Promise<{ queueUrl: string, origin: string, connectionString: string,
- *   child: import('node:child_process').ChildProcess, output: () => string,
- *   stop: (signal?: NodeJS.Signals) => Promise<unknown>, kill: () => Promise<unknown> }>}
+ * @returns {Promise<RunningEdge>}
  */
 export function startEdge({ args = [], env = {}, timeoutMs = 30_000 } = {}) {
   const child = spawn(process.execPath, [EDGE, '--port', '0', ...args], {

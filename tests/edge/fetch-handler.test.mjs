@@ -14,6 +14,10 @@ initSync({
   module: new WebAssembly.Module(fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'))),
 });
 
+/**
+ * @param {string} queue
+ * @param {RequestInit} [init]
+ */
 const at = (queue, init) =>
   new Request(`http://127.0.0.1:1/devstoreaccount1/${queue}`, {
     headers: { 'x-ms-version': '2026-04-06' },
@@ -43,7 +47,10 @@ test('anything but a Request is a TypeError, and the service serves on', async (
   for (const args of [[], [undefined], [null], ['http://127.0.0.1:1/x'], [{ url: 'x' }]]) {
     await assert.rejects(call(...args), TypeError, JSON.stringify(args));
   }
-  await assert.rejects(service.fetch(undefined), TypeError);
+  await assert.rejects(
+    service.fetch(/** @type {any} the wrong type on purpose */ (undefined)),
+    TypeError,
+  );
   assert.equal((await handle(at('after', { method: 'PUT' }))).status, 201);
   assert.equal((await service.fetch(at('after?comp=metadata'))).status, 200);
 });

@@ -15,20 +15,30 @@ import { ROOT, rejectsWith } from '../e2e/azqueue_server.mjs';
 import { startEdge } from './edge_server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
-const bun = (script, ...args) =>
+const bun = (/** @type {string} */ script, /** @type {string[]} */ ...args) =>
   JSON.parse(
     execFileSync(BUN, [path.join(ROOT, 'tests', 'edge', script), ...args], { encoding: 'utf8' }),
   );
 
-/** The SQLite file of the one queue object holding `queue`. */
+/**
+ * The SQLite file of the one queue object holding `queue`.
+ * @param {string} dir
+ * @param {string} queue
+ */
 function objectFile(dir, queue) {
   const objects = bun('read-objects.bun.mjs', path.join(dir, '-QueueObject'));
-  const [id] = Object.entries(objects).find(([, o]) =>
-    o.queues.includes(`queue/devstoreaccount1/${queue}`),
+  const [id] = /** @type {[string, unknown]} the test made it */ (
+    Object.entries(objects).find(([, o]) => o.queues.includes(`queue/devstoreaccount1/${queue}`))
   );
   return { file: path.join(dir, '-QueueObject', `${id}.sqlite`), id, objects };
 }
 
+/**
+ * Runs `fn` on the queue `layout` of a dev.mjs on `dir`, then stops it; resolves to what `fn` did.
+ * @template T
+ * @param {string} dir
+ * @param {(queue: import('@azure/storage-queue').QueueClient) => Promise<T>} fn
+ */
 async function withEdge(dir, fn) {
   const server = await startEdge({ args: ['--persist', dir] });
   try {

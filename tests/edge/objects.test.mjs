@@ -14,7 +14,11 @@ import { startEdge } from './edge_server.mjs';
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 const COUNT = 64;
 
-/** What each object file of one class holds: { id: { queues, messages, layout } }. */
+/**
+ * What each object file of one class holds: { id: { queues, messages, layout } }.
+ * @param {string} dir
+ * @param {string} className
+ */
 function objectsOf(dir, className) {
   const script = path.join(ROOT, 'tests', 'edge', 'read-objects.bun.mjs');
   return JSON.parse(
@@ -39,7 +43,11 @@ test(`${COUNT} queues are ${COUNT} objects, and List Queues pages through them w
       for await (const page of service
         .listQueues({ includeMetadata: true, prefix: 'spread-' })
         .byPage({ maxPageSize: 10 })) {
-        pages.push(page.queueItems.map((q) => [q.name, q.metadata.index]));
+        // includeMetadata: each item has its metadata.
+        const items = /** @type {import('@azure/storage-queue').QueueItem[]} */ (page.queueItems);
+        pages.push(
+          items.map((q) => [q.name, /** @type {Record<string, string>} */ (q.metadata).index]),
+        );
       }
       assert.equal(pages.length, Math.ceil(COUNT / 10));
       assert.deepEqual(
@@ -50,7 +58,9 @@ test(`${COUNT} queues are ${COUNT} objects, and List Queues pages through them w
       for (const name of names) {
         const r = await fetch(`${server.origin}/_azqueue/inspect/devstoreaccount1/${name}`);
         assert.deepEqual(
-          (await r.json()).messages.map((m) => m.messageText),
+          (await r.json()).messages.map(
+            (/** @type {{ messageText: string }} */ m) => m.messageText,
+          ),
           [`first message of ${name}`],
         );
       }

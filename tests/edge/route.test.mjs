@@ -4,9 +4,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { couldBeQueueName, route } from '../../www/edge/route.mjs';
 
-const at = (path) => `http://127.0.0.1:8787${path}`;
+const at = (/** @type {string} */ path) => `http://127.0.0.1:8787${path}`;
 
-/** The route of a request that must go to a queue object. */
+/**
+ * The route of a request that must go to a queue object.
+ * @param {string} method
+ * @param {string} url
+ */
 function queueRoute(method, url) {
   const target = route(method, url);
   if (target.kind !== 'queue') throw new Error(`${method} ${url} went to ${target.kind}`);

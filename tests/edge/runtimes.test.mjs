@@ -67,7 +67,10 @@ for (const [name, command] of Object.entries(RUNTIMES)) {
       assert.equal((await q.create({ metadata: { runtime: name } }))._response.status, 201);
       const listed = [];
       for await (const item of service.listQueues({ includeMetadata: true }))
-        listed.push([item.name, item.metadata.runtime]);
+        listed.push([
+          item.name,
+          /** @type {Record<string, string>} includeMetadata */ (item.metadata).runtime,
+        ]);
       assert.deepEqual(listed, [[`on-${name}`, name]]);
       const sent = await q.sendMessage(`hello from ${name} <&>`);
       const [m] = (await q.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;

@@ -12,10 +12,14 @@ import { after, before, test } from 'node:test';
 import { launchChromium } from '../chromium.mjs';
 import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
+/** @type {Record<string, string>} */
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
+/** @type {http.Server} */
 let site;
+/** @type {import('playwright-core').Browser} */
 let browser;
+/** @type {string} */
 let bundle;
 
 before(async () => {
@@ -55,13 +59,16 @@ window.result = { text: m.messageText, dequeueCount: m.dequeueCount, left: (awai
   bundle = fs.readFileSync(path.join(out, 'app.js'), 'utf8');
 
   site = http.createServer((req, res) => {
-    const file = path.join(out, new URL(req.url, 'http://x').pathname.slice(1) || 'index.html');
+    const file = path.join(
+      out,
+      new URL(/** @type {string} */ (req.url), 'http://x').pathname.slice(1) || 'index.html',
+    );
     if (!file.startsWith(out) || !fs.existsSync(file)) return res.writeHead(404).end();
     res
       .writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
       .end(fs.readFileSync(file));
   });
-  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', () => resolve(undefined)));
   browser = await launchChromium();
 });
 
@@ -80,12 +87,14 @@ test('the browser condition bundles the web glue, not the Node one', () => {
 
 test('the bundle round-trips a message in Chromium', async () => {
   const page = await browser.newPage();
+  /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(`http://127.0.0.1:${site.address().port}/`);
+  const { port } = /** @type {import('node:net').AddressInfo} */ (site.address());
+  await page.goto(`http://127.0.0.1:${port}/`);
   await page
     .waitForFunction(() => window.result !== undefined || null, null, { timeout: 20_000 })
     .catch(() => {});

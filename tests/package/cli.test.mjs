@@ -7,6 +7,11 @@ import { after, before, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { USER_ENV, installedProject } from './project.mjs';
 
+/**
+ * The packaged server the tests talk to.
+ * @type {{ child: import('node:child_process').ChildProcess, queueUrl: string, webUrl: string,
+ *   connectionString: string }}
+ */
 let server;
 
 before(async () => {
@@ -18,7 +23,7 @@ before(async () => {
   let out = '';
   server = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line:\n${out}`)), 30_000);
-    child.stdout.on('data', (d) => {
+    child.stdout.on('data', (/** @type {Buffer} */ d) => {
       out += d;
       const m = /azqueue ready: queue (\S+) web (\S+) connection "([^"]+)"/.exec(out);
       if (m) {
@@ -35,7 +40,7 @@ before(async () => {
 
 after(() => {
   // npx runs the server as its child: signal the whole group this test started.
-  if (server) process.kill(-server.child.pid, 'SIGTERM');
+  if (server) process.kill(-(/** @type {number} spawned */ (server.child.pid)), 'SIGTERM');
 });
 
 test('it listens on 127.0.0.1 with path-style URLs, as azurite-queue does', () => {
@@ -59,7 +64,7 @@ test('the official SDK: create, send, peek, receive, update, delete, delete the 
   assert.equal(m.messageText, 'hello from npx');
   assert.equal(m.dequeueCount, 1);
   const updated = await queue.updateMessage(m.messageId, m.popReceipt, 'half done', 0);
-  await queue.deleteMessage(m.messageId, updated.popReceipt);
+  await queue.deleteMessage(m.messageId, /** @type {string} */ (updated.popReceipt));
   assert.equal((await queue.getProperties()).approximateMessagesCount, 0);
   await queue.delete();
 });

@@ -49,8 +49,9 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
     assert.ok(fs.existsSync(path.join(dir, f)), `${f} is in the package`);
   }
   // Every export names files that are there.
-  const targets = JSON.stringify(manifest.exports)
-    .match(/"\.\/[^"]+"/g)
+  const targets = /** @type {RegExpMatchArray} it names files */ (
+    JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g)
+  )
     .map((s) => s.slice(1, -1))
     .filter(
       (t) => !t.endsWith('/') && t !== './package.json' && !Object.hasOwn(manifest.exports, t),

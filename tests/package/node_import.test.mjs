@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { runInProject } from './project.mjs';
 
-const roundTrip = (open) => `
+const roundTrip = (/** @type {string} */ open) => `
   const service = await ${open};
   const q = await service.createQueue('orders');
   await q.sendMessage('hello');

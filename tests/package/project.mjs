@@ -38,9 +38,13 @@ function sdkVersion() {
   ).version;
 }
 
+/** @type {{ dir: string, tarball: string } | null} */
 let project = null;
 
-/** Packs the package and installs it in a fresh project; resolves { dir, tarball }. */
+/**
+ * Packs the package and installs it in a fresh project; resolves { dir, tarball }.
+ * @returns {{ dir: string, tarball: string }}
+ */
 export function installedProject() {
   project ??= (() => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-user-'));
@@ -50,7 +54,7 @@ export function installedProject() {
       [path.join(ROOT, 'scripts', 'package.mjs'), path.join(dir, 'dist')],
       { encoding: 'utf8' },
     );
-    const tarball = out.trim().split('\n').pop();
+    const tarball = /** @type {string} its last line */ (out.trim().split('\n').pop());
     fs.writeFileSync(
       path.join(dir, 'package.json'),
       '{ "name": "user-project", "version": "1.0.0", "private": true }\n',
@@ -72,7 +76,12 @@ export function installedProject() {
   return project;
 }
 
-/** Runs `node` in the project on a script file written there; resolves { code, stdout, stderr }. */
+/**
+ * Runs `node` in the project on a script file written there; resolves { code, stdout, stderr }.
+ * @param {string} name
+ * @param {string} source
+ * @param {{ args?: string[] }} [options]
+ */
 export function runInProject(name, source, { args = [] } = {}) {
   const { dir } = installedProject();
   fs.writeFileSync(path.join(dir, name), source);

@@ -33,7 +33,7 @@ for (const [runtime, args] of RUNTIMES) {
       timeout: 60_000,
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()), {
+    assert.deepEqual(JSON.parse(/** @type {string} */ (r.stdout.trim().split('\n').pop())), {
       text: 'hello',
       dequeueCount: 1,
       webGlue: true,

@@ -11,7 +11,12 @@ import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Writes `files` into a folder of the project and compiles them; returns tsc's output. */
+/**
+ * Writes `files` into a folder of the project and compiles them; returns tsc's output.
+ * @param {string} name
+ * @param {Record<string, unknown>} compilerOptions
+ * @param {Record<string, string>} files
+ */
 function compile(name, compilerOptions, files) {
   const dir = path.join(installedProject().dir, name);
   fs.mkdirSync(dir, { recursive: true });

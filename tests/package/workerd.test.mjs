@@ -14,11 +14,13 @@ import { Miniflare } from 'miniflare';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { DEV_ACCOUNT, DEV_KEY, ROOT, USER_ENV, installedProject } from './project.mjs';
 
+/** @type {Miniflare[]} */
 const started = [];
 after(async () => {
   for (const mf of started) await mf.dispose();
 });
 
+/** @param {import('miniflare').MiniflareOptions} options */
 async function serve(options) {
   const mf = new Miniflare({ ...options, host: '127.0.0.1', port: 0 });
   started.push(mf);

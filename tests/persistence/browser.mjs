@@ -30,7 +30,8 @@ export async function serveHarness() {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
     throw new Error('www/pkg is missing: run `make build` first');
   /**
-   * @type {{ onLedger: (...entry: unknown[]) => void, url?: string,
+   * `onLedger` hears each entry the page's `ledger()` posts: a kind, then its values (JSON).
+   * @type {{ onLedger: (kind: string, ...values: any[]) => void, url?: string,
    *   call?: (fn: string, ...args: unknown[]) => Promise<unknown>, abandon?: (why: string) => void,
    *   close?: () => Promise<unknown> }}
    */
@@ -97,7 +98,7 @@ export async function serveHarness() {
         body += d;
       });
       req.on('end', () => {
-        harness.onLedger(...JSON.parse(body));
+        harness.onLedger(.../** @type {[string, ...any[]]} */ (JSON.parse(body)));
         res.writeHead(204).end();
       });
       return;

@@ -7,23 +7,38 @@ import assert from 'node:assert/strict';
 import { QueueServiceClient } from '@azure/storage-queue';
 
 export class Ledger {
-  /** messageId → text, for every put the service acknowledged. */
+  /**
+   * messageId → text, for every put the service acknowledged.
+   * @type {Map<string, string>}
+   */
   puts = new Map();
-  /** Ids a consumer was about to delete (recorded *before* the delete was sent). */
+  /**
+   * Ids a consumer was about to delete (recorded *before* the delete was sent).
+   * @type {Set<string>}
+   */
   deleting = new Set();
-  /** Ids whose delete the service acknowledged. */
+  /**
+   * Ids whose delete the service acknowledged.
+   * @type {Set<string>}
+   */
   deleted = new Set();
   acks = 0;
 
+  /**
+   * @param {string} id
+   * @param {string} text
+   */
   put(id, text) {
     this.puts.set(id, text);
     this.acks++;
   }
 
+  /** @param {string} id */
   intend(id) {
     this.deleting.add(id);
   }
 
+  /** @param {string} id */
   delete(id) {
     this.deleted.add(id);
     this.acks++;
@@ -32,8 +47,10 @@ export class Ledger {
   /**
    * Checks `present` (messageId → text, everything the restarted service holds, invisible
    * messages included). Returns the list of violations (empty when all is well).
+   * @param {Map<string, string>} present
    */
   check(present) {
+    /** @type {string[]} */
     const problems = [];
     for (const [id, text] of this.puts) {
       if (this.deleting.has(id)) continue;
@@ -48,23 +65,39 @@ export class Ledger {
   }
 }
 
-/** Kills after a random number of acknowledgements in [min, max): the crash lands mid-work. */
+/**
+ * Kills after a random number of acknowledgements in [min, max): the crash lands mid-work.
+ * @param {number} min
+ * @param {number} max
+ */
 export function randomBetween(min, max) {
   return min + Math.floor(Math.random() * (max - min));
 }
 
-/** Everything a server holds in `queue` (invisible messages included), from its inspection path. */
+/**
+ * Everything a server holds in `queue` (invisible messages included), from its inspection path.
+ * @param {string} origin
+ * @param {string} queue
+ * @returns {Promise<Map<string, string>>}
+ */
 export async function present(origin, queue) {
   const r = await fetch(`${origin}/_azqueue/inspect/devstoreaccount1/${queue}`);
   if (r.status === 404) return new Map();
   const { messages } = await r.json();
-  return new Map(messages.map((m) => [m.messageId, m.messageText]));
+  return new Map(
+    messages.map((/** @type {{ messageId: string, messageText: string }} */ m) => [
+      m.messageId,
+      m.messageText,
+    ]),
+  );
 }
 
 /**
  * Runs `producers` and `consumers` through the official SDK against `queue` until `stopAt`
  * acknowledgements, recording them in `ledger`, then calls `kill()` (which resolves once the
  * server is dead). Workers stop at their first failed request: the server is gone.
+ * @param {{ connectionString: string, queue: string, ledger: Ledger, stopAt: number,
+ *   kill: () => Promise<unknown>, producers: number, consumers: number }} options
  */
 export async function workUntilKilled({
   connectionString,
@@ -80,6 +113,7 @@ export async function workUntilKilled({
   });
   const queue = client.getQueueClient(name);
   await queue.createIfNotExists();
+  /** @type {Promise<unknown> | null} */
   let killed = null;
   const killOnce = () => {
     killed ??= kill();
@@ -89,7 +123,7 @@ export async function workUntilKilled({
     if (ledger.acks - start >= stopAt) killOnce();
   };
   let n = 0;
-  const producer = async (p) => {
+  const producer = async (/** @type {number} */ p) => {
     while (!killed) {
       const text = `p${p}-${n++}-${Math.random().toString(36).slice(2, 8)}`;
       const sent = await queue.sendMessage(text, { messageTimeToLive: -1 }).catch(() => null);
@@ -127,6 +161,9 @@ export async function workUntilKilled({
 /**
  * The end of a crash test: the server restarted after the last kill holds every acknowledged put
  * and no acknowledged delete; reports the totals on `t` and stops the server (exit code 0).
+ * @param {import('node:test').TestContext} t
+ * @param {{ server: { origin: string, stop: () => Promise<unknown> }, queue: string,
+ *   ledger: Ledger, rounds: number }} options
  */
 export async function checkLastRestart(t, { server, queue, ledger, rounds }) {
   try {
