@@ -12,12 +12,14 @@ import { createRequire } from 'node:module';
 import { Journal, frame, readFrames } from '../../www/journal.mjs';
 import { ROOT, startServer } from '../e2e/azqueue_server.mjs';
 
+/** @type {typeof import('../../www/pkg-node/azqueue.js')} */
 const { QueueService, checkStorageAdapter } = createRequire(import.meta.url)(
   path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
 );
 
+/** @type {string[]} */
 const dirs = [];
-const tmp = (what) => {
+const tmp = (/** @type {string} */ what) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-${what}-`));
   dirs.push(dir);
   return dir;
@@ -28,10 +30,17 @@ after(() => {
 
 /** A fixed clock, so exports compare byte for byte. */
 const T0 = Date.UTC(2025, 0, 1);
+/**
+ * @param {import('../../www/pkg-node/azqueue.js').StorageAdapter} store
+ * @param {Record<string, unknown>} [extra]
+ */
 const open = (store, extra = {}) =>
   QueueService.open({ store, now: () => T0, anonymous: true, ...extra });
 
-/** The export without its timestamp. */
+/**
+ * The export without its timestamp.
+ * @param {import('../../www/pkg-node/azqueue.js').QueueService} service
+ */
 async function state(service) {
   const doc = JSON.parse(await service.exportSnapshot());
   delete doc.exportedAt;
@@ -40,13 +49,18 @@ async function state(service) {
 
 /** A storage adapter over a Map, with hooks to observe or hold commits. */
 class MapAdapter {
+  /** @type {Map<string, string>} */
   records = new Map();
+  /** @type {import('../../www/pkg-node/azqueue.js').StorageOp[][]} */
   commits = [];
-  hold = null; // a Promise each commit waits for, when set
-  fail = null; // an Error each commit rejects with, when set
+  /** @type {Promise<unknown> | null} a Promise each commit waits for, when set */
+  hold = null;
+  /** @type {Error | null} an Error each commit rejects with, when set */
+  fail = null;
   load() {
     return [...this.records];
   }
+  /** @param {import('../../www/pkg-node/azqueue.js').StorageOp[]} batch */
   async commit(batch) {
     this.commits.push(batch);
     if (this.hold) await this.hold;
@@ -64,6 +78,7 @@ class MapAdapter {
 
 describe('store contract', () => {
   test('the journal meets the store contract', async () => {
+    /** @type {Journal[]} */
     const journals = [];
     await checkStorageAdapter(() => {
       const j = new Journal(tmp('contract'));
@@ -113,7 +128,7 @@ describe('journal on disk', () => {
     j = new Journal(dir);
     s = await open(j);
     assert.deepEqual(await state(s), before);
-    assert.equal(s.savedClock.now.getTime(), T0);
+    assert.equal(/** @type {{ now: Date }} a journal saves one */ (s.savedClock).now.getTime(), T0);
     const left = s.inspect().accounts[0].queues[0].messages.map((m) => m.messageText);
     assert.equal(left.length, 17);
     assert.ok(left.includes('half done'));
@@ -158,7 +173,7 @@ describe('journal on disk', () => {
     const { payloads, end, torn } = readFrames(Buffer.concat([good, Buffer.alloc(100)]));
     assert.equal(payloads.length, 1);
     assert.equal(end, good.length);
-    assert.match(torn, /100 bytes/);
+    assert.match(/** @type {string} */ (torn), /100 bytes/);
   });
 
   test('a damaged frame followed by a valid one is corruption: the journal refuses to open', async () => {
@@ -238,7 +253,7 @@ describe('the durability guarantee through an adapter', () => {
     const s = await open(adapter);
     const q = await s.createQueue('group');
     const before = adapter.commits.length;
-    /** @type {(value?: unknown) => void} */
+    /** @type {((value?: unknown) => void) | undefined} set by the Promise below */
     let release;
     adapter.hold = new Promise((r) => {
       release = r;
@@ -252,7 +267,7 @@ describe('the durability guarantee through an adapter', () => {
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(resolved, 0, 'nothing resolves while its commit is pending');
     adapter.hold = null;
-    release();
+    /** @type {() => void} */ (release)();
     await Promise.all(sends);
     const used = adapter.commits.length - before;
     assert.ok(used >= 1 && used <= 2, `32 concurrent sends took ${used} commits`);
@@ -262,17 +277,18 @@ describe('the durability guarantee through an adapter', () => {
     const adapter = new MapAdapter();
     const s = await open(adapter);
     const q = await s.createQueue('events');
+    /** @type {string[]} */
     const heard = [];
     s.subscribe((e) => heard.push(e.type));
     const tick = () => new Promise((r) => setTimeout(r, 5));
-    /** @type {(value?: unknown) => void} */
+    /** @type {((value?: unknown) => void) | undefined} set by the Promise below */
     let releaseFirst;
     adapter.hold = new Promise((r) => {
       releaseFirst = r;
     });
     const a = q.sendMessage('a'); // the first commit, held
     await tick();
-    /** @type {(value?: unknown) => void} */
+    /** @type {((value?: unknown) => void) | undefined} set by the Promise below */
     let releaseSecond;
     adapter.hold = new Promise((r) => {
       releaseSecond = r;
@@ -280,11 +296,11 @@ describe('the durability guarantee through an adapter', () => {
     const b = q.sendMessage('b'); // waits for the next commit
     await tick();
     assert.deepEqual(heard, []);
-    releaseFirst();
+    /** @type {() => void} */ (releaseFirst)();
     await a;
     assert.deepEqual(heard, ['sent'], 'b is not durable yet, so nobody hears of it');
     adapter.hold = null;
-    releaseSecond();
+    /** @type {() => void} */ (releaseSecond)();
     await b;
     assert.deepEqual(heard, ['sent', 'sent']);
   });
@@ -294,7 +310,7 @@ describe('the durability guarantee through an adapter', () => {
     const s = await open(adapter, { durability: 'relaxed' });
     assert.equal(s.durability, 'relaxed');
     const q = await s.createQueue('relaxed');
-    /** @type {(value?: unknown) => void} */
+    /** @type {((value?: unknown) => void) | undefined} set by the Promise below */
     let release;
     adapter.hold = new Promise((r) => {
       release = r;
@@ -307,7 +323,7 @@ describe('the durability guarantee through an adapter', () => {
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(flushed, false);
     adapter.hold = null;
-    release();
+    /** @type {() => void} */ (release)();
     await f;
     assert.ok(
       [...adapter.records.keys()].some((k) => k.startsWith('message/devstoreaccount1/relaxed/')),
@@ -343,8 +359,13 @@ describe('the durability guarantee through an adapter', () => {
   });
 
   test('open() checks its options', async () => {
-    await assert.rejects(QueueService.open({ store: { load() {} } }), { code: 'InvalidInput' });
-    await assert.rejects(QueueService.open({ durability: 'sometimes' }), { code: 'InvalidInput' });
+    // Wrong on purpose: what the types forbid, open() refuses at run time.
+    await assert.rejects(QueueService.open(/** @type {any} */ ({ store: { load() {} } })), {
+      code: 'InvalidInput',
+    });
+    await assert.rejects(QueueService.open(/** @type {any} */ ({ durability: 'sometimes' })), {
+      code: 'InvalidInput',
+    });
     await assert.rejects(QueueService.open({ store: 'indexeddb' }), {
       code: 'StoreUnavailable',
       statusCode: 503,
@@ -426,7 +447,7 @@ describe('snapshot and reset', () => {
       assert.equal(r.status, 204);
       r = await fetch(`${base}/_azqueue/inspect/devstoreaccount1/imported`);
       assert.deepEqual(
-        (await r.json()).messages.map((m) => m.messageText),
+        (await r.json()).messages.map((/** @type {{ messageText: string }} */ m) => m.messageText),
         ['hi'],
       );
       r = await fetch(`${base}/_azqueue/snapshot`);
