@@ -200,7 +200,12 @@ describe('nothing on the page misleads', () => {
     await page.waitForSelector('[data-testid=send-status][data-code]');
     const status = await page.textContent('[data-testid=send-status]');
     assert.match(status, /^Refused: 400 \S+ — .+/, status);
-    assert.ok((await narration(page)).some((l) => l.includes('Your Put Message was refused: 400')));
+    // The narration is drawn with the next frame, which may come after the status line.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid=narration] li')].some((r) =>
+        r.textContent?.includes('Your Put Message was refused: 400'),
+      ),
+    );
   });
 
   test('the narration survives a reload', async () => {
