@@ -11,7 +11,11 @@ import { after, before, describe, test } from 'node:test';
 import { QueueClient, QueueSASPermissions, QueueServiceClient } from '@azure/storage-queue';
 import { DEV_ACCOUNT, DEV_KEY, startServer, uniqueName } from './azqueue_server.mjs';
 
-/** The log once it mentions `marker` (it is written as answers go out). */
+/**
+ * The log once it mentions `marker` (it is written as answers go out).
+ * @param {string} file
+ * @param {string} marker
+ */
 async function logMentioning(file, marker) {
   let text = '';
   for (let i = 0; i < 100 && !text.includes(marker); i++) {
@@ -23,8 +27,11 @@ async function logMentioning(file, marker) {
 }
 
 describe('--debug FILE', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
+  /** @type {string} */
   let dir;
+  /** @type {string} */
   let file;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azq-debug-'));
@@ -47,7 +54,7 @@ describe('--debug FILE', () => {
       permissions: QueueSASPermissions.parse('rp'),
       expiresOn: new Date(Date.now() + 3600_000),
     });
-    const sig = new URL(sasUrl).searchParams.get('sig');
+    const sig = /** @type {string} the SAS has one */ (new URL(sasUrl).searchParams.get('sig'));
     const {
       receivedMessageItems: [m],
     } = await new QueueClient(sasUrl).receiveMessages();

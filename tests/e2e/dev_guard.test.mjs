@@ -8,7 +8,9 @@ import net from 'node:net';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { startServer, uniqueName } from './azqueue_server.mjs';
 
+/** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
+/** @type {import('@azure/storage-queue').QueueClient} */
 let queue;
 before(async () => {
   server = await startServer();
@@ -22,7 +24,10 @@ after(() => server.stop());
 
 const count = async () => (await queue.getProperties()).approximateMessagesCount;
 
-/** One raw HTTP/1.1 request with exactly the given head lines; resolves to the status. */
+/**
+ * One raw HTTP/1.1 request with exactly the given head lines; resolves to the status.
+ * @param {string[]} lines
+ */
 function raw(lines) {
   const { port } = new URL(server.origin);
   return new Promise((resolve, reject) => {

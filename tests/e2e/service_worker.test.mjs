@@ -6,7 +6,9 @@ import { after, before, test } from 'node:test';
 import { launchChromium } from '../chromium.mjs';
 import { startServer } from './azqueue_server.mjs';
 
+/** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
+/** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
   server = await startServer();
@@ -19,6 +21,7 @@ after(async () => {
 
 test('a page talks to the queue service living in its service worker', async () => {
   const page = await browser.newPage();
+  /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // Any same-origin document will do as the registering page; the file itself is irrelevant.
