@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startServer } from './azqueue_server.mjs';
 
+/** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
+/** @type {number} */
 let port;
 before(async () => {
   server = await startServer({ args: ['--maxConnections', '2', '--headTimeout', '400'] });
@@ -15,10 +17,15 @@ before(async () => {
 });
 after(() => server.stop());
 
-/** A raw connection that collects what the server sends and notes when it closes. */
+/**
+ * A raw connection that collects what the server sends and notes when it closes.
+ * @typedef {{ socket: net.Socket, text: string, closed: boolean, ended?: Promise<void> }} Conn
+ * @returns {Promise<Conn>}
+ */
 function connect() {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
+    /** @type {Conn} */
     const conn = { socket, text: '', closed: false };
     conn.ended = new Promise((done) =>
       socket.on('close', () => {
@@ -52,7 +59,10 @@ async function served() {
   }
 }
 
-/** Sends one anonymous-safe request (the inspection path needs no credentials); resolves to its status. */
+/**
+ * Sends one anonymous-safe request (the inspection path needs no credentials); resolves to its status.
+ * @param {Conn} conn
+ */
 async function ask(conn) {
   const before = conn.text.length;
   conn.socket.write(
@@ -62,7 +72,11 @@ async function ask(conn) {
     if (conn.closed) throw new Error(`closed before an answer: ${conn.text.slice(before)}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  return Number(/HTTP\/1\.1 (\d{3})/.exec(conn.text.slice(before))[1]);
+  return Number(
+    /** @type {RegExpExecArray} the head is in */ (
+      /HTTP\/1\.1 (\d{3})/.exec(conn.text.slice(before))
+    )[1],
+  );
 }
 
 test('a connection past --maxConnections gets 503 ServerBusy; the open ones are served', async () => {

@@ -96,6 +96,7 @@ describe('server command line', () => {
 });
 
 describe('server endpoints', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer();
@@ -120,7 +121,7 @@ describe('server endpoints', () => {
     const bytes = new Uint8Array(await wasm.arrayBuffer());
     assert.deepEqual([...bytes.slice(0, 4)], [0, 0x61, 0x73, 0x6d]);
     const js = await fetch(new URL('pkg/azqueue.js', server.webUrl));
-    assert.match(js.headers.get('content-type'), /^text\/javascript/);
+    assert.match(/** @type {string} */ (js.headers.get('content-type')), /^text\/javascript/);
     await js.arrayBuffer();
   });
 
