@@ -17,7 +17,9 @@ import { DEV_ACCOUNT, DEV_KEY, rejectsWith, startServer, uniqueName } from './az
 const inAnHour = () => new Date(Date.now() + 3600_000);
 
 describe('with the development account', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
+  /** @type {QueueServiceClient} */
   let service;
   before(async () => {
     server = await startServer();
@@ -46,7 +48,10 @@ describe('with the development account', () => {
     await assert.rejects(
       anon.getQueueClient(uniqueName('anon')).create(),
       (/** @type {import('@azure/storage-queue').RestError} */ err) => {
-        assert.ok([401, 403, 404].includes(err.statusCode), `status ${err.statusCode}`);
+        assert.ok(
+          [401, 403, 404].includes(/** @type {number} */ (err.statusCode)),
+          `status ${err.statusCode}`,
+        );
         return true;
       },
     );
@@ -87,7 +92,7 @@ describe('with the development account', () => {
     const name = uniqueName('sip');
     await service.createQueue(name);
     const owner = service.getQueueClient(name);
-    const sas = (ipRange) =>
+    const sas = (/** @type {{ start: string, end?: string }} */ ipRange) =>
       new QueueClient(
         owner.generateSasUrl({
           permissions: QueueSASPermissions.parse('r'),
@@ -154,6 +159,7 @@ describe('with AZURITE_ACCOUNTS', () => {
   const key1 = Buffer.from('first key of account one').toString('base64');
   const key2 = Buffer.from('second key of account one').toString('base64');
   const key3 = Buffer.from('key of account two').toString('base64');
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer({
@@ -188,7 +194,7 @@ describe('with AZURITE_ACCOUNTS', () => {
     await assert.rejects(
       dev.createQueue(uniqueName('dev')),
       (/** @type {import('@azure/storage-queue').RestError} */ err) =>
-        [403, 404].includes(err.statusCode),
+        [403, 404].includes(/** @type {number} */ (err.statusCode)),
     );
   });
 

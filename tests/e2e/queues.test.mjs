@@ -7,7 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { rejectsWith, startServer, TARGET, uniqueName } from './azqueue_server.mjs';
 
+/** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
+/** @type {QueueServiceClient} */
 let service;
 before(async () => {
   server = await startServer();
@@ -72,7 +74,11 @@ describe('list', () => {
     for (const n of names) await service.createQueue(n, { metadata: { letter: n.slice(-1) } });
     const pages = [];
     for await (const page of service.listQueues({ prefix }).byPage({ maxPageSize: 2 })) {
-      pages.push(page.queueItems.map((q) => q.name));
+      pages.push(
+        /** @type {import('@azure/storage-queue').QueueItem[]} */ (page.queueItems).map(
+          (q) => q.name,
+        ),
+      );
     }
     assert.deepEqual(pages, [
       names.slice().sort().slice(0, 2),
@@ -82,7 +88,7 @@ describe('list', () => {
     const all = [];
     for await (const q of service.listQueues({ prefix, includeMetadata: true })) all.push(q);
     assert.deepEqual(
-      all.map((q) => q.metadata.letter),
+      all.map((q) => /** @type {Record<string, string>} includeMetadata */ (q.metadata).letter),
       ['a', 'b', 'c', 'd', 'e'],
     );
     const none = [];
@@ -139,8 +145,11 @@ describe('access policies', () => {
         ['all', 'raup'],
       ],
     );
-    assert.equal(got.signedIdentifiers[0].accessPolicy.startsOn.getTime(), startsOn.getTime());
-    assert.equal(got.signedIdentifiers[0].accessPolicy.expiresOn.getTime(), expiresOn.getTime());
+    const policy = /** @type {{ startsOn: Date, expiresOn: Date }} set above */ (
+      got.signedIdentifiers[0].accessPolicy
+    );
+    assert.equal(policy.startsOn.getTime(), startsOn.getTime());
+    assert.equal(policy.expiresOn.getTime(), expiresOn.getTime());
     const six = Array.from({ length: 6 }, (_, i) => ({
       id: `p${i}`,
       accessPolicy: { permissions: 'r', startsOn, expiresOn },
@@ -162,14 +171,17 @@ const EXAMPLE_CORS_RULE = {
 
 describe('service properties and CORS', () => {
   test('fresh properties read like the real service; set keeps absent parts', async () => {
-    const props = await service.getProperties();
+    /** @typedef {Required<import('@azure/storage-queue').ServiceGetPropertiesResponse>} Props */
+    const props = /** @type {Props} the service answers every part */ (
+      await service.getProperties()
+    );
     assert.equal(props.hourMetrics.enabled, true);
     assert.equal(props.minuteMetrics.enabled, false);
     assert.equal(props.queueAnalyticsLogging.read, false);
     await service.setProperties({
       cors: [EXAMPLE_CORS_RULE],
     });
-    const after = await service.getProperties();
+    const after = /** @type {Props} */ (await service.getProperties());
     assert.equal(after.cors.length, 1);
     assert.equal(after.cors[0].allowedOrigins, 'http://example.com');
     assert.equal(after.cors[0].maxAgeInSeconds, 600);
