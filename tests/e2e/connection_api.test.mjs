@@ -8,10 +8,17 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
+/** @type {typeof import('../../www/pkg-node/azqueue.js')} */
 const { QueueService } = createRequire(import.meta.url)(
   path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
 );
 
+/**
+ * One raw request.
+ * @param {string} method
+ * @param {string} target
+ * @param {{ body?: string, extra?: string[] }} [options]
+ */
 const req = (method, target, { body = '', extra = [] } = {}) =>
   Buffer.from(
     [
@@ -24,17 +31,22 @@ const req = (method, target, { body = '', extra = [] } = {}) =>
       body,
     ].join('\r\n'),
   );
-const message = (text) => `<QueueMessage><MessageText>${text}</MessageText></QueueMessage>`;
+const message = (/** @type {string} */ text) =>
+  `<QueueMessage><MessageText>${text}</MessageText></QueueMessage>`;
 
 /** The status lines in `bytes`, in order. */
-const statuses = (bytes) =>
+const statuses = (/** @type {Uint8Array} */ bytes) =>
   [
     ...Buffer.from(bytes)
       .toString('latin1')
       .matchAll(/HTTP\/1\.1 (\d{3}) /g),
   ].map((m) => Number(m[1]));
 
-/** What a host does with feed's result: the bytes it writes (awaiting a Promise). */
+/**
+ * What a host does with feed's result: the bytes it writes (awaiting a Promise).
+ * @param {import('../../www/pkg-node/azqueue.js').Connection} conn
+ * @param {number | Promise<number>} n
+ */
 async function written(conn, n) {
   const count = await n;
   return count > 0 ? conn.take(Buffer.allocUnsafe(count)) : Buffer.alloc(0);
@@ -45,11 +57,12 @@ test('with the memory store the bytes are ready at once; a request split anywher
   const conn = service.connection('127.0.0.1:10001', 0);
   const create = req('PUT', '/devstoreaccount1/conn-sync');
   assert.equal(conn.feed(create.subarray(0, 10)), 0);
-  const n = conn.feed(create.subarray(10));
+  // The memory store: a number at once, never a Promise (checked next).
+  const n = /** @type {number} */ (conn.feed(create.subarray(10)));
   assert.equal(typeof n, 'number');
   assert.deepEqual(statuses(conn.take(Buffer.allocUnsafe(n))), [201]);
   // A short target takes the first bytes; the rest stays for the next take.
-  const m = conn.feed(req('GET', '/devstoreaccount1?comp=list'));
+  const m = /** @type {number} */ (conn.feed(req('GET', '/devstoreaccount1?comp=list')));
   const first = conn.take(Buffer.allocUnsafe(10));
   const rest = conn.take(Buffer.allocUnsafe(m - 10));
   assert.match(
@@ -62,21 +75,26 @@ test('with the memory store the bytes are ready at once; a request split anywher
 });
 
 test('answers wait for a slow store, and pipelined ones behind them keep their order', async () => {
+  /** @type {Map<string, string>} */
   const records = new Map();
+  /** @type {(() => void)[]} */
   let release = [];
   let hold = false;
   const adapter = {
     load: () => [...records].map(([key, value]) => ({ key, value })),
     // Once `hold` is set, every commit waits until the test lets it through.
+    /** @param {import('../../www/pkg-node/azqueue.js').StorageOp[]} batch */
     commit: (batch) =>
-      new Promise((resolve) => {
-        const apply = () => {
-          for (const op of batch) if (op.op === 'put') records.set(op.key, op.value);
-          resolve();
-        };
-        if (hold) release.push(apply);
-        else apply();
-      }),
+      /** @type {Promise<void>} */ (
+        new Promise((resolve) => {
+          const apply = () => {
+            for (const op of batch) if (op.op === 'put') records.set(op.key, op.value);
+            resolve();
+          };
+          if (hold) release.push(apply);
+          else apply();
+        })
+      ),
   };
   const service = await QueueService.open({ store: adapter, anonymous: true });
   hold = true;
@@ -155,6 +173,7 @@ test('the socket listener closes a connection that stays silent, and serves one 
   try {
     const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
     const socket = net.connect(port, '127.0.0.1');
+    /** @type {Buffer[]} */
     const chunks = [];
     socket.on('data', (d) => chunks.push(d));
     const closed = new Promise((resolve) => socket.on('close', resolve));
@@ -164,7 +183,7 @@ test('the socket listener closes a connection that stays silent, and serves one 
     assert.deepEqual(statuses(Buffer.concat(chunks)), [201]);
     assert.ok(performance.now() - started >= 250, 'not closed before the idle time');
   } finally {
-    listener.destroyAll();
+    /** @type {() => void} */ (listener.destroyAll)();
     await new Promise((resolve) => server.close(resolve));
   }
 });
