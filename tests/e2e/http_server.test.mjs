@@ -17,6 +17,10 @@ import {
  * Sends one request as raw bytes on a fresh connection and reads until the server closes it.
  * `headers` are signed; `extra` lines (e.g. a repeated header) are sent as given, unsigned
  * unless the signature's `headers` already account for them.
+ * @param {number} port
+ * @param {{ method: string, path: string, query?: string, headers?: Record<string, string>,
+ *   extra?: string[], body?: string, http10?: boolean }} request
+ * @returns {Promise<{ status: number, headers: Record<string, string>, body: string }>}
  */
 function raw(
   port,
@@ -31,6 +35,7 @@ function raw(
   lines.push(`Authorization: ${authorization(method, path, query, signed)}`, 'Connection: close');
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
+    /** @type {Buffer[]} */
     const chunks = [];
     socket.on('data', (d) => chunks.push(d));
     socket.on('error', reject);
@@ -38,6 +43,7 @@ function raw(
       const text = Buffer.concat(chunks).toString('latin1');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine, ...headerLines] = text.slice(0, split).split('\r\n');
+      /** @type {Record<string, string>} */
       const responseHeaders = {};
       for (const line of headerLines) {
         const i = line.indexOf(':');
@@ -54,7 +60,9 @@ function raw(
 }
 
 describe('the queue port over raw HTTP', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
+  /** @type {number} */
   let port;
   before(async () => {
     server = await startServer();
