@@ -10,14 +10,20 @@ import { startServer, uniqueName } from './azqueue_server.mjs';
 const require = createRequire(import.meta.url);
 const azure = require('azure-storage');
 
-/** The library's callback style as a Promise of its result. */
+/**
+ * The library's callback style as a Promise of its result (the library is untyped: any).
+ * @param {(cb: (err: Error | null, result?: any) => void) => void} fn
+ * @returns {Promise<any>}
+ */
 const call = (fn) =>
   new Promise((resolve, reject) => {
     fn((err, result) => (err ? reject(err) : resolve(result)));
   });
 
 describe('npm azure-storage 2.x', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
+  /** @type {any} the library's QueueService */
   let owner;
   before(async () => {
     server = await startServer();
@@ -27,7 +33,11 @@ describe('npm azure-storage 2.x', () => {
     await server?.stop();
   });
 
-  /** A new queue and a client for it through a queue SAS the library makes itself. */
+  /**
+   * A new queue and a client for it through a queue SAS the library makes itself.
+   * @param {string} prefix
+   * @param {string} permissions
+   */
   async function queueWithSas(prefix, permissions) {
     const name = uniqueName(prefix);
     await call((cb) => owner.createQueue(name, cb));
