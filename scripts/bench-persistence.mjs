@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Client } from './bench-node.mjs';
-import { Journal } from '../www/journal.mjs';
+import { Journal } from '../hosts/node/journal.mjs';
 import { launch, serveHarness } from '../tests/persistence/browser.mjs';
 import { startServer } from '../tests/e2e/azqueue_server.mjs';
 import { bigSnapshot } from '../tests/persistence/pages/big-snapshot.js';

@@ -3,8 +3,8 @@
 // scripts/package.mjs DIR` writes the tarball into DIR instead (the package tests do, so that
 // test processes packing at once do not write one file).
 //
-// The package is staged in a temporary directory: the files of www/ as they are now (server,
-// page, service worker, edge Worker, and the built pkg/ and pkg-node/), the entry points and
+// The package is staged in a temporary directory: the files of www/ and hosts/ as they are now
+// (page, service worker, Node server, edge Worker, and the built pkg/ and pkg-node/), the entry points and
 // types of package/, and a manifest made from package/manifest.json. So the package carries
 // whatever www/ holds at pack time, and the repository's package.json stays the development
 // manifest. No Rust, no install scripts: the wasm is prebuilt.
@@ -29,6 +29,7 @@ function stageInto(stage) {
       throw new Error(`${built} is missing: run \`make build\` first`);
   }
   fs.cpSync(from('www'), path.join(stage, 'www'), { recursive: true, filter: notHidden });
+  fs.cpSync(from('hosts'), path.join(stage, 'hosts'), { recursive: true, filter: notHidden });
   fs.cpSync(from('package', 'lib'), path.join(stage, 'lib'), { recursive: true });
   fs.cpSync(from('package', 'types'), path.join(stage, 'types'), { recursive: true });
   fs.copyFileSync(from('README.md'), path.join(stage, 'README.md'));

@@ -1,6 +1,6 @@
 //! Pluggable storage for hosts that are neither a browser nor a plain process: a JS object
 //! with `load()` and `commit(batch)` (a Durable Object's storage, a KV namespace, the Node
-//! journal in `www/journal.mjs`) becomes a durable backend.
+//! journal in `hosts/node/journal.mjs`) becomes a durable backend.
 //!
 //! The adapter sees opaque string keys and JSON string values (`src/store/layout.rs`) and four
 //! kinds of operation; it never interprets a record. `commit` must apply a batch atomically and resolve

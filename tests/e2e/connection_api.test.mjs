@@ -163,7 +163,7 @@ test('garbage is answered 400 with an Azure error and closes; nothing after it i
 
 test('the socket listener closes a connection that stays silent, and serves one that talks', async () => {
   const net = await import('node:net');
-  const { queueConnectionListener } = await import('../../www/queue-socket.mjs');
+  const { queueConnectionListener } = await import('../../hosts/node/queue-socket.mjs');
   const service = await QueueService.open({ store: 'memory', anonymous: true });
   const listener = queueConnectionListener(service, { fallbackHost: '127.0.0.1', idleMs: 300 });
   const server = net.createServer(listener);

@@ -45,6 +45,7 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
     'types/web.d.ts',
     'types/node.d.ts',
     'www/index.html',
+    'hosts/node/server.mjs',
   ]) {
     assert.ok(fs.existsSync(path.join(dir, f)), `${f} is in the package`);
   }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { Journal, frame, readFrames } from '../../www/journal.mjs';
+import { Journal, frame, readFrames } from '../../hosts/node/journal.mjs';
 import { ROOT, startServer } from '../e2e/azqueue_server.mjs';
 
 /** @type {typeof import('../../www/pkg-node/azqueue.js')} */
