@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { workerOptions } from '../www/edge/miniflare-options.mjs';
+import { workerOptions } from '../hosts/edge/miniflare-options.mjs';
 
 const COLD = process.argv[2] === '--cold';
 const TOTAL = Number(process.argv[COLD ? 3 : 2] ?? 20_000);

@@ -66,14 +66,14 @@ function stageInto(stage) {
   const manifest = JSON.parse(fs.readFileSync(from('package', 'manifest.json'), 'utf8'));
   manifest.version = JSON.parse(fs.readFileSync(from('package.json'), 'utf8')).version;
   // The edge Worker (default fetch export, QueueObject and DirectoryObject Durable Objects).
-  if (fs.existsSync(from('www', 'edge', 'worker.mjs'))) {
+  if (fs.existsSync(from('hosts', 'edge', 'worker.mjs'))) {
     manifest.exports['./worker'] = {
       types: './types/worker.d.ts',
-      default: './www/edge/worker.mjs',
+      default: './hosts/edge/worker.mjs',
     };
     manifest.exports['./worker/miniflare-options'] = {
       types: './types/miniflare-options.d.ts',
-      default: './www/edge/miniflare-options.mjs',
+      default: './hosts/edge/miniflare-options.mjs',
     };
   }
   fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -88,7 +88,7 @@ layer python       .venv/bin/python tests/e2e/python_smoke.py
 # on IndexedDB in Chromium (a page reload and a browser kill midway) and on the edge Worker
 # (workerd killed midway).
 layer soak         node scripts/soak.mjs --store all --seconds 15
-# The edge Worker under workerd: the SDK suites above against www/edge/dev.mjs, then its own tests.
+# The edge Worker under workerd: the SDK suites above against hosts/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/
 # The npm package (make package) installed into an empty project with no Rust on the PATH: npx

@@ -1,4 +1,4 @@
-// `azqueue/worker`: the edge Worker (www/edge/worker.mjs) with its Durable Object classes.
+// `azqueue/worker`: the edge Worker (hosts/edge/worker.mjs) with its Durable Object classes.
 export declare class QueueObject {
   constructor(ctx: unknown, env: Record<string, unknown>);
   fetch(request: Request): Promise<Response>;

@@ -1,4 +1,4 @@
-// The soak's edge host: the edge Worker and its Durable Objects under workerd (www/edge/dev.mjs,
+// The soak's edge host: the edge Worker and its Durable Objects under workerd (hosts/edge/dev.mjs,
 // miniflare 4), their SQLite storage persisted to a temporary directory, driven over loopback
 // HTTP by the workload in this process. Halfway through, workerd is SIGKILLed with its launcher
 // and started again on the same storage, while the workload keeps going: what was acknowledged

@@ -2,8 +2,8 @@
 // store contract suite (checkStorageAdapter) against the edge's SQLite adapter, inside workerd.
 
 import { DurableObject } from 'cloudflare:workers';
-import { checkStorageAdapter } from '../../www/edge/wasm.mjs';
-import { SqliteStore } from '../../www/edge/sqlite-store.mjs';
+import { checkStorageAdapter } from '../../hosts/edge/wasm.mjs';
+import { SqliteStore } from '../../hosts/edge/sqlite-store.mjs';
 
 export class ContractObject extends DurableObject {
   async fetch() {

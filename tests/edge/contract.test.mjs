@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { ROOT } from '../e2e/azqueue_server.mjs';
-import { workerOptions } from '../../www/edge/miniflare-options.mjs';
+import { workerOptions } from '../../hosts/edge/miniflare-options.mjs';
 
 test('the SQLite adapter passes the store contract suite inside a Durable Object', async () => {
   const options = workerOptions({

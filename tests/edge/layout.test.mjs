@@ -1,4 +1,4 @@
-// The queue objects' storage layout has a version (www/edge/sqlite-store.mjs, LAYOUT_VERSION).
+// The queue objects' storage layout has a version (hosts/edge/sqlite-store.mjs, LAYOUT_VERSION).
 // An object stored the older way (no layout row; message values in azqueue's record schema 1,
 // as earlier builds wrote them through storage adapters) loads and is served unchanged, and is
 // marked with this build's versions by its next write; an object marked with a newer layout

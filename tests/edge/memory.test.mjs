@@ -1,4 +1,4 @@
-// The queue objects' memory bound (www/edge/memory.mjs): past it, Put Message answers Azure's
+// The queue objects' memory bound (hosts/edge/memory.mjs): past it, Put Message answers Azure's
 // 503 ServerBusy and stores nothing, while every other operation is served; once messages are
 // consumed, puts are accepted again. The bound is lowered (AZQUEUE_ENGINE_BUDGET) so a test
 // reaches it with a few hundred messages of 1 KiB.

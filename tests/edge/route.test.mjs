@@ -1,8 +1,8 @@
-// Which object the edge Worker sends each request to (www/edge/route.mjs), without workerd.
+// Which object the edge Worker sends each request to (hosts/edge/route.mjs), without workerd.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { couldBeQueueName, route } from '../../www/edge/route.mjs';
+import { couldBeQueueName, route } from '../../hosts/edge/route.mjs';
 
 const at = (/** @type {string} */ path) => `http://127.0.0.1:8787${path}`;
 

@@ -1,4 +1,4 @@
-// Deno (Deno.serve) and Bun (Bun.serve) serving the REST fetch handler (www/edge/deno.mjs,
+// Deno (Deno.serve) and Bun (Bun.serve) serving the REST fetch handler (hosts/edge/deno.mjs,
 // bun.mjs), from the npm packages' binaries: the official SDK round-trips a message through each.
 
 import assert from 'node:assert/strict';
@@ -16,9 +16,9 @@ const RUNTIMES = {
     '--allow-net=127.0.0.1',
     `--allow-read=${path.join(ROOT, 'www')}`,
     '--allow-env=AZURITE_ACCOUNTS',
-    path.join(ROOT, 'www', 'edge', 'deno.mjs'),
+    path.join(ROOT, 'hosts', 'edge', 'deno.mjs'),
   ],
-  bun: [path.join(BIN, 'bun'), path.join(ROOT, 'www', 'edge', 'bun.mjs')],
+  bun: [path.join(BIN, 'bun'), path.join(ROOT, 'hosts', 'edge', 'bun.mjs')],
 };
 
 /**

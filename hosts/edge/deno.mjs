@@ -1,5 +1,5 @@
 // azqueue on Deno: the REST fetch handler served by Deno.serve (queues in memory).
-//   deno run --allow-net --allow-read --allow-env=AZURITE_ACCOUNTS www/edge/deno.mjs --port P
+//   deno run --allow-net --allow-read --allow-env=AZURITE_ACCOUNTS hosts/edge/deno.mjs --port P
 
 import { listenOptions, openHandler, readyLine, WASM_URL } from './standalone.mjs';
 

@@ -1,5 +1,5 @@
 // azqueue on Bun: the REST fetch handler served by Bun.serve (queues in memory).
-//   bun www/edge/bun.mjs --port P
+//   bun hosts/edge/bun.mjs --port P
 
 import { listenOptions, openHandler, readyLine, WASM_URL } from './standalone.mjs';
 

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The repository (or the installed package): the Worker imports the build output beside hosts/.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Miniflare options for the edge Worker: `accounts` (an AZURITE_ACCOUNTS string or undefined),
@@ -16,12 +17,12 @@ export function workerOptions({
   accounts,
   persist,
   bindings = {},
-  scriptPath = path.join(WWW, 'edge', 'worker.mjs'),
+  scriptPath = path.join(ROOT, 'hosts', 'edge', 'worker.mjs'),
 }) {
   return {
     modules: true,
     scriptPath,
-    modulesRoot: WWW,
+    modulesRoot: ROOT,
     // wasm-bindgen's glue is ESM in a `.js` file, which miniflare would take for CommonJS.
     modulesRules: [
       { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
