@@ -4,7 +4,7 @@
 tools:
 	scripts/ensure-tools.sh
 
-# www/pkg (web, built for size) and www/pkg-node (nodejs, built for speed): scripts/build.sh.
+# pkg/web (web, built for size) and pkg/node (nodejs, built for speed): scripts/build.sh.
 build:
 	scripts/build.sh
 

@@ -5,9 +5,10 @@
 // scripts/bench-inprocess.mjs does the same for the in-process `Queue` API.
 //
 // Usage: [BENCH_THIS=DIR] BENCH_BASELINE=DIR node scripts/bench-build.mjs
-//   DIR is a www/ directory of the other build (its server.mjs and pkg-node/), e.g. made with
-//   `git worktree add /tmp/old <commit> && (cd /tmp/old && scripts/build.sh)` or by copying www/
-//   and a pkg-node built with other settings. BENCH_THIS (default: this checkout's www/) is the
+//   DIR is the www/ directory of the other build's checkout (its www/server.mjs starts the
+//   server, which loads ../pkg/node/, or www/pkg-node/ in checkouts older than the pkg/ layout),
+//   e.g. made with `git worktree add /tmp/old <commit> && (cd /tmp/old && scripts/build.sh)`.
+//   BENCH_THIS (default: this checkout's www/) is the
 //   build measured against it.
 // Environment: BENCH_ROUNDS (default 3) alternations per row; BENCH_PHASE_MS, BENCH_SIZE and
 // BENCH_CLIENTS as in bench-node.mjs (e.g. BENCH_PHASE_MS=800 BENCH_CLIENTS=8 for a short run).
@@ -33,8 +34,13 @@ const CLIENTS = [1, 8, 32].filter(
 
 const fmt = (/** @type {number} */ x, digits = 0) =>
   x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** The nodejs build a www/ directory's server loads: ../pkg/node, or pkg-node/ in older checkouts. */
+const nodeBuild = (/** @type {string} */ www) =>
+  [path.join(www, '..', 'pkg', 'node'), path.join(www, 'pkg-node')].find((dir) =>
+    fs.existsSync(path.join(dir, 'azqueue.js')),
+  );
 const wasmKiB = (/** @type {string} */ www) => {
-  const file = path.join(www, 'pkg-node', 'azqueue_bg.wasm');
+  const file = path.join(/** @type {string} checked in main */ (nodeBuild(www)), 'azqueue_bg.wasm');
   return `${fmt(fs.statSync(file).size / 1024)} KiB`;
 };
 /**
@@ -52,8 +58,7 @@ async function main() {
     { name: 'baseline', www: path.resolve(BASELINE) },
   ];
   for (const b of builds) {
-    if (!fs.existsSync(path.join(b.www, 'pkg-node', 'azqueue.js')))
-      throw new Error(`${b.www}/pkg-node is missing`);
+    if (!nodeBuild(b.www)) throw new Error(`the nodejs build beside ${b.www} is missing`);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
   /** @type {import('./bench-node.mjs').Server[]} */

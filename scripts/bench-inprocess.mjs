@@ -12,7 +12,7 @@
 // Usage: node scripts/bench-inprocess.mjs            (make bench runs it)
 // Environment: BENCH_BASE (a commit), BENCH_ROUNDS (default 5 per build), BENCH_MESSAGES
 // (default 50000 per round).
-// Internal: node scripts/bench-inprocess.mjs --child <pkg-node dir> <messages> runs one round
+// Internal: node scripts/bench-inprocess.mjs --child <pkg/node dir> <messages> runs one round
 // and prints its figures as JSON.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -76,7 +76,13 @@ function checkoutPrevious(base) {
     stdio: 'ignore',
   });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-  return { commit, tree, pkg: path.join(tree, 'www', 'pkg-node') };
+  return { commit, tree, pkg: path.join(tree, 'pkg', 'node') };
+}
+
+/** The previous build's nodejs package: pkg/node, or www/pkg-node before the pkg/ layout. */
+function builtPackage(previous) {
+  const older = path.join(previous.tree, 'www', 'pkg-node');
+  return fs.existsSync(path.join(previous.pkg, 'azqueue.js')) ? previous.pkg : older;
 }
 
 /** Builds the previous commit's packages with its own scripts/build.sh. */
@@ -111,7 +117,7 @@ const fmt = (x, digits = 0) =>
 async function main() {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const messages = Number(process.env.BENCH_MESSAGES ?? 50_000);
-  const current = path.join(ROOT, 'www', 'pkg-node');
+  const current = path.join(ROOT, 'pkg', 'node');
   if (!fs.existsSync(path.join(current, 'azqueue.js')))
     throw new Error('run scripts/build.sh first');
   const previous = checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
@@ -122,7 +128,7 @@ async function main() {
       // Alternate which goes first, so a trend in the machine's load hits both alike.
       const order = i % 2 === 0 ? ['previous', 'current'] : ['current', 'previous'];
       for (const which of order)
-        runs[which].push(runChild(which === 'current' ? current : previous.pkg, messages));
+        runs[which].push(runChild(which === 'current' ? current : builtPackage(previous), messages));
       process.stderr.write(`bench-inprocess: round ${i + 1} of ${rounds}\n`);
     }
     const m = (which, key) => median(runs[which].map((r) => r[key]));

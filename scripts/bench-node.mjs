@@ -652,7 +652,7 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
 
 /**
  * receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue).
- * @param {typeof import('../www/pkg-node/azqueue.js').QueueService} QueueService
+ * @param {typeof import('../pkg/node/azqueue.js').QueueService} QueueService
  * @param {number[]} depths
  * @param {number} fillSeconds
  * @returns {Promise<DepthRow[]>}
@@ -786,8 +786,8 @@ async function attempt(server, fn) {
 }
 
 async function main() {
-  const entry = path.join(ROOT, 'www', 'pkg-node', 'azqueue.js');
-  if (!fs.existsSync(entry)) throw new Error('www/pkg-node is missing: run `make build` first');
+  const entry = path.join(ROOT, 'pkg', 'node', 'azqueue.js');
+  if (!fs.existsSync(entry)) throw new Error('pkg/node is missing: run `make build` first');
   const { QueueService } = createRequire(import.meta.url)(entry);
   const azuriteMain = path.join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'queue', 'main.js');
   if (!fs.existsSync(azuriteMain)) throw new Error('Azurite is missing: run `npm install`');

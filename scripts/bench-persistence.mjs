@@ -21,7 +21,7 @@ import { bigSnapshot } from '../tests/persistence/pages/big-snapshot.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { QueueService } = createRequire(import.meta.url)(
-  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+  path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];

@@ -1,7 +1,7 @@
 // Bundles the official @azure/storage-queue SDK (its browser build) into one ES module,
-// www/vendor/azure-storage-queue.js, which the web port serves like any file of www/. The teaching
+// pkg/vendor/azure-storage-queue.js, which the web port serves beside pkg/web. The teaching
 // page's snippet imports it from there, so it works offline and where CDNs are blocked.
-// Run by scripts/build.sh; the output is build output (git-ignored), like www/pkg.
+// Run by scripts/build.sh; the output is build output (git-ignored), like pkg/web.
 
 import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'www', 'vendor', 'azure-storage-queue.js');
+const outfile = join(root, 'pkg', 'vendor', 'azure-storage-queue.js');
 mkdirSync(dirname(outfile), { recursive: true });
 await build({
   stdin: {

@@ -15,8 +15,8 @@ const N = Number(process.argv[2] ?? 50_000);
 const SIZE = Number(process.argv[3] ?? 1024);
 const CLIENTS = Number(process.argv[4] ?? 32);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const WASM = fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'));
-const GLUE = new URL('../www/pkg/azqueue.js', import.meta.url).href;
+const WASM = fs.readFileSync(path.join(ROOT, 'pkg', 'web', 'azqueue_bg.wasm'));
+const GLUE = new URL('../pkg/web/azqueue.js', import.meta.url).href;
 const TEXT = 'x'.repeat(SIZE);
 let instances = 0;
 

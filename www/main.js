@@ -1,8 +1,8 @@
 // The teaching page: boots the wasm engine, wires the controls, and runs the animation loop.
-// Queue behaviour comes from the engine (www/pkg, built by `make build`); the modules under
+// Queue behaviour comes from the engine (pkg/web, built by `make build`); the modules under
 // page/ only drive it through its fetch handler and draw what it reports.
 
-import init, { QueueService } from './pkg/azqueue.js';
+import init, { QueueService } from '/pkg/web/azqueue.js';
 import { EPOCH, formatElapsed } from './page/clock.js';
 import { Demo } from './page/demo.js';
 import { scenarios, scenarioById } from './page/scenarios.js';

@@ -25,7 +25,7 @@
 //   page → worker  port.postMessage({ status, statusText, headers, body })   (body: ArrayBuffer|null)
 //                  or { error: 'message' } when the page could not answer.
 
-import init, { QueueService } from './pkg/azqueue.js';
+import init, { QueueService } from '/pkg/web/azqueue.js';
 
 /**
  * This worker's global scope. The WebWorker lib types `self` as any worker's scope, which tsc

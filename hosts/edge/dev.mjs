@@ -56,8 +56,8 @@ function parseArgs(argv) {
  */
 async function firstAccount(accounts) {
   const require = (await import('node:module')).createRequire(import.meta.url);
-  /** @type {typeof import('../../www/pkg-node/azqueue.js')} */
-  const { QueueService } = require('../../www/pkg-node/azqueue.js');
+  /** @type {typeof import('../../pkg/node/azqueue.js')} */
+  const { QueueService } = require('../../pkg/node/azqueue.js');
   const service = await QueueService.open({ store: 'memory', accounts });
   const account = service.account;
   const key = /AccountKey=([^;]*)/.exec(service.connectionString('http://x'))?.[1] ?? DEV_KEY;

@@ -25,7 +25,7 @@ import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
 import { GENERATION, SqliteStore } from './sqlite-store.mjs';
 
-/** @import { CorsRule, QueueService } from '../../www/pkg/azqueue.js' */
+/** @import { CorsRule, QueueService } from '../../pkg/web/azqueue.js' */
 /** @import { Env } from './serve.mjs' */
 
 /**

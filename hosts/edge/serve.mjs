@@ -4,7 +4,7 @@
 
 import { QueueService } from './wasm.mjs';
 
-/** @import { RawResponse } from '../../www/pkg/azqueue.js' */
+/** @import { RawResponse } from '../../pkg/web/azqueue.js' */
 /** @import { SqliteStore } from './sqlite-store.mjs' */
 
 /**

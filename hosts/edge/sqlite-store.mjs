@@ -14,7 +14,7 @@
 // gate), so nothing is acknowledged before it is durable. The queue object also tracks the bytes
 // of message values it holds, which bounds what its engine keeps in memory (edge README).
 
-/** @import { StorageAdapter, StorageOp } from '../../www/pkg/azqueue.js' */
+/** @import { StorageAdapter, StorageOp } from '../../pkg/web/azqueue.js' */
 
 /** The table layout this build writes and the newest it reads. */
 export const LAYOUT_VERSION = 1;

@@ -2,10 +2,10 @@
 // Bun.serve): the web package's wasm, initialised from its bytes, one QueueService in memory.
 // Shared by deno.mjs and bun.mjs, which differ only in how they read a file and listen.
 
-import { initSync, QueueService } from '../../www/pkg/azqueue.js';
+import { initSync, QueueService } from '../../pkg/web/azqueue.js';
 
 /** The wasm file, relative to this module. */
-export const WASM_URL = new URL('../../www/pkg/azqueue_bg.wasm', import.meta.url);
+export const WASM_URL = new URL('../../pkg/web/azqueue_bg.wasm', import.meta.url);
 
 /**
  * Opens a service and returns `{ handler, connectionString(origin), account }`.

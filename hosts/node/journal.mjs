@@ -28,7 +28,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 /** @import { FileHandle } from 'node:fs/promises' */
-/** @import { StorageOp } from '../../www/pkg-node/azqueue.js' */
+/** @import { StorageOp } from '../../pkg/node/azqueue.js' */
 
 const MAGIC = Buffer.from('AZQJ', 'latin1');
 const HEADER = 12;

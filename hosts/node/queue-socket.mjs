@@ -5,7 +5,7 @@
 // queue logic and no HTTP parsing here.
 
 /** @import { Socket } from 'node:net' */
-/** @import { Connection, QueueService } from '../../www/pkg-node/azqueue.js' */
+/** @import { Connection, QueueService } from '../../pkg/node/azqueue.js' */
 
 /**
  * One request as `onDone` hears of it: `Connection.takeLog()`'s entry and its time in ms.

@@ -19,6 +19,8 @@ import { Journal } from './journal.mjs';
 // The repository (or the installed package): www/ beside hosts/.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WWW = path.join(ROOT, 'www');
+// The build output (scripts/build.sh): the page loads pkg/web and pkg/vendor at the same paths.
+const PKG = path.join(ROOT, 'pkg');
 
 // Run as the npm package's `azqueue` command, or from a checkout.
 const PROGRAM =
@@ -211,9 +213,9 @@ function tlsOptions(opts) {
   return options;
 }
 
-/** @returns {typeof import('../../www/pkg-node/azqueue.js')} */
+/** @returns {typeof import('../../pkg/node/azqueue.js')} */
 function loadPackage() {
-  const entry = path.join(WWW, 'pkg-node', 'azqueue.js');
+  const entry = path.join(PKG, 'node', 'azqueue.js');
   if (!fs.existsSync(entry)) {
     throw new Error(`${path.relative(process.cwd(), entry)} is missing: run \`make build\` first`);
   }
@@ -237,11 +239,12 @@ const MIME = {
 };
 
 /**
- * Serves the files under www/ (GET/HEAD only, never outside the directory).
- * @param {string} root
+ * Serves the files under www/, and pkg/web/ and pkg/vendor/ at /pkg/web/ and /pkg/vendor/ (GET/HEAD
+ * only, never outside those directories).
+ * @param {string} www
  * @returns {(req: IncomingMessage, res: ServerResponse) => void}
  */
-function staticListener(root) {
+function staticListener(www) {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -254,7 +257,9 @@ function staticListener(root) {
       res.writeHead(400).end();
       return;
     }
-    let file = path.join(root, pathname);
+    const built = /^\/pkg\/(web|vendor)\//.exec(pathname);
+    const root = built ? path.join(PKG, built[1]) : www;
+    let file = path.join(root, built ? pathname.slice(built[0].length) : pathname);
     if (!file.startsWith(root + path.sep) && file !== root) {
       res.writeHead(403).end();
       return;

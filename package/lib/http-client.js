@@ -13,7 +13,7 @@
 
 /**
  * @import { InProcessResponse, PipelineRequestLike } from '../types/http-client.js'
- * @import { QueueService } from '../www/pkg/azqueue.js'
+ * @import { QueueService } from '../pkg/web/azqueue.js'
  * @typedef {Pick<QueueService, 'handleRaw'>} RawHandler the part of a QueueService the client calls
  * @typedef {(options?: { preserveCase?: boolean }) => Record<string, string>} HeadersAsObject
  */

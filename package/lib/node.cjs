@@ -4,7 +4,7 @@
 // `service.httpClient()`. `init()` exists so code shared with browsers can call it; here it has
 // nothing left to do.
 
-const glue = require('../www/pkg-node/azqueue.js');
+const glue = require('../pkg/node/azqueue.js');
 const { installHttpClient } = require('./http-client.cjs');
 
 installHttpClient(glue.QueueService);

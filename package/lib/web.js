@@ -8,12 +8,12 @@ import initGlue, {
   initSync,
   QueueService,
   checkStorageAdapter as checkStorageAdapterNow,
-} from '../www/pkg/azqueue.js';
+} from '../pkg/web/azqueue.js';
 import { installHttpClient } from './http-client.js';
 
-/** @import { InitInput } from '../www/pkg/azqueue.js' */
+/** @import { InitInput } from '../pkg/web/azqueue.js' */
 
-export * from '../www/pkg/azqueue.js';
+export * from '../pkg/web/azqueue.js';
 
 /** @type {Promise<void> | null} */
 let ready = null;

@@ -4,7 +4,7 @@
 // "azqueue"` needs no init call. The bundler or runtime must load `.wasm` imports as compiled
 // modules (wrangler does by default; miniflare: a `CompiledWasm` modules rule).
 
-import wasmModule from '../www/pkg/azqueue_bg.wasm';
+import wasmModule from '../pkg/web/azqueue_bg.wasm';
 import { init } from './web.js';
 
 init(wasmModule);

@@ -1,7 +1,7 @@
 // `import`/`require("azqueue")` in Node (the Node glue: the wasm loads as the module does).
 import type { InProcessHttpClient } from './http-client.js';
 
-export * from '../www/pkg-node/azqueue.js';
+export * from '../pkg/node/azqueue.js';
 export type {
   InProcessHttpClient,
   InProcessResponse,
@@ -13,7 +13,7 @@ export type {
 export function init(): Promise<void>;
 export default init;
 
-declare module '../www/pkg-node/azqueue.js' {
+declare module '../pkg/node/azqueue.js' {
   interface QueueService {
     /**
      * An `HttpClient` for the official SDK that serves its requests from this service, in

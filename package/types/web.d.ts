@@ -1,8 +1,8 @@
 // `import … from "azqueue"` in browsers, workers, workerd, Deno and Bun (the web glue).
-import type { InitInput } from '../www/pkg/azqueue.js';
+import type { InitInput } from '../pkg/web/azqueue.js';
 import type { InProcessHttpClient } from './http-client.js';
 
-export * from '../www/pkg/azqueue.js';
+export * from '../pkg/web/azqueue.js';
 export type {
   InProcessHttpClient,
   InProcessResponse,
@@ -18,7 +18,7 @@ export type {
 export function init(input?: InitInput | Promise<InitInput>): Promise<void>;
 export default init;
 
-declare module '../www/pkg/azqueue.js' {
+declare module '../pkg/web/azqueue.js' {
   interface QueueService {
     /**
      * An `HttpClient` for the official SDK that serves its requests from this service, in

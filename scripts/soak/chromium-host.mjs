@@ -27,9 +27,9 @@ import { DEV_ACCOUNT, DEV_KEY } from '../../tests/e2e/azqueue_server.mjs';
 import { processTree, pssMiB } from './process-memory.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = path.resolve(HERE, '..', '..', 'www', 'pkg');
+const PKG = path.resolve(HERE, '..', '..', 'pkg', 'web');
 
-/** The page's module and the SDK in one file; the wasm glue stays a file of www/pkg. */
+/** The page's module and the SDK in one file; the wasm glue stays a file of pkg/web. */
 async function bundle() {
   const out = await build({
     entryPoints: [path.join(HERE, 'page', 'page.mjs')],
@@ -45,12 +45,12 @@ async function bundle() {
 }
 
 /**
- * Serves the page, its bundle and www/pkg on a free loopback port; resolves to { url, close }.
+ * Serves the page, its bundle and pkg/web on a free loopback port; resolves to { url, close }.
  * @param {Uint8Array} script
  */
 async function servePage(script) {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
-    throw new Error('www/pkg is missing: run `make build` first');
+    throw new Error('pkg/web is missing: run `make build` first');
   const html = fs.readFileSync(path.join(HERE, 'page', 'index.html'));
   /** @type {Record<string, string>} */
   const types = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
@@ -64,8 +64,8 @@ async function servePage(script) {
       res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
     if (pathname === '/') return send('text/html', html);
     if (pathname === '/soak.js') return send('text/javascript', script);
-    const file = path.join(PKG, pathname.replace(/^\/pkg\//, ''));
-    if (!pathname.startsWith('/pkg/') || !file.startsWith(PKG + path.sep))
+    const file = path.join(PKG, pathname.replace(/^\/pkg\/web\//, ''));
+    if (!pathname.startsWith('/pkg/web/') || !file.startsWith(PKG + path.sep))
       return res.writeHead(404).end();
     fs.readFile(file, (err, bytes) =>
       err

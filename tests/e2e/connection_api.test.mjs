@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
-/** @type {typeof import('../../www/pkg-node/azqueue.js')} */
+/** @type {typeof import('../../pkg/node/azqueue.js')} */
 const { QueueService } = createRequire(import.meta.url)(
-  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+  path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 
 /**
@@ -44,7 +44,7 @@ const statuses = (/** @type {Uint8Array} */ bytes) =>
 
 /**
  * What a host does with feed's result: the bytes it writes (awaiting a Promise).
- * @param {import('../../www/pkg-node/azqueue.js').Connection} conn
+ * @param {import('../../pkg/node/azqueue.js').Connection} conn
  * @param {number | Promise<number>} n
  */
 async function written(conn, n) {
@@ -83,7 +83,7 @@ test('answers wait for a slow store, and pipelined ones behind them keep their o
   const adapter = {
     load: () => [...records].map(([key, value]) => ({ key, value })),
     // Once `hold` is set, every commit waits until the test lets it through.
-    /** @param {import('../../www/pkg-node/azqueue.js').StorageOp[]} batch */
+    /** @param {import('../../pkg/node/azqueue.js').StorageOp[]} batch */
     commit: (batch) =>
       /** @type {Promise<void>} */ (
         new Promise((resolve) => {

@@ -1,4 +1,4 @@
-// The JS classes as a page or a Node program uses them (www/pkg-node and www/pkg): the
+// The JS classes as a page or a Node program uses them (pkg/node and pkg/web): the
 // examples from the design doc and the doc comments, on a virtual clock, so nothing waits.
 
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { ROOT } from './azqueue_server.mjs';
 
 const { QueueService } = createRequire(import.meta.url)(
-  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+  path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 
 /** A clock that moves only when told: the teaching page's speed control works the same way. */
@@ -149,9 +149,9 @@ const DESCRIBE_RESULTS = `
 /** @param {'node' | 'web'} build @param {string[]} nodeFlags */
 function describeResults(build, nodeFlags) {
   const args = [
-    path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
-    path.join(ROOT, 'www', 'pkg', 'azqueue.js'),
-    path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'),
+    path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
+    path.join(ROOT, 'pkg', 'web', 'azqueue.js'),
+    path.join(ROOT, 'pkg', 'web', 'azqueue_bg.wasm'),
     build,
   ];
   return JSON.parse(
@@ -186,12 +186,12 @@ describe("message results are the SDK's plain objects on every build", () => {
   });
 });
 
-describe('web build (www/pkg) outside a browser', () => {
+describe('web build (pkg/web) outside a browser', () => {
   test('initSync with a compiled module, then the fetch handler answers', async () => {
     const { initSync, QueueService: WebQueueService } = await import(
-      path.join(ROOT, 'www', 'pkg', 'azqueue.js')
+      path.join(ROOT, 'pkg', 'web', 'azqueue.js')
     );
-    const bytes = fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'));
+    const bytes = fs.readFileSync(path.join(ROOT, 'pkg', 'web', 'azqueue_bg.wasm'));
     initSync({ module: new WebAssembly.Module(bytes) });
     const service = await WebQueueService.open({ anonymous: true });
     const handle = service.fetchHandler();

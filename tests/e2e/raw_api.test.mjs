@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
 const { QueueService } = createRequire(import.meta.url)(
-  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+  path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 const EMPTY = new Uint8Array();
 

@@ -115,12 +115,12 @@ describe('server endpoints', () => {
   });
 
   test('www/ files are served, .wasm as application/wasm', async () => {
-    const wasm = await fetch(new URL('pkg/azqueue_bg.wasm', server.webUrl));
+    const wasm = await fetch(new URL('pkg/web/azqueue_bg.wasm', server.webUrl));
     assert.equal(wasm.status, 200);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     const bytes = new Uint8Array(await wasm.arrayBuffer());
     assert.deepEqual([...bytes.slice(0, 4)], [0, 0x61, 0x73, 0x6d]);
-    const js = await fetch(new URL('pkg/azqueue.js', server.webUrl));
+    const js = await fetch(new URL('pkg/web/azqueue.js', server.webUrl));
     assert.match(/** @type {string} */ (js.headers.get('content-type')), /^text\/javascript/);
     await js.arrayBuffer();
   });

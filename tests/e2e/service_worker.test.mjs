@@ -25,7 +25,7 @@ test('a page talks to the queue service living in its service worker', async () 
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // Any same-origin document will do as the registering page; the file itself is irrelevant.
-  await page.goto(new URL('pkg/azqueue.d.ts', server.webUrl).href);
+  await page.goto(new URL('pkg/web/azqueue.d.ts', server.webUrl).href);
   const result = await page.evaluate(async () => {
     await navigator.serviceWorker.register('/sw.js?anonymous=1', { type: 'module' });
     await navigator.serviceWorker.ready;
@@ -43,7 +43,7 @@ test('a page talks to the queue service living in its service worker', async () 
     });
     const got = await fetch('/devstoreaccount1/sw-queue/messages?numofmessages=1', { headers: v });
     const missing = await fetch('/devstoreaccount1/no-such-queue/messages', { headers: v });
-    const other = await fetch('/pkg/azqueue.d.ts');
+    const other = await fetch('/pkg/web/azqueue.d.ts');
     return {
       created: created.status,
       put: put.status,

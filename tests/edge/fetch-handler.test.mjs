@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../e2e/azqueue_server.mjs';
-import { initSync, QueueService } from '../../www/pkg/azqueue.js';
+import { initSync, QueueService } from '../../pkg/web/azqueue.js';
 
 initSync({
-  module: new WebAssembly.Module(fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'azqueue_bg.wasm'))),
+  module: new WebAssembly.Module(fs.readFileSync(path.join(ROOT, 'pkg', 'web', 'azqueue_bg.wasm'))),
 });
 
 /**

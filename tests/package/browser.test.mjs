@@ -49,7 +49,7 @@ window.result = { text: m.messageText, dequeueCount: m.dequeueCount, left: (awai
     { cwd: dir, env: USER_ENV, stdio: 'inherit' },
   );
   fs.copyFileSync(
-    path.join(dir, 'node_modules', 'azqueue', 'www', 'pkg', 'azqueue_bg.wasm'),
+    path.join(dir, 'node_modules', 'azqueue', 'pkg', 'web', 'azqueue_bg.wasm'),
     path.join(out, 'azqueue_bg.wasm'),
   );
   fs.writeFileSync(

@@ -73,7 +73,7 @@ test('--webPort serves the teaching page and its engine from the package', async
   const page = await fetch(server.webUrl);
   assert.equal(page.status, 200);
   assert.match(await page.text(), /<title>azqueue/);
-  const wasm = await fetch(new URL('pkg/azqueue_bg.wasm', server.webUrl));
+  const wasm = await fetch(new URL('pkg/web/azqueue_bg.wasm', server.webUrl));
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
 });

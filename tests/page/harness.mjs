@@ -67,13 +67,15 @@ function startProjectServer() {
   });
 }
 
-/** A static file server for www/ on an ephemeral port. */
+/** A static file server for www/ (and the build output at /pkg/) on an ephemeral port. */
 function startStaticServer() {
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(WWW, path));
-      if (!file.startsWith(WWW)) throw new Error('outside www');
+      const root = path.startsWith('/pkg/') ? ROOT : WWW;
+      let file = normalize(join(root, path));
+      if (!file.startsWith(path.startsWith('/pkg/') ? join(ROOT, 'pkg') : WWW))
+        throw new Error('outside www and pkg');
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
       res.writeHead(200, {
@@ -100,8 +102,8 @@ function startStaticServer() {
 
 /** The project's server when it can start, else our own. */
 export async function startServer() {
-  if (!existsSync(join(WWW, 'pkg', 'azqueue.js'))) {
-    throw new Error('www/pkg is missing: run `make build` first');
+  if (!existsSync(join(ROOT, 'pkg', 'web', 'azqueue.js'))) {
+    throw new Error('pkg/web is missing: run `make build` first');
   }
   if (existsSync(join(WWW, 'server.mjs')) && !process.env.AZQ_PAGE_STATIC) {
     try {

@@ -1,7 +1,7 @@
 // The snippet talks to the page's own engine: the service worker (www/sw.js, registered by the
 // page in forwarding mode) hands /devstoreaccount1/… requests of the tab to the page, which
 // answers them with the engine it draws. The official @azure/storage-queue SDK runs in the page,
-// imported from the server itself (www/vendor/, bundled by scripts/build-sdk.mjs), so nothing
+// imported from the server itself (pkg/vendor/, bundled by scripts/build-sdk.mjs), so nothing
 // leaves the machine; its messages become cards and its calls rows in the HTTP log.
 
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -22,7 +22,7 @@ import {
 let server;
 let browser;
 const pages = [];
-const SDK = '/vendor/azure-storage-queue.js';
+const SDK = '/pkg/vendor/azure-storage-queue.js';
 
 before(async () => {
   if (!existsSync(join(WWW, SDK)))
@@ -82,7 +82,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const queue = await page.textContent('#queue-name');
     const sent = await page.evaluate(async (queue) => {
       // The page's own bundle of the SDK (scripts/build-sdk.mjs), which tsc knows by its package.
-      const bundle = '/vendor/azure-storage-queue.js';
+      const bundle = '/pkg/vendor/azure-storage-queue.js';
       /** @type {typeof import('@azure/storage-queue')} */
       const { QueueClient, AnonymousCredential } = await import(bundle);
       const client = new QueueClient(
@@ -135,7 +135,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     await page.click('#snippet-panel summary');
     const snippet = await page.textContent('[data-testid=snippet]');
     assert.ok(
-      snippet.includes('await import(`${location.origin}/vendor/azure-storage-queue.js`)'),
+      snippet.includes('await import(`${location.origin}/pkg/vendor/azure-storage-queue.js`)'),
       snippet,
     );
     assert.ok(
@@ -248,7 +248,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const { page } = await open();
     await restart(page); // a fresh run: nothing replayed from the last test's session
     const other = await browser.context.newPage();
-    await other.goto(`${server.url}/pkg/azqueue.d.ts`);
+    await other.goto(`${server.url}/pkg/web/azqueue.d.ts`);
     await other.waitForFunction(() => navigator.serviceWorker.controller !== null);
     const r = await other.evaluate(async () => {
       const started = performance.now();

@@ -12,12 +12,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
-const PKG = path.join(ROOT, 'www', 'pkg');
+const PKG = path.join(ROOT, 'pkg', 'web');
 const PAGES = path.join(HERE, 'pages');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 /**
- * Serves /pkg/* from www/pkg and everything else from tests/persistence/pages. The page reports
+ * Serves /pkg/web/* from pkg/web and everything else from tests/persistence/pages. The page reports
  * acknowledgements with `POST /ledger` (a JSON array `[kind, ...args]`); the response is sent
  * after `harness.onLedger(kind, ...args)` has run, so once the page has it, the test knows.
  *
@@ -28,7 +28,7 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  */
 export async function serveHarness() {
   if (!fs.existsSync(path.join(PKG, 'azqueue.js')))
-    throw new Error('www/pkg is missing: run `make build` first');
+    throw new Error('pkg/web is missing: run `make build` first');
   /**
    * `onLedger` hears each entry the page's `ledger()` posts: a kind, then its values (JSON).
    * @type {{ onLedger: (kind: string, ...values: any[]) => void, url?: string,
@@ -103,8 +103,8 @@ export async function serveHarness() {
       });
       return;
     }
-    const [root, rel] = url.pathname.startsWith('/pkg/')
-      ? [PKG, url.pathname.slice(5)]
+    const [root, rel] = url.pathname.startsWith('/pkg/web/')
+      ? [PKG, url.pathname.slice('/pkg/web/'.length)]
       : [PAGES, url.pathname.slice(1)];
     const file = path.join(root, rel);
     if (!file.startsWith(root + path.sep)) return res.writeHead(403).end();

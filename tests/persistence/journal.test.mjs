@@ -1,4 +1,4 @@
-// The Node journal and the storage-adapter path (node --test, against www/pkg-node):
+// The Node journal and the storage-adapter path (node --test, against pkg/node):
 // the store contract suite (the same Rust checks the memory and IndexedDB stores pass, run
 // through `checkStorageAdapter`), reopening from disk, torn tails and corruption, compaction,
 // the directory lock, group commit, relaxed durability, failure handling and the dev paths.
@@ -12,9 +12,9 @@ import { createRequire } from 'node:module';
 import { Journal, frame, readFrames } from '../../hosts/node/journal.mjs';
 import { ROOT, startServer } from '../e2e/azqueue_server.mjs';
 
-/** @type {typeof import('../../www/pkg-node/azqueue.js')} */
+/** @type {typeof import('../../pkg/node/azqueue.js')} */
 const { QueueService, checkStorageAdapter } = createRequire(import.meta.url)(
-  path.join(ROOT, 'www', 'pkg-node', 'azqueue.js'),
+  path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 
 /** @type {string[]} */
@@ -31,7 +31,7 @@ after(() => {
 /** A fixed clock, so exports compare byte for byte. */
 const T0 = Date.UTC(2025, 0, 1);
 /**
- * @param {import('../../www/pkg-node/azqueue.js').StorageAdapter} store
+ * @param {import('../../pkg/node/azqueue.js').StorageAdapter} store
  * @param {Record<string, unknown>} [extra]
  */
 const open = (store, extra = {}) =>
@@ -39,7 +39,7 @@ const open = (store, extra = {}) =>
 
 /**
  * The export without its timestamp.
- * @param {import('../../www/pkg-node/azqueue.js').QueueService} service
+ * @param {import('../../pkg/node/azqueue.js').QueueService} service
  */
 async function state(service) {
   const doc = JSON.parse(await service.exportSnapshot());
@@ -51,7 +51,7 @@ async function state(service) {
 class MapAdapter {
   /** @type {Map<string, string>} */
   records = new Map();
-  /** @type {import('../../www/pkg-node/azqueue.js').StorageOp[][]} */
+  /** @type {import('../../pkg/node/azqueue.js').StorageOp[][]} */
   commits = [];
   /** @type {Promise<unknown> | null} a Promise each commit waits for, when set */
   hold = null;
@@ -60,7 +60,7 @@ class MapAdapter {
   load() {
     return [...this.records];
   }
-  /** @param {import('../../www/pkg-node/azqueue.js').StorageOp[]} batch */
+  /** @param {import('../../pkg/node/azqueue.js').StorageOp[]} batch */
   async commit(batch) {
     this.commits.push(batch);
     if (this.hold) await this.hold;

@@ -63,7 +63,7 @@ const NARRATION_LIMIT = 60;
 /** @import { AnyActor, Consumer, LeaseWorker } from './actors.js' */
 /** @import { LogEntry, WireMessage } from './rest.js' */
 /** @import { Scenario } from './scenarios.js' */
-/** @import { QueueService } from '../pkg/azqueue.js' */
+/** @import { QueueService } from '/pkg/web/azqueue.js' */
 
 export class Demo {
   clock = new VirtualClock();
@@ -136,7 +136,7 @@ export class Demo {
 
   /**
    * @param {object} o
-   * @param {typeof import("../pkg/azqueue.js").QueueService} o.QueueService the engine's class
+   * @param {typeof import("/pkg/web/azqueue.js").QueueService} o.QueueService the engine's class
    * @param {string} o.origin the page's origin (the REST client's base)
    */
   constructor({ QueueService, origin }) {

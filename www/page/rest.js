@@ -68,7 +68,7 @@ export const API_VERSION = '2026-04-06';
  * @typedef {Omit<InspectedMessage, 'insertedOn' | 'expiresOn' | 'nextVisibleOn'>
  *   & { insertedOn: number, expiresOn: number | null, nextVisibleOn: number }} InspectedOverHttp
  */
-/** @import { InspectedMessage } from '../pkg/azqueue.js' */
+/** @import { InspectedMessage } from '/pkg/web/azqueue.js' */
 
 /** Response headers worth showing in the log, in this order. */
 const SHOWN_HEADERS = [

@@ -8,7 +8,7 @@ import { ACCOUNT, API_VERSION } from './rest.js';
 export { SW_URL } from './sw-bridge.js';
 
 /** The SDK's ES module bundle, served by this page's own server (scripts/build-sdk.mjs). */
-export const SDK_PATH = '/vendor/azure-storage-queue.js';
+export const SDK_PATH = '/pkg/vendor/azure-storage-queue.js';
 
 /**
  * The snippet's queue: its own, next to the scenario's, so the scenario's messages are left alone.

@@ -4,7 +4,7 @@
 // ledger in Node through the `soakLedger` binding before the workload goes on, so what the ledger
 // holds outlives a reload of this page.
 
-import init, { QueueService } from '/pkg/azqueue.js';
+import init, { QueueService } from '/pkg/web/azqueue.js';
 import { AnonymousCredential, QueueServiceClient } from '@azure/storage-queue';
 import { installHttpClient } from '../../../package/lib/http-client.js';
 import { createQueues, runWorkload } from '../workload.mjs';

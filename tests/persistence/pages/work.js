@@ -1,7 +1,7 @@
 // The page side of the Chromium crash test and the browser benchmarks: an IndexedDB-backed
 // service, producers and consumers that report every acknowledgement to the test through
 // `POST /ledger` to the test's server, and helpers the test calls with page.evaluate.
-import init, { QueueService } from '/pkg/azqueue.js';
+import init, { QueueService } from '/pkg/web/azqueue.js';
 import { bigSnapshot } from './big-snapshot.js';
 
 await init();
