@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // IndexedDB in each browser here, measured the same way in one run (part of `make bench`; needs
 // `make build`): Chromium, Firefox ESR and WebKitGTK as plain processes on fresh profiles
-// (tests/persistence/browsers.mjs), each running the persistence harness page, driven over HTTP
+// (scripts/lib/browsers.mjs), each running the persistence harness page, driven over HTTP
 // (pages/drive.js). Per browser: acknowledged strict puts/s with 1/8/32 concurrent producers
 // (BENCH_MS each, default 3000; 64-byte messages), then the reopen time (open() until the
 // service answers, median of 3) at 10k and 100k messages. Prints a Markdown table.
@@ -11,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveHarness } from '../tests/persistence/browser.mjs';
-import { BROWSERS, launchBrowser, virtualDisplay } from '../tests/persistence/browsers.mjs';
+import { serveHarness } from './lib/browser-harness.mjs';
+import { BROWSERS, launchBrowser, virtualDisplay } from './lib/browsers.mjs';
 
 const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];

@@ -1,7 +1,7 @@
 // Server benchmark: azqueue's Node server (`node www/server.mjs`) against Azurite's queue service
 // (npm `azurite`), started side by side in one run, both in memory, driven over loopback by the
 // same load generator. The generator is a small keep-alive HTTP/1.1 client on raw sockets that
-// signs every request with SharedKey (node:crypto HMAC), so the servers, not an SDK, are the
+// signs every request with SharedKey (scripts/lib/shared-key.mjs), so the servers, not an SDK, are the
 // bottleneck. Server CPU is read from /proc/<pid>/stat before and after every phase.
 //
 // Measures: put, peek and receive+delete at 100 B and 48 KiB with 1, 8 and 32 clients (ratios
@@ -17,24 +17,18 @@
 // BENCH_FILL_S (default 90) time allowed to fill the deepest queue (server, and in process to 1M).
 
 import { execFileSync, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { API_VERSION } from '../tests/e2e/azqueue_server.mjs';
+import { API_VERSION, DEV_ACCOUNT, sharedKey } from './lib/shared-key.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
 const MAX_DEPTH = Number(process.env.BENCH_MAX_DEPTH ?? 100_000);
 const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
-const ACCOUNT = 'devstoreaccount1';
-const KEY = Buffer.from(
-  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
-  'base64',
-);
 const SIZES = /** @type {[string, number][]} */ ([
   ['100 B', 100],
   ['48 KiB', 48 * 1024],
@@ -319,19 +313,18 @@ function request(port, method, pathname, query = [], body = '') {
   const date = msDate();
   const len = body.length;
   const type = len ? 'application/xml' : '';
-  const canonQuery = query
-    .map(([k, v]) => [k.toLowerCase(), v])
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `\n${k}:${v}`)
-    .join('');
-  const toSign = `${method}\n\n\n${len || ''}\n\n${type}\n\n\n\n\n\n\nx-ms-date:${date}\nx-ms-version:${API_VERSION}\n/${ACCOUNT}${pathname}${canonQuery}`;
-  const sig = crypto.createHmac('sha256', KEY).update(toSign, 'utf8').digest('base64');
+  const auth = sharedKey(method, pathname, query, {
+    'content-length': String(len),
+    'content-type': type,
+    'x-ms-date': date,
+    'x-ms-version': API_VERSION,
+  });
   const qs = query.length
     ? `?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`
     : '';
   return (
     `${method} ${pathname}${qs} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-ms-date: ${date}\r\n` +
-    `x-ms-version: ${API_VERSION}\r\nAuthorization: SharedKey ${ACCOUNT}:${sig}\r\n` +
+    `x-ms-version: ${API_VERSION}\r\nAuthorization: ${auth}\r\n` +
     `Content-Length: ${len}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${body}`
   );
 }
@@ -375,7 +368,7 @@ export class Client {
   constructor(port, queue) {
     this.conn = new Connection(port);
     this.port = port;
-    this.base = `/${ACCOUNT}/${queue}`;
+    this.base = `/${DEV_ACCOUNT}/${queue}`;
     this.errors = 0;
     this.lastError = '';
   }

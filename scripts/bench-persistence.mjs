@@ -15,9 +15,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Client } from './bench-node.mjs';
 import { Journal } from '../hosts/node/journal.mjs';
-import { launch, serveHarness } from '../tests/persistence/browser.mjs';
-import { startServer } from '../tests/e2e/azqueue_server.mjs';
-import { bigSnapshot } from '../tests/persistence/pages/big-snapshot.js';
+import { launch, serveHarness } from './lib/browser-harness.mjs';
+import { startServer } from './lib/azqueue-server.mjs';
+import { bigSnapshot } from './lib/harness-pages/big-snapshot.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { QueueService } = createRequire(import.meta.url)(

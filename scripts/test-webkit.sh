@@ -27,5 +27,5 @@ export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
 export JSC_useWasmIPInt=${JSC_useWasmIPInt:-0}
 export JSC_useWasmLLInt=${JSC_useWasmLLInt:-0}
 # -noreset: Xvfb otherwise resets when its last client goes (the first test binary's browser), and
-# a browser that connects meanwhile gets "cannot open display" (tests/persistence/browsers.mjs).
+# a browser that connects meanwhile gets "cannot open display" (scripts/lib/browsers.mjs).
 exec xvfb-run -a -s '-screen 0 1280x1024x24 -noreset' cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb "$@"

@@ -1,8 +1,8 @@
 // What the pages the tests, benchmarks and soak load in Chromium leave on `window`, for the
 // callbacks the Node side runs there with page.evaluate, and the bindings it exposes to them.
 interface Window {
-  /** The persistence page's helpers (tests/persistence/pages/work.js). */
-  azq: import('../tests/persistence/pages/work.js').PageHelpers;
+  /** The persistence page's helpers (scripts/lib/harness-pages/work.js). */
+  azq: import('../scripts/lib/harness-pages/work.js').PageHelpers;
   /** The soak page's workload and inspection (scripts/soak/page/page.mjs). */
   soak: import('../scripts/soak/page/page.mjs').SoakPage;
   /** The soak's ledger in Node (scripts/soak/chromium-host.mjs's binding). */

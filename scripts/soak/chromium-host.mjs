@@ -1,4 +1,4 @@
-// The soak's Chromium host: Debian's Chromium (playwright-core, the flags of tests/chromium.mjs)
+// The soak's Chromium host: Debian's Chromium (playwright-core, the flags of scripts/lib/chromium.mjs)
 // on a profile of its own, with a page (page/page.mjs, bundled here with the SDK's browser build
 // by esbuild) that runs the workload against an IndexedDB-backed QueueService through
 // `service.httpClient()`. The page reports every acknowledgement to the ledger in this process
@@ -22,8 +22,8 @@ import {
 } from '@azure/storage-queue';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../tests/chromium.mjs';
-import { DEV_ACCOUNT, DEV_KEY } from '../../tests/e2e/azqueue_server.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { DEV_ACCOUNT, DEV_KEY } from '../lib/shared-key.mjs';
 import { processTree, pssMiB } from './process-memory.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

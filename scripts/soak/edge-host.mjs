@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEdge } from '../../tests/edge/edge_server.mjs';
+import { startEdge } from '../lib/edge-server.mjs';
 import { processTree, rssMiB } from './process-memory.mjs';
 import { now, presentOverHttp, sdkClient } from './server-host.mjs';
 import { createQueues, runWorkload } from './workload.mjs';

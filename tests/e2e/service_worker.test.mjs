@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
 import { startServer } from './azqueue_server.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */

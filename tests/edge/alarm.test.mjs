@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { pause, ROOT } from '../e2e/azqueue_server.mjs';
-import { startEdge } from './edge_server.mjs';
+import { startEdge } from '../../scripts/lib/edge-server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 
@@ -44,13 +44,13 @@ async function until(what, check) {
 test('the alarm purges expired messages from storage, and is kept across a restart', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-alarm-'));
   const env = { AZQUEUE_PURGE_FLOOR_MS: '500' };
-  /** @type {import('./edge_server.mjs').RunningEdge | null} */
+  /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge | null} */
   let server = null;
   try {
     server = await startEdge({ args: ['--persist', dir], env });
     const q = () =>
       QueueServiceClient.fromConnectionString(
-        /** @type {import('./edge_server.mjs').RunningEdge} */ (server).connectionString,
+        /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge} */ (server).connectionString,
       ).getQueueClient('purged');
     await q().create();
     await q().sendMessage('stays', { messageTimeToLive: 3600 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueueSASPermissions, QueueServiceClient } from '@azure/storage-queue';
-import { startEdge } from './edge_server.mjs';
+import { startEdge } from '../../scripts/lib/edge-server.mjs';
 
 test("a queue's answers carry the account's CORS headers, as the rules change", async () => {
   const server = await startEdge();

@@ -16,7 +16,7 @@ import {
   randomBetween,
   workUntilKilled,
 } from '../persistence/ledger.mjs';
-import { childrenOf, running, startEdge } from './edge_server.mjs';
+import { childrenOf, running, startEdge } from '../../scripts/lib/edge-server.mjs';
 
 const ROUNDS = Number(process.env.EDGE_CRASH_ROUNDS ?? 3);
 const PRODUCERS = Number(process.env.CRASH_PRODUCERS ?? 4);

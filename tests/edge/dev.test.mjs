@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { childrenOf, runEdge, running, startEdge } from './edge_server.mjs';
+import { childrenOf, runEdge, running, startEdge } from '../../scripts/lib/edge-server.mjs';
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   test(`${signal} stops workerd and exits 0`, async () => {

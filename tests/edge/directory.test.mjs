@@ -13,7 +13,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { rejectsWith, ROOT } from '../e2e/azqueue_server.mjs';
-import { startEdge } from './edge_server.mjs';
+import { startEdge } from '../../scripts/lib/edge-server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 
@@ -196,7 +196,7 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
     );
   } finally {
     // Set and cleared inside `session`: tsc cannot see that it may be left set.
-    await /** @type {import('./edge_server.mjs').RunningEdge | null} */ (server)?.kill();
+    await /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge | null} */ (server)?.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

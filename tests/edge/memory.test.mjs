@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { rejectsWith } from '../e2e/azqueue_server.mjs';
-import { startEdge } from './edge_server.mjs';
+import { startEdge } from '../../scripts/lib/edge-server.mjs';
 
 const TEXT = 'k'.repeat(1024);
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { ROOT } from '../e2e/azqueue_server.mjs';
-import { startEdge } from './edge_server.mjs';
+import { startEdge } from '../../scripts/lib/edge-server.mjs';
 
 const BUN = path.join(ROOT, 'node_modules', '.bin', 'bun');
 const COUNT = 64;

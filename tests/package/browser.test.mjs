@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
 import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
 /** @type {Record<string, string>} */

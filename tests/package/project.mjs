@@ -5,7 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { runNode } from '../run_node.mjs';
+import { runNode } from '../../scripts/lib/run-node.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

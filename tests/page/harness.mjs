@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');

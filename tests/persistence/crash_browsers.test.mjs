@@ -15,8 +15,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveHarness } from './browser.mjs';
-import { launchBrowser, virtualDisplay } from './browsers.mjs';
+import { serveHarness } from '../../scripts/lib/browser-harness.mjs';
+import { launchBrowser, virtualDisplay } from '../../scripts/lib/browsers.mjs';
 import { Ledger, randomBetween } from './ledger.mjs';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 1);

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, serveHarness } from './browser.mjs';
+import { launch, serveHarness } from '../../scripts/lib/browser-harness.mjs';
 import { Ledger, randomBetween } from './ledger.mjs';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2);

@@ -8,16 +8,16 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
 const PKG = path.join(ROOT, 'pkg', 'web');
-const PAGES = path.join(HERE, 'pages');
+const PAGES = path.join(HERE, 'harness-pages');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 /**
- * Serves /pkg/web/* from pkg/web and everything else from tests/persistence/pages. The page reports
+ * Serves /pkg/web/* from pkg/web and everything else from scripts/lib/harness-pages. The page reports
  * acknowledgements with `POST /ledger` (a JSON array `[kind, ...args]`); the response is sent
  * after `harness.onLedger(kind, ...args)` has run, so once the page has it, the test knows.
  *

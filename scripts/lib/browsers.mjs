@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 export const BROWSERS = ['chromium', 'firefox', 'webkit'];
 

@@ -1,10 +1,11 @@
-// Starts www/edge/dev.mjs (the Worker under workerd) for the edge tests and stops or kills it.
+// Starts www/edge/dev.mjs (the Worker under workerd) for the edge tests and the soak, and stops
+// or kills it.
 // Not a test file itself.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { runNode } from '../run_node.mjs';
-import { EDGE } from '../e2e/azqueue_server.mjs';
+import { runNode } from './run-node.mjs';
+import { EDGE } from './azqueue-server.mjs';
 
 /**
  * A dev.mjs this process started (see startEdge).
