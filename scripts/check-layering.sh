@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The dependency direction of design.md, checked by grep (style.md 3.1): the engine sees nothing
-# above it, the REST layer never sees the store or JavaScript, the store layer (record layouts
-# included) stays pure Rust. Comment lines are skipped, because
-# each layer's `//!` doc names exactly what it may not import. Prints the offending lines.
+# The dependency direction of docs/architecture.md, checked by grep (docs/style.md, "Layers"):
+# the engine sees nothing above it, the REST layer never sees the store or JavaScript, the store
+# layer (record layouts included) stays pure Rust; in the JavaScript, the page and the hosts
+# never import each other, only tests/ imports tests/, and only the entry modules load the wasm
+# glue. Comment lines are skipped, because each layer's `//!` doc names exactly what it may not
+# import. Prints the offending lines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,5 +37,52 @@ for file in src/wasm/*.rs; do
     fi
   done
 done
-[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above; no two files of src/wasm import each other)"
+
+# The JavaScript: every module a code line imports (`from '…'`, `import('…')`, `import '…'`,
+# `require('…')`), resolved to a repository path: relative to the importing file, and `/pkg/…`
+# (the URL browser code loads the build output by) to pkg/. Type-only imports live in JSDoc
+# comments and are not counted. Prints `file:line:target`.
+js_imports() {
+  grep -nHE "(from|import|require)[[:space:]]*\(?[[:space:]]*['\"][^'\"]+['\"]" "$@" 2>/dev/null \
+    | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|\*|/\*)' \
+    | sed -nE "s/^([^:]+):([0-9]+):.*(from|import|require)[[:space:]]*\(?[[:space:]]*['\"]([^'\"]+)['\"].*/\1 \2 \4/p" \
+    | while read -r file line spec; do
+      case $spec in
+        /pkg/*) target=${spec#/} ;;
+        ./* | ../*) target=$(realpath -m --relative-to=. "$(dirname "$file")/$spec") ;;
+        *) continue ;; # a package or node: built-in
+      esac
+      # package/lib sits beside pkg/, www/ and hosts/ in the packed package (scripts/package.mjs).
+      [[ $file == package/* && $target =~ ^package/(pkg|www|hosts)/ ]] && target=${target#package/}
+      echo "$file:$line:$target"
+    done
+}
+js_files() { find "$@" -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' \) 2>/dev/null | sort; }
+# js_forbid WHAT PATTERN FILES...: no import of FILES may resolve to a path matching PATTERN.
+js_forbid() {
+  local what=$1 pattern=$2
+  shift 2
+  [ "$#" -eq 0 ] && return
+  if js_imports "$@" | grep -E ":[0-9]+:($pattern)"; then
+    echo "layering: $what" >&2
+    status=1
+  fi
+}
+# The page and the service worker (www/, but for the thin command entries www/server.mjs and
+# www/edge/dev.mjs, which start a host) import no host, script or test.
+mapfile -t page < <(js_files www | grep -vxE 'www/server.mjs|www/edge/dev.mjs')
+js_forbid 'the page (www/) must not import a host, a script or a test' '(hosts|scripts|tests)/' "${page[@]}"
+# A host imports no page file, script or test.
+mapfile -t hosts < <(js_files hosts)
+js_forbid 'a host (hosts/) must not import the page (www/), a script or a test' '(www|scripts|tests)/' "${hosts[@]}"
+# Nothing outside tests/ imports a test helper: what tests and scripts share is in scripts/lib.
+mapfile -t not_tests < <(js_files www hosts scripts package src/wasm types)
+js_forbid 'only tests/ may import from tests/ (shared helpers belong in scripts/lib)' 'tests/' "${not_tests[@]}"
+# The wasm glue (pkg/, built by scripts/build.sh) is loaded by the entry modules alone; the rest
+# of the product gets the engine's classes from them.
+glue_loaders='www/main.js|www/sw.js|hosts/edge/wasm.mjs|hosts/edge/standalone.mjs|hosts/edge/dev.mjs|package/lib/(web|workerd)\.js|package/lib/node\.cjs'
+mapfile -t product < <(js_files www hosts package | grep -vxE "$glue_loaders")
+js_forbid "only $glue_loaders may load the build output (pkg/)" 'pkg/' "${product[@]}"
+
+[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above; no two files of src/wasm import each other; the page imports no host and no host the page; nothing outside tests/ imports tests/; only the entry modules load pkg/)"
 exit "$status"
