@@ -1,6 +1,6 @@
 //! Engine cost per operation at queue depths of 1k, 100k and 1M messages.
 //!
-//! The design promises O(log n) Put / Get / Delete / Update (design.md, invariant 6). Each
+//! The design promises O(log n) Put / Get / Delete / Update (docs/architecture.md, invariant 6). Each
 //! benchmark keeps the depth constant while it runs, so the figure belongs to that depth:
 //! - `put`: puts are timed in chunks; each chunk is deleted again, untimed.
 //! - `get32`: Get Messages for 32 with a 1 s visibility while the clock moves 1 s per call, so

@@ -6,7 +6,7 @@
 //
 // Usage: [BENCH_THIS=DIR] BENCH_BASELINE=DIR node scripts/bench-build.mjs
 //   DIR is the www/ directory of the other build's checkout (its www/server.mjs starts the
-//   server, which loads ../pkg/node/, or www/pkg-node/ in checkouts older than the pkg/ layout),
+//   server, which loads ../pkg/node/, or www/'s pkg-node/ in checkouts older than pkg/),
 //   e.g. made with `git worktree add /tmp/old <commit> && (cd /tmp/old && scripts/build.sh)`.
 //   BENCH_THIS (default: this checkout's www/) is the
 //   build measured against it.

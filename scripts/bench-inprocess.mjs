@@ -79,7 +79,7 @@ function checkoutPrevious(base) {
   return { commit, tree, pkg: path.join(tree, 'pkg', 'node') };
 }
 
-/** The previous build's nodejs package: pkg/node, or www/pkg-node before the pkg/ layout. */
+/** The previous build's nodejs package: pkg/node, or www's pkg-node before there was a pkg/. */
 function builtPackage(previous) {
   const older = path.join(previous.tree, 'www', 'pkg-node');
   return fs.existsSync(path.join(previous.pkg, 'azqueue.js')) ? previous.pkg : older;

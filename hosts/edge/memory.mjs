@@ -6,7 +6,7 @@
 //
 // What a queue costs is estimated from what its storage holds: the bytes of its message records
 // plus a fixed cost per message for the engine's indexes. The constants are measured
-// (tests/edge/memory.test.mjs and the edge README): ENGINE_BUDGET is what the engine may use
+// (tests/edge/memory.test.mjs and docs/edge.md, "Memory"): ENGINE_BUDGET is what the engine may use
 // of the isolate, leaving room for workerd's own share, the JS glue and a request in flight.
 
 /**

@@ -12,7 +12,7 @@
 // Durability: every commit is one `transactionSync`. Workers hold an object's outgoing
 // messages (its HTTP answers included) until the writes before them are confirmed (the output
 // gate), so nothing is acknowledged before it is durable. The queue object also tracks the bytes
-// of message values it holds, which bounds what its engine keeps in memory (edge README).
+// of message values it holds, which bounds what its engine keeps in memory (docs/edge.md, "Memory").
 
 /** @import { StorageAdapter, StorageOp } from '../../pkg/web/azqueue.js' */
 

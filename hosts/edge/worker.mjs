@@ -1,5 +1,5 @@
 // azqueue on Cloudflare Workers: the Azure Queue REST API with one Durable Object per queue and
-// one directory object per account (hosts/edge/README.md). This Worker only routes: each request
+// one directory object per account (docs/edge.md). This Worker only routes: each request
 // goes, unchanged, to the object that holds what it names (route.mjs), and that object's own
 // QueueService authenticates and answers it.
 

@@ -19,8 +19,8 @@ pub(crate) fn store_error_to_js(e: &StoreError) -> JsValue {
 }
 
 /// A durable backend chosen at `open()`. An enum rather than `dyn Store`: async trait methods
-/// are not object-safe, and two variants do not justify boxing (style.md 3.4). The memory
-/// store is no backend at all (the group commit saves nothing).
+/// are not object-safe, and two variants do not justify boxing (docs/style.md, "Storage"). The
+/// memory store is no backend at all (the group commit saves nothing).
 #[derive(Debug)]
 pub(crate) enum AnyStore {
     Idb(IdbStore),

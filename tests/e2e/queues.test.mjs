@@ -109,7 +109,7 @@ describe('metadata', () => {
     assert.deepEqual(props.metadata, { color: 'red', size: 'XL' });
     assert.equal(props.approximateMessagesCount, 2);
     // List Queues names each pair by element: the case it was sent in, as Azure keeps it. Behind
-    // Fetch (the edge Worker) header names arrive lowercased, so that is all it can keep (README).
+    // Fetch (the edge Worker) header names arrive lowercased, so that is all it can keep (docs/choices.md).
     const listed = [];
     for await (const item of service.listQueues({ prefix: q.name, includeMetadata: true }))
       listed.push(item.metadata);

@@ -1,7 +1,7 @@
 // The package in a browser: an esbuild bundle of `import { QueueService } from "azqueue"` (the
 // `browser` condition: the web glue) round-trips a message in headless Chromium. As with any
 // bundler that does not copy `new URL(…, import.meta.url)` assets, the `.wasm` goes next to the
-// bundle (the README says so).
+// bundle (docs/usage.md, "The npm package", says so).
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
