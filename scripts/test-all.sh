@@ -80,9 +80,9 @@ layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 # serde_json in safe code that passes in Chromium and Firefox: an engine fault we cannot fix
 # here, so it cannot gate CI.
 layer build        scripts/build.sh
-# One format for www/, tests/, scripts/, package/ and the crate's JS (.prettierrc.json), then every JavaScript file against
+# One format for www/, hosts/, tests/, scripts/, package/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one tsc project per runtime (tsconfig*.json; needs the build above).
-layer js           'npx --no-install prettier --check www tests scripts types src/wasm package && s=0 && for p in tsconfig*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
+layer js           'npx --no-install prettier --check www hosts tests scripts types src/wasm package && s=0 && for p in tsconfig*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
 layer e2e          node --test tests/e2e/
 layer python       .venv/bin/python tests/e2e/python_smoke.py
 # Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
