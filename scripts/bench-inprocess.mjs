@@ -128,7 +128,9 @@ async function main() {
       // Alternate which goes first, so a trend in the machine's load hits both alike.
       const order = i % 2 === 0 ? ['previous', 'current'] : ['current', 'previous'];
       for (const which of order)
-        runs[which].push(runChild(which === 'current' ? current : builtPackage(previous), messages));
+        runs[which].push(
+          runChild(which === 'current' ? current : builtPackage(previous), messages),
+        );
       process.stderr.write(`bench-inprocess: round ${i + 1} of ${rounds}\n`);
     }
     const m = (which, key) => median(runs[which].map((r) => r[key]));

@@ -2,7 +2,14 @@
 // the soak use too) and the assertions and names only tests need.
 // Not a test file itself (the name matches none of node --test's patterns).
 
-export { ROOT, SERVER, EDGE, TARGET, runServer, startServer } from '../../scripts/lib/azqueue-server.mjs';
+export {
+  ROOT,
+  SERVER,
+  EDGE,
+  TARGET,
+  runServer,
+  startServer,
+} from '../../scripts/lib/azqueue-server.mjs';
 export { API_VERSION, DEV_ACCOUNT, DEV_KEY, sharedKey } from '../../scripts/lib/shared-key.mjs';
 
 /** Resolves after `ms` of real time: only for TTL and visibility expiry against the real clock. */

@@ -50,7 +50,8 @@ test('the alarm purges expired messages from storage, and is kept across a resta
     server = await startEdge({ args: ['--persist', dir], env });
     const q = () =>
       QueueServiceClient.fromConnectionString(
-        /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge} */ (server).connectionString,
+        /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge} */ (server)
+          .connectionString,
       ).getQueueClient('purged');
     await q().create();
     await q().sendMessage('stays', { messageTimeToLive: 3600 });

@@ -196,7 +196,9 @@ test('a refused Create Queue, Delete Queue or Set Metadata writes nothing in any
     );
   } finally {
     // Set and cleared inside `session`: tsc cannot see that it may be left set.
-    await /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge | null} */ (server)?.kill();
+    await /** @type {import('../../scripts/lib/edge-server.mjs').RunningEdge | null} */ (
+      server
+    )?.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
