@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  WWW,
+  ROOT,
   cards,
   chooseScenario,
   launchBrowser,
@@ -25,8 +25,8 @@ const pages = [];
 const SDK = '/pkg/vendor/azure-storage-queue.js';
 
 before(async () => {
-  if (!existsSync(join(WWW, SDK)))
-    throw new Error(`www${SDK} is missing: run \`make build\` (scripts/build-sdk.mjs)`);
+  if (!existsSync(join(ROOT, SDK)))
+    throw new Error(`${SDK.slice(1)} is missing: run \`make build\` (scripts/build-sdk.mjs)`);
   server = await startServer();
   browser = await launchBrowser();
 });
