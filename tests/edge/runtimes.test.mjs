@@ -14,7 +14,7 @@ const RUNTIMES = {
     path.join(BIN, 'deno'),
     'run',
     '--allow-net=127.0.0.1',
-    `--allow-read=${path.join(ROOT, 'www')}`,
+    `--allow-read=${path.join(ROOT, 'pkg', 'web')}`,
     '--allow-env=AZURITE_ACCOUNTS',
     path.join(ROOT, 'hosts', 'edge', 'deno.mjs'),
   ],
