@@ -76,11 +76,12 @@ fi
 if [ -f package-lock.json ]; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
      || [ package.json -nt node_modules/.package-lock.json ]; then
-    # `npm install`, not `npm ci`: the lock names only the platform binaries this registry
-    # serves (deno's optional @deno/<platform> packages for other systems are absent), and
-    # `npm ci` refuses a lock without all of them. The versions are exact pins either way.
-    say "npm install (from package-lock.json)"
-    npm install --no-audit --no-fund
+    # `npm ci`: installs exactly what the lock names and never rewrites it, so `make test`
+    # leaves the working tree as it found it. The lock is complete (deno's optional
+    # @deno/<platform> packages for every system included); `npm ci` refuses one that is not in
+    # step with package.json: after changing package.json, run `npm install` and commit the lock.
+    say "npm ci (from package-lock.json)"
+    npm ci --no-audit --no-fund
   fi
 elif [ ! -d node_modules ] || [ package.json -nt node_modules ]; then
   say "npm install (no package-lock.json yet)"
