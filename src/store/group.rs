@@ -5,7 +5,7 @@
 //! waits for the commit that contains them. At most one commit is in flight; when it
 //! completes, everything that piled up meanwhile goes out as the next one. So N concurrent
 //! requests cost about one store transaction, not N, and every waiter still resolves only after
-//! its own changes are durable (design.md, invariant 3). An operation that changed nothing
+//! its own changes are durable (docs/architecture.md, invariant 3). An operation that changed nothing
 //! (a read) waits for the latest batch too, so it cannot reveal a change that is not yet
 //! durable.
 //!
@@ -163,7 +163,7 @@ impl<S: Store + 'static, R: Runtime + 'static> GroupCommit<S, R> {
 
     /// Makes one operation's changes durable, all or nothing, sharing the commit with whatever
     /// else is pending. Awaited before the operation's Promise (or HTTP response) resolves: the
-    /// flush barrier of design.md, invariant 3. An empty batch waits for the latest commit.
+    /// flush barrier of docs/architecture.md, invariant 3. An empty batch waits for the latest commit.
     pub async fn commit(&self, batch: Vec<Change>) -> Result<(), StoreError> {
         let ticket = self.enqueue_changes(batch)?;
         self.settle(ticket).await
