@@ -16,6 +16,8 @@ pub mod engine;
 pub mod extensions;
 pub mod http1;
 pub mod rest;
+#[cfg(feature = "azure-sdk")]
+pub mod sdk;
 pub mod store;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

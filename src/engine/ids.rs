@@ -7,8 +7,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use std::fmt;
 
-/// A source of random bytes.
-pub trait Entropy {
+/// A source of random bytes. `Send` so an [`Emulator`](super::Emulator) can move into a
+/// transport that must be `Send + Sync` (the Rust SDK's `HttpClient`, behind a mutex).
+pub trait Entropy: Send {
     fn fill(&mut self, buf: &mut [u8]);
 }
 

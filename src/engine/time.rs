@@ -3,8 +3,8 @@
 //! The engine never reads a clock. Edges own clocks: `SystemClock` natively, a JS clock in
 //! `src/wasm`, and [`ManualClock`] in tests and on the teaching page's virtual timeline.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Milliseconds since the Unix epoch.
 #[derive(
@@ -81,30 +81,33 @@ impl Clock for SystemClock {
 }
 
 /// A clock that starts where you say and moves only when told: tests and virtual time.
+///
+/// Clones share one time. It is `Send + Sync` so it can live inside an SDK transport (the Rust
+/// SDK requires both of its `HttpClient`), and a test can keep a clone to move it.
 #[derive(Clone, Debug)]
-pub struct ManualClock(Rc<Cell<u64>>);
+pub struct ManualClock(Arc<AtomicU64>);
 
 impl ManualClock {
     pub fn starting_at(t: Timestamp) -> Self {
-        ManualClock(Rc::new(Cell::new(t.0)))
+        ManualClock(Arc::new(AtomicU64::new(t.0)))
     }
 
     pub fn advance_secs(&self, secs: u64) {
-        self.0.set(self.0.get() + secs * 1000);
+        self.advance_millis(secs.saturating_mul(1000));
     }
 
     pub fn advance_millis(&self, ms: u64) {
-        self.0.set(self.0.get() + ms);
+        self.0.fetch_add(ms, Ordering::Relaxed);
     }
 
     pub fn set(&self, t: Timestamp) {
-        self.0.set(t.0);
+        self.0.store(t.0, Ordering::Relaxed);
     }
 }
 
 impl Clock for ManualClock {
     fn now(&self) -> Timestamp {
-        Timestamp(self.0.get())
+        Timestamp(self.0.load(Ordering::Relaxed))
     }
 }
 
