@@ -19,8 +19,9 @@ forbid() {
     status=1
   fi
 }
-forbid engine 'crate::(rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'rest, store, wasm or JS bindings'
-forbid rest 'crate::(store|wasm|http1)|web_sys|js_sys' 'store, wasm, http1 or JS bindings'
+forbid engine 'crate::(rest|store|wasm|sdk)|web_sys|js_sys|wasm_bindgen' 'rest, store, wasm, sdk or JS bindings'
+forbid rest 'crate::(store|wasm|http1|sdk)|web_sys|js_sys' 'store, wasm, http1, sdk or JS bindings'
+forbid sdk 'crate::(store|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'store, wasm, http1 or JS bindings (it is the SDK transport over rest)'
 forbid store 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'rest, wasm, http1 or JS bindings'
 forbid http1 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'engine, rest, store, wasm or JS bindings'
 forbid extensions 'crate::|web_sys|js_sys|wasm_bindgen' 'anything of this crate or JS bindings (it is the leaf all layers share)'
@@ -84,5 +85,5 @@ glue_loaders='www/main.js|www/sw.js|hosts/edge/wasm.mjs|hosts/edge/standalone.mj
 mapfile -t product < <(js_files www hosts package | grep -vxE "$glue_loaders")
 js_forbid "only $glue_loaders may load the build output (pkg/)" 'pkg/' "${product[@]}"
 
-[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, store, http1 and extensions import nothing from the layers above; no two files of src/wasm import each other; the page imports no host and no host the page; nothing outside tests/ imports tests/; only the entry modules load pkg/)"
+[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, sdk, store, http1 and extensions import nothing from the layers above; no two files of src/wasm import each other; the page imports no host and no host the page; nothing outside tests/ imports tests/; only the entry modules load pkg/)"
 exit "$status"

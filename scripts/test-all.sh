@@ -16,7 +16,7 @@ durations=()
 counts=()
 total_passed=0
 total_failed=0
-total=19
+total=20
 n=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -79,6 +79,10 @@ layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 # the clean-clone run at f73d9b1 with "RuntimeError: Out of bounds memory access" inside
 # serde_json in safe code that passes in Chromium and Firefox: an engine fault we cannot fix
 # here, so it cannot gate CI.
+# Rust code on the official Azure SDK against azqueue in its process (the azure-sdk feature,
+# docs/testing-rust.md): the feature's lint, transport tests and doc tests, then
+# examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox.
+layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport && cargo test --features azure-sdk --doc && cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox'
 layer build        scripts/build.sh
 # One format for www/, hosts/, tests/, scripts/, package/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one tsc project per runtime (tsconfig*.json; needs the build above).

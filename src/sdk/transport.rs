@@ -55,7 +55,9 @@ impl InProcessTransport {
 /// The service stays usable even if a caller's closure panicked while holding it: the engine
 /// only changes state after validating, so there is no half-applied request to protect.
 fn lock(service: &Mutex<Service>) -> MutexGuard<'_, Service> {
-    service.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    service
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[async_trait::async_trait]
