@@ -84,7 +84,7 @@ function actOn(demo, { name, action, key, value }) {
   else if (action === 'stop') actor.stop();
   else if (action === 'restart') actor.restart();
   else if (action === 'remove') demo.removeActor(actor);
-  // A numeric setting (render.js), by name.
+  // A numeric setting (actors-view.js), by name.
   else if (action === 'set')
     /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (actor))[
       /** @type {string} */ (key)

@@ -3,15 +3,17 @@
 // queue length. They run on the virtual clock's timers and talk to the engine only through the
 // REST client, so every move they make is in the HTTP log.
 
+import { STAGES, jobText, parseJob } from './jobs.js';
+
 /** @import { Demo } from './demo.js' */
+/** @import { Job } from './jobs.js' */
 /** @import { Result, WireMessage } from './rest.js' */
 /** @import { Timer } from './clock.js' */
 
 /**
  * @typedef {Consumer | LeaseWorker | Producer | Autoscaler} AnyActor
- * @typedef {{ ok: boolean, text: string, code?: string }} Outcome the last thing worth showing
- *   on an actor's card
- * @typedef {{ video: string, stage: string }} Job
+ * @typedef {{ ok: boolean, text: string, code?: string, visibleAt?: number }} Outcome the last
+ *   thing worth showing on an actor's card (`visibleAt`: a delayed send comes due then)
  */
 
 const S = 1000;
@@ -73,6 +75,100 @@ class Actor {
     this.cancelTimers();
     this.alive = false;
   }
+
+  /**
+   * The actor's work loop, scheduled on start and on restart (each kind says what it does).
+   * @returns {unknown}
+   */
+  work() {
+    return undefined;
+  }
+
+  /**
+   * What it holds (a worker's message and receipt), or null.
+   * @type {{ messageId: string, label: string, receipt?: string } | null}
+   */
+  get held() {
+    return null;
+  }
+
+  /** Forgets what it holds, without deleting it (a crash, a restart, a removal). */
+  drop() {}
+
+  /**
+   * The sentence for letting go of `held` because of `why` ("crashed", "removed").
+   * @param {{ messageId: string, label: string, receipt?: string }} held
+   * @param {string} why
+   */
+  droppedWords(held, why) {
+    return `${this.name} ${why === 'removed' ? 'was removed' : 'crashed'} while holding ${held.label} (receipt ${held.receipt}). Nobody deletes it, so it will reappear when its visibility timeout runs out.`;
+  }
+
+  /** Dies at once: whatever it holds is not deleted and will reappear after its timeout. */
+  crash() {
+    if (!this.alive) return;
+    this.cancelTimers();
+    this.alive = false;
+    this.state = 'crashed';
+    const held = this.held;
+    this.status = held ? `crashed holding ${held.label}` : 'crashed';
+    if (held) this.#letGo(held, 'crashed');
+    this.drop();
+  }
+
+  /** Taken off the page: like a crash, told as a removal. */
+  remove() {
+    const held = this.alive ? this.held : null;
+    if (held) this.#letGo(held, 'removed');
+    this.drop();
+    this.dispose();
+    this.state = 'removed';
+  }
+
+  /**
+   * @param {{ messageId: string, label: string, receipt?: string }} held
+   * @param {string} why
+   */
+  #letGo(held, why) {
+    const worker = /** @type {Consumer | LeaseWorker} only workers hold one */ (
+      /** @type {unknown} */ (this)
+    );
+    this.demo.released(held.messageId, worker, why);
+    this.demo.say(this.droppedWords(held, why), why === 'removed' ? 'removed' : 'crashed', {
+      actor: this.name,
+      label: held.label,
+    });
+  }
+
+  /** Finishes what it holds (if anything), then stops asking for more. */
+  stop() {
+    if (!this.alive) return;
+    this.stopping = true;
+    const held = this.held;
+    if (!held) {
+      this.cancelTimers();
+      this.stopNow();
+    } else {
+      this.status = `stopping after ${held.label}`;
+    }
+  }
+
+  stopNow() {
+    this.alive = false;
+    this.stopping = false;
+    this.state = 'stopped';
+    this.status = 'stopped';
+  }
+
+  /** Back to work (after a crash or a stop). */
+  restart() {
+    this.cancelTimers();
+    this.alive = true;
+    this.stopping = false;
+    this.drop();
+    this.status = 'restarting';
+    this.later(0, () => this.work());
+  }
 }
 
 /**
@@ -109,7 +205,7 @@ export class Consumer extends Actor {
   }
 
   async #poll() {
-    if (this.stopping) return this.#stopNow();
+    if (this.stopping) return this.stopNow();
     this.state = 'polling';
     this.started = true;
     const r = await this.rest.receiveMessages(this.name, this.demo.queue, {
@@ -131,7 +227,7 @@ export class Consumer extends Actor {
       this.demo.say(
         `${this.name} received ${label} “${m.messageText}” with DequeueCount ${m.dequeueCount} and a new receipt, ${m.receipt}: it is being delivered again. Processing must be idempotent.`,
         'redelivered',
-        { actor: this.name, label },
+        { actor: this.name, label, facts: { dequeueCount: m.dequeueCount, receipt: m.receipt } },
       );
     }
     const reason = this.failsOn?.(m.messageText);
@@ -182,7 +278,7 @@ export class Consumer extends Actor {
       this.demo.say(
         `${this.name} finished ${h.label} and deleted it with its receipt ${h.receipt}.`,
         'deleted',
-        { ...by, quiet: true },
+        { ...by, quiet: true, facts: { receipt: h.receipt } },
       );
     } else {
       const { presented, current } = r.receipt;
@@ -198,7 +294,7 @@ export class Consumer extends Actor {
           ? `${this.name} finished ${h.label} too late and presented receipt ${presented}, but the current receipt is ${current}, issued to ${holder?.name ?? 'another consumer'} when ${h.label} was received again. The queue refused the delete: ${r.status} ${r.code}.`
           : `${this.name}'s delete of ${h.label} was refused: ${r.status} ${r.code} (${r.reason ?? 'the message is gone'}).`,
         'stale-delete',
-        by,
+        { ...by, facts: { presented, current, status: r.status, code: r.code } },
       );
     }
     this.holding = null;
@@ -250,89 +346,34 @@ export class Consumer extends Actor {
     this.demo.say(
       `${label} “${m.messageText}” was dequeued ${m.dequeueCount} times, more than the poison threshold (${this.demo.poisonThreshold}): ${this.name} moved it — Put Message into ${this.demo.poisonQueue}, then Delete Message here — for a human to look at.`,
       'poisoned',
-      { actor: this.name, label },
+      {
+        actor: this.name,
+        label,
+        facts: {
+          dequeueCount: m.dequeueCount,
+          threshold: this.demo.poisonThreshold,
+          queue: this.demo.poisonQueue,
+        },
+      },
     );
     await this.#poll();
   }
 
-  /** Dies at once: whatever it holds is not deleted and will reappear after its timeout. */
-  crash() {
-    if (!this.alive) return;
-    this.cancelTimers();
-    this.alive = false;
-    this.state = 'crashed';
-    const h = this.holding;
-    this.status = h ? `crashed holding ${h.label}` : 'crashed';
-    if (h) {
-      this.demo.released(h.messageId, this, 'crashed');
-      this.demo.say(
-        `${this.name} crashed while holding ${h.label} (receipt ${h.receipt}). Nobody deletes it, so it will reappear.`,
-        'crashed',
-        {
-          actor: this.name,
-          label: h.label,
-        },
-      );
-    }
-    this.holding = null;
+  /** @override */
+  work() {
+    return this.#poll();
   }
 
-  /** Finishes the current message (if any), then stops asking for more. */
-  stop() {
-    if (!this.alive) return;
-    this.stopping = true;
-    if (!this.holding) {
-      this.cancelTimers();
-      this.#stopNow();
-    } else {
-      this.status = `stopping after ${this.holding.label}`;
-    }
+  /** @override */
+  get held() {
+    return this.holding;
   }
 
-  #stopNow() {
-    this.alive = false;
-    this.stopping = false;
-    this.state = 'stopped';
-    this.status = 'stopped';
-  }
-
-  /** Back to work (after a crash or a stop). */
-  restart() {
-    this.cancelTimers();
-    this.alive = true;
-    this.stopping = false;
+  /** @override */
+  drop() {
     this.holding = null;
     this.#idlePolls = 0;
-    this.status = 'restarting';
-    this.later(0, () => this.#poll());
   }
-}
-
-export const STAGES = ['scan', 'encode', 'compress', 'done'];
-
-/**
- * The video job's message text: the file and the next stage to run, as JSON.
- * @param {string} video
- * @param {string} stage
- */
-export function jobText(video, stage) {
-  return JSON.stringify({ video, stage });
-}
-
-/**
- * A video job ({ video, stage }) or undefined for any other message.
- * @param {string | undefined} text
- * @returns {Job | undefined}
- */
-export function parseJob(text) {
-  if (!text || text[0] !== '{') return undefined;
-  try {
-    const j = JSON.parse(text);
-    if (typeof j.video === 'string' && STAGES.includes(j.stage)) return j;
-  } catch {
-    // not JSON: not a job
-  }
-  return undefined;
 }
 
 /** @typedef {NonNullable<LeaseWorker['holding']>} LeaseHolding */
@@ -371,7 +412,7 @@ export class LeaseWorker extends Actor {
   }
 
   async #poll() {
-    if (this.stopping) return this.#stopNow();
+    if (this.stopping) return this.stopNow();
     this.state = 'polling';
     this.started = true;
     const waitS = (/** @type {string} */ status) => {
@@ -421,7 +462,7 @@ export class LeaseWorker extends Actor {
       this.demo.say(
         `${this.name} took ${label} (DequeueCount ${m.dequeueCount}, receipt ${m.receipt}) and read the saved stage “${job.stage}” from the message: it resumes there instead of starting over.`,
         'resumed',
-        { actor: this.name, label },
+        { actor: this.name, label, facts: { dequeueCount: m.dequeueCount, stage: job.stage } },
       );
     }
     this.#plan();
@@ -450,6 +491,7 @@ export class LeaseWorker extends Actor {
       {
         actor: this.name,
         label: h.label,
+        facts: { leaseS: this.leaseS },
       },
     );
     this.#plan();
@@ -473,7 +515,7 @@ export class LeaseWorker extends Actor {
     this.demo.say(
       `${this.name} finished “${finished}” and called Update Message with ${presented}: the text now says “${next}”, the lease runs ${this.leaseS} s from now, and the new receipt is ${h.receipt} (${presented} is stale now).`,
       'lease-renewed',
-      { actor: this.name, label: h.label },
+      { actor: this.name, label: h.label, facts: { leaseS: this.leaseS, stage: next } },
     );
     if (next === 'done') {
       const del = await this.rest.deleteMessage(
@@ -519,47 +561,29 @@ export class LeaseWorker extends Actor {
     return true;
   }
 
-  crash() {
-    if (!this.alive) return;
-    this.cancelTimers();
-    this.alive = false;
-    this.state = 'crashed';
-    const h = this.holding;
-    this.status = h ? `crashed during “${h.job.stage}” of ${h.label}` : 'crashed';
-    if (h) {
-      this.demo.released(h.messageId, this, 'crashed');
-      this.demo.say(
-        `${this.name} crashed during “${h.job.stage}”. The message keeps the last saved stage and reappears when the lease ends.`,
-        'crashed',
-        { actor: this.name, label: h.label },
-      );
-    }
+  /** @override */
+  work() {
+    return this.#poll();
+  }
+
+  /** @override */
+  get held() {
+    return this.holding;
+  }
+
+  /** @override */
+  drop() {
     this.holding = null;
   }
 
-  stop() {
-    if (!this.alive) return;
-    this.stopping = true;
-    if (!this.holding) {
-      this.cancelTimers();
-      this.#stopNow();
-    }
-  }
-
-  #stopNow() {
-    this.alive = false;
-    this.stopping = false;
-    this.state = 'stopped';
-    this.status = 'stopped';
-  }
-
-  restart() {
-    this.cancelTimers();
-    this.alive = true;
-    this.stopping = false;
-    this.holding = null;
-    this.status = 'restarting';
-    this.later(0, () => this.#poll());
+  /**
+   * @override
+   * @param {{ messageId: string, label: string, receipt?: string }} held
+   * @param {string} why
+   */
+  droppedWords(held, why) {
+    const stage = /** @type {LeaseHolding} a lease worker holds jobs */ (held).job.stage;
+    return `${this.name} ${why === 'removed' ? 'was removed' : 'crashed'} during “${stage}”. The message keeps the last saved stage and reappears when the lease ends.`;
   }
 }
 
@@ -615,20 +639,29 @@ export class Producer extends Actor {
     this.outcome = r.ok
       ? {
           ok: true,
-          text: `sent ${this.demo.label(/** @type {WireMessage} */ (r.message).messageId)}${delayS ? `, visible in ${delayS} s` : ''}`,
+          text: `sent ${this.demo.label(/** @type {WireMessage} */ (r.message).messageId)}`,
+          // The card counts down to it as time runs (actors-view.js), never a fixed "in 45 s".
+          visibleAt: delayS ? this.clock.now() + delayS * S : undefined,
         }
       : { ok: false, text: `send refused: ${r.status} ${r.code ?? ''}` };
     return r;
   }
 
+  /** @override */
+  work() {
+    if (this.auto) this.#schedule();
+  }
+
+  /** @override a producer in this page sends or stops; it has nothing to crash with */
   crash() {}
+
+  /** @override */
   stop() {
     this.cancelTimers();
     this.auto = false;
     this.state = 'idle';
     this.status = 'stopped sending';
   }
-  restart() {}
 }
 
 /**
@@ -673,7 +706,7 @@ export class Autoscaler extends Actor {
         this.demo.say(
           `The queue holds ${count} messages: the autoscaler grows the pool to ${this.wanted} workers.`,
           'scaled-up',
-          { actor: this.name },
+          { actor: this.name, facts: { count, wanted: this.wanted, perWorker: this.perWorker } },
         );
       } else if (this.wanted < pool.length) {
         const idle = pool.filter((a) => !a.holding).reverse();
@@ -686,24 +719,18 @@ export class Autoscaler extends Actor {
           this.demo.say(
             `The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`,
             'scaled-down',
-            { actor: this.name },
+            { actor: this.name, facts: { count, wanted: this.wanted } },
           );
       }
     }
     this.later(this.everyS * S, () => this.#check());
   }
 
+  /** @override */
+  work() {
+    return this.#check();
+  }
+
+  /** @override the autoscaler has no crash button */
   crash() {}
-  stop() {
-    this.cancelTimers();
-    this.alive = false;
-    this.state = 'stopped';
-    this.status = 'stopped';
-  }
-  restart() {
-    this.cancelTimers();
-    this.alive = true;
-    this.state = 'watching';
-    this.later(0, () => this.#check());
-  }
 }

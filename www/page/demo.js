@@ -1,7 +1,8 @@
 // The world a scenario runs in: one engine (QueueService, opened on the virtual clock), the REST
-// client every actor uses, the actors, and what the page derives from the engine's inspection
-// view after every jump of the clock — card states, counters, the queue-length history and the
-// narration of what just happened.
+// client every actor uses, the actors, and what only this page knows about the messages (their
+// labels, who was handed which receipt, where a copy came from). The cards' view model
+// (cards.js) and the narrator (narrator.js) are its parts: after every jump of the clock it hands
+// the engine's inspection to the one, and what happened to the other.
 //
 // Nothing here decides queue behaviour. Visibility, dequeue counts, pop receipts and expiry are
 // the engine's; this file only remembers who was handed which receipt, so a card can say who
@@ -11,56 +12,22 @@ import { EPOCH, VirtualClock } from './clock.js';
 import { RestClient, ACCOUNT } from './rest.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
+import { CardModel, normalize } from './cards.js';
+import { Narrator } from './narrator.js';
 
 const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
-const NARRATION_LIMIT = 60;
 
 /**
- * One of a scenario's moments as the demo tracks it: ticked (`done`, at `at` ms elapsed) when the
- * event `on` first happens to its actor (and message, if it names one).
- * @typedef {{ on: string, text: string, guide?: string, actor?: string, label?: string,
- *   done: boolean, at: number | undefined }} Moment
- */
-
-/**
- * A message as the page draws it: the engine's view at the last refresh, and what the page
- * remembers about it (its label, who holds its current receipt, where it was copied from).
- * @typedef {object} Card
- * @property {string} messageId
- * @property {string} label
- * @property {string} text
- * @property {Lane} lane
- * @property {'expired' | 'visible' | 'scheduled' | 'leased'} state
- * @property {number} dequeueCount
- * @property {number} insertedOn
- * @property {number | undefined} expiresOn
- * @property {number} nextVisibleOn
- * @property {Consumer | LeaseWorker | null} holder
- * @property {number | undefined} leaseFrom
- * @property {boolean} reappeared
- * @property {number | undefined} reappearedAt
- * @property {number} updates
- * @property {number | undefined} updatedAt
- * @property {string | undefined} receipt
- * @property {Origin | undefined} origin
- * @typedef {'main' | 'poison' | 'extra'} Lane
  * @typedef {{ holder: Consumer | LeaseWorker, popReceipt: string, from: number, until: number,
  *   released: string | undefined }} Lease who was handed a message's receipt, until when, and
- *   why they let go of it without deleting (crashed, failed)
- * @typedef {{ from: string, messageId: string, dequeueCount: number }} Origin a poison copy's
- *   original: its queue, its id, and the DequeueCount it reached
- * @typedef {{ seq: number, card: Card, kind: string, by: string | undefined, at: number }}
- *   Departure a card that left, for the exit animation
- * @typedef {{ at: number, text: string, kind: string, moment: string | undefined }} Line a line
- *   of "what just happened"
+ *   why they let go of it without deleting (crashed, failed, removed)
  * @typedef {{ t: number, length: number, visible: number, workers: number }} Sample
- * @typedef {{ messageId: string, state: string, messageText: string, dequeueCount: number,
- *   popReceipt?: string, insertedOn: number, expiresOn: number | undefined,
- *   nextVisibleOn: number, expired: boolean, visible: boolean }} Inspected
  */
 
 /** @import { AnyActor, Consumer, LeaseWorker } from './actors.js' */
+/** @import { Card, Fate, Inspected, Lane, Origin } from './cards.js' */
+/** @import { Moment } from './narrator.js' */
 /** @import { LogEntry, WireMessage } from './rest.js' */
 /** @import { Scenario } from './scenarios.js' */
 /** @import { QueueService } from '/pkg/web/azqueue.js' */
@@ -85,38 +52,51 @@ export class Demo {
   /** @type {LogEntry[]} HTTP log entries, oldest first */
   log = [];
   logSeq = 0;
-  /** @type {Line[]} */
-  narration = [];
-  narrationSeq = 0;
-  /** @type {Map<string, Moment>} event kind → the scenario's moment of that kind */
-  moments = new Map();
   /** @type {Sample[]} queue length over time, one per virtual second */
   samples = [];
-  counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-  /** @type {Record<Lane, Card[]>} derived cards, insertion order */
-  view = { main: [], poison: [], extra: [] };
-  /** @type {Departure[]} */
-  departures = [];
   receipts = new Receipts(); // r1, r2, … for every pop receipt issued
   history = new MessageHistory(); // each message's story, for the card history panel
-  #departureSeq = 0;
+  narrator = new Narrator({
+    elapsed: () => this.clock.elapsed(),
+    world: this,
+    lastLog: (actor) => {
+      const last = this.log.at(-1);
+      return last && actor && last.actor === actor ? last.seq : undefined;
+    },
+  });
+  cards = new CardModel({
+    memory: {
+      label: (id) => this.label(id),
+      lease: (id) => this.#leaseView(id),
+      receipt: (id) => {
+        const tag = this.receipts.current(id)?.tag;
+        return tag && tag !== 'r0' ? tag : undefined;
+      },
+      origin: (id) => this.#origins.get(id),
+      updates: (id) => this.#updates.get(id),
+      fate: (id) => this.#fate(id),
+    },
+    notices: {
+      expired: (card) => this.#expired(card),
+      reappeared: (card) => this.#reappeared(card),
+      comeDue: (card) =>
+        this.say(
+          `${card.label} “${card.text}” was scheduled; its delay is over and consumers can see it now.`,
+          'scheduled-visible',
+          { label: card.label, facts: { delayS: (card.nextVisibleOn - card.insertedOn) / 1000 } },
+        ),
+    },
+  });
   /** @type {Map<string, Lease>} messageId → who was handed its receipt, and until when */
   #leases = new Map();
   /** @type {Map<string, { at: number, count: number }>} messageId → its Update Messages */
   #updates = new Map();
   /** @type {Map<string, string>} messageId → "#n" */
   #labels = new Map();
-  /**
-   * @type {Map<string, { kind: string, by: string | undefined, dequeueCount?: number }>}
-   *   messageId → how it left, for messages this page moved
-   */
+  /** @type {Map<string, Fate>} messageId → how it left, for messages this page moved */
   #fates = new Map();
   /** @type {Map<string, Origin>} messageId → its original, for copies in the poison queue */
   #origins = new Map();
-  /** @type {Map<string, Card>} messageId → previous card, to notice transitions */
-  #last = new Map();
-  /** @type {Set<string>} */
-  #expiredSeen = new Set();
   #nextLabel = 1;
   /** @type {string | undefined} */
   #pendingLabel;
@@ -129,12 +109,6 @@ export class Demo {
   #deadline = -Infinity; // the next instant a card changes by itself, as of the last refresh
 
   /**
-   * Called when a scenario's moment ticks (guided mode stops the clock there).
-   * @type {((kind: string, moment: Moment, text: string) => void) | undefined}
-   */
-  onMoment;
-
-  /**
    * @param {object} o
    * @param {typeof import("/pkg/web/azqueue.js").QueueService} o.QueueService the engine's class
    * @param {string} o.origin the page's origin (the REST client's base)
@@ -143,6 +117,23 @@ export class Demo {
     this.#QueueService = QueueService;
     this.#origin = origin;
     this.clock.observe({ wake: () => this.nextDeadline(), settle: () => this.#settle() });
+  }
+
+  // The parts' state, under the names the views read.
+  get view() {
+    return this.cards.view;
+  }
+  get counters() {
+    return this.cards.counters;
+  }
+  get departures() {
+    return this.cards.departures;
+  }
+  get narration() {
+    return this.narrator.lines;
+  }
+  get moments() {
+    return this.narrator.moments;
   }
 
   /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
@@ -213,23 +204,16 @@ export class Demo {
       this.extraQueue = null;
       this.log = [];
       this.logSeq = 0;
-      this.narration = [];
-      this.narrationSeq = 0;
       this.samples = [];
-      this.departures = [];
       this.receipts.clear();
       this.history.clear();
-      this.counters = { visible: 0, invisible: 0, inFlight: 0, expired: 0, poison: 0, deleted: 0 };
-      this.moments = new Map(
-        scenario.moments.map((m) => [m.on, { ...m, done: false, at: undefined }]),
-      );
+      this.narrator.begin(scenario);
+      this.cards.clear();
       this.#leases.clear();
       this.#updates.clear();
       this.#labels.clear();
       this.#fates.clear();
       this.#origins.clear();
-      this.#last.clear();
-      this.#expiredSeen.clear();
       this.#nextLabel = 1;
       this.#actorSeq = 0;
       await this.rest.createQueue('setup', this.queue);
@@ -259,10 +243,14 @@ export class Demo {
     return actor;
   }
 
-  /** @param {AnyActor} actor */
+  /**
+   * Takes `actor` off the page; a message it held is let go of, and said so.
+   * @param {AnyActor} actor
+   */
   removeActor(actor) {
-    actor.dispose();
+    actor.remove();
     this.actors = this.actors.filter((a) => a !== actor);
+    this.#dirty = true;
   }
 
   consumers() {
@@ -270,6 +258,14 @@ export class Demo {
       /** @returns {a is Consumer | LeaseWorker} */
       (a) => a.kind === 'consumer' || a.kind === 'lease-worker',
     );
+  }
+
+  /**
+   * A consumer or lease worker by name, if there is one.
+   * @param {string} name
+   */
+  worker(name) {
+    return this.consumers().find((a) => a.name === name);
   }
 
   /**
@@ -290,6 +286,8 @@ export class Demo {
         this.label(messageId);
         if (origin) {
           this.#origins.set(messageId, origin);
+          // The copy's story starts with its original's: each receive that led it here.
+          this.history.adopt(messageId, origin.messageId, origin.from);
           this.history.add(messageId, {
             at: this.clock.now(),
             kind: 'copied',
@@ -354,7 +352,8 @@ export class Demo {
   }
 
   /**
-   * The holder let go without deleting: `why` is "crashed" or "failed" (said when it reappears).
+   * The holder let go without deleting: `why` is "crashed", "failed" or "removed" (said when it
+   * reappears; until then its card says so, and it is no longer in flight).
    * @param {string} messageId
    * @param {Consumer | LeaseWorker} holder
    * @param {string} why
@@ -362,6 +361,7 @@ export class Demo {
   released(messageId, holder, why) {
     const lease = this.#leases.get(messageId);
     if (lease && lease.holder === holder) lease.released = why;
+    this.#dirty = true;
   }
 
   /**
@@ -387,27 +387,14 @@ export class Demo {
   }
 
   /**
-   * Something worth a line in "what just happened". `kind` also ticks the scenario's moment of
-   * that kind, but only when the moment's own actor (and message, if it names one) did it: a
-   * hand-added consumer crashing is not "Encoder A crashes".
-   * A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest).
+   * A line of "what just happened" (narrator.js says which lines tick a moment).
    * @param {string} text
    * @param {string} [kind]
-   * @param {{ quiet?: boolean, actor?: string, label?: string }} [who]
+   * @param {{ quiet?: boolean, actor?: string, label?: string,
+   *   facts?: import('./narrator.js').Facts }} [who]
    */
-  say(text, kind = 'info', { quiet = false, actor, label } = {}) {
-    const m = this.moments.get(kind);
-    const ticks =
-      m && !m.done && (!m.actor || m.actor === actor) && (!m.label || m.label === label);
-    if (ticks) {
-      m.done = true;
-      m.at = this.clock.elapsed();
-    }
-    if (quiet && !ticks) return;
-    this.narration.push({ at: this.clock.elapsed(), text, kind, moment: ticks ? kind : undefined });
-    this.narrationSeq++;
-    if (this.narration.length > NARRATION_LIMIT) this.narration.shift();
-    if (ticks) this.onMoment?.(kind, m, text);
+  say(text, kind, who) {
+    this.narrator.say(text, kind, who);
   }
 
   /**
@@ -423,16 +410,9 @@ export class Demo {
 
   /** The next instant at which a message becomes visible or expires by itself. */
   nextDeadline() {
-    const now = this.clock.now();
-    let next = Infinity;
-    for (const c of this.view.main.concat(this.view.poison, this.view.extra)) {
-      if (c.nextVisibleOn > now && c.nextVisibleOn < next) next = c.nextVisibleOn;
-      if (c.expiresOn && c.expiresOn > now && c.expiresOn < next) next = c.expiresOn;
-    }
-    return next;
+    return this.cards.nextDeadline(this.clock.now());
   }
 
-  /** Re-reads the engine and derives every card; notices reappearances, expiries, departures. */
   /**
    * After each jump of the clock: re-read the engine only if a call changed something or a card
    * reached its deadline. At 100× most jumps are idle polls, and re-reading after each of them
@@ -442,54 +422,22 @@ export class Demo {
     if (this.#dirty || this.clock.now() >= this.#deadline) await this.refresh();
   }
 
+  /** Re-reads the engine and hands what it reports to the cards' view model. */
   async refresh() {
     if (!this.service) return;
     this.#dirty = false;
-    const now = this.clock.now();
     const [main, poison, extra] = await Promise.all([
       this.#inspect(this.queue),
       this.#inspect(this.poisonQueue),
       this.extraQueue ? this.#inspect(this.extraQueue) : [],
     ]);
-    const seen = new Set();
-    const order = (/** @type {Card} */ c) => Number(c.label.slice(1)) || 0;
-    /**
-     * @param {Inspected[]} list
-     * @param {Lane} lane
-     */
-    const cards = (list, lane) =>
-      list
-        .map((m) => {
-          seen.add(m.messageId);
-          return this.#card(m, lane, now);
-        })
-        .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
-    const view = {
-      main: cards(main, 'main'),
-      poison: cards(poison, 'poison'),
-      extra: cards(extra, 'extra'),
-    };
-    const all = view.main.concat(view.poison, view.extra);
-
-    for (const card of all) this.#notice(card);
-    for (const [id, prev] of this.#last) {
-      if (!seen.has(id)) this.#depart(prev);
-    }
-    this.#last = new Map(all.map((c) => [c.messageId, c]));
-    this.view = view;
-
-    const live = view.main.filter((c) => c.state !== 'expired');
-    this.counters.visible = live.filter((c) => c.state === 'visible').length;
-    this.counters.invisible = live.filter((c) => c.state !== 'visible').length;
-    this.counters.inFlight = live.filter(
-      (c) => c.state === 'leased' && c.holder && c.holder.alive,
-    ).length;
-    this.counters.poison = view.poison.filter((c) => c.state !== 'expired').length;
+    this.cards.update({ main, poison, extra }, this.clock.now());
     this.#deadline = this.nextDeadline();
   }
 
-  /** One queue's messages from the engine's inspection model: the same fields in process
-   *  (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds).
+  /**
+   * One queue's messages from the engine's inspection model: the same fields in process
+   * (`service.inspect()`, times as Dates) and over HTTP (`/_azqueue/inspect`, milliseconds).
    * @param {string} queue
    * @returns {Promise<Inspected[]>}
    */
@@ -502,98 +450,70 @@ export class Demo {
             .accounts.find((a) => a.name === ACCOUNT)
             ?.queues.find((x) => x.name === queue)?.messages
         : (await this.rest.inspect(queue))?.messages;
-    return (messages ?? []).map((m) => ({
-      ...m,
-      insertedOn: +m.insertedOn,
-      expiresOn: m.expiresOn === null ? undefined : +m.expiresOn,
-      nextVisibleOn: +m.nextVisibleOn,
-      expired: m.state === 'expired',
-      visible: m.state === 'visible',
-    }));
+    return normalize(messages);
   }
 
   /**
-   * @param {Inspected} m
-   * @param {Lane} lane
-   * @param {number} now
-   * @returns {Card}
+   * Who was handed `messageId`'s receipt, as the cards show it: still working on it, or let go.
+   * @param {string} messageId
    */
-  #card(m, lane, now) {
-    this.label(m.messageId);
-    const lease = this.#leases.get(m.messageId);
-    const current =
-      lease &&
-      (m.popReceipt !== undefined
-        ? m.popReceipt === lease.popReceipt
-        : m.nextVisibleOn === lease.until);
-    /** @type {Card['state']} */
-    let state;
-    if (m.expired || (m.expiresOn && m.expiresOn <= now)) state = 'expired';
-    else if (m.visible ?? m.nextVisibleOn <= now) state = 'visible';
-    else if (m.dequeueCount === 0) state = 'scheduled';
-    else state = 'leased';
-    const prev = this.#last.get(m.messageId);
-    const update = this.#updates.get(m.messageId);
-    const receipt = this.receipts.current(m.messageId);
+  #leaseView(messageId) {
+    const lease = this.#leases.get(messageId);
+    if (!lease) return undefined;
+    const { holder } = lease;
     return {
-      messageId: m.messageId,
-      label: /** @type {string} labelled above */ (this.#labels.get(m.messageId)),
-      text: m.messageText,
-      lane,
-      state,
-      dequeueCount: m.dequeueCount,
-      insertedOn: m.insertedOn,
-      expiresOn: m.expiresOn,
-      nextVisibleOn: m.nextVisibleOn,
-      holder: state === 'leased' && current ? /** @type {Lease} */ (lease).holder : null,
-      leaseFrom:
-        state === 'leased' && current
-          ? /** @type {Lease} */ (lease).from
-          : state === 'scheduled'
-            ? m.insertedOn
-            : undefined,
-      reappeared: state === 'visible' && m.dequeueCount > 0,
-      reappearedAt:
-        state === 'visible' && m.dequeueCount > 0
-          ? (prev?.reappearedAt ?? m.nextVisibleOn)
-          : undefined,
-      updates: update?.count ?? 0,
-      updatedAt: update?.at,
-      receipt: receipt && receipt.tag !== 'r0' ? receipt.tag : undefined,
-      origin: this.#origins.get(m.messageId),
+      holder: {
+        name: holder.name,
+        working: holder.alive && !lease.released && holder.holding?.messageId === messageId,
+        letGo: lease.released,
+      },
+      popReceipt: lease.popReceipt,
+      from: lease.from,
+      until: lease.until,
     };
   }
 
+  /**
+   * How a message that left went: told by the actor that moved it, or read from its history
+   * (a message deleted by anyone, the SDK snippet too, has a "deleted" event).
+   * @param {string} messageId
+   * @returns {Fate | undefined}
+   */
+  #fate(messageId) {
+    const told = this.#fates.get(messageId);
+    this.#fates.delete(messageId);
+    if (told) return told;
+    const last = this.history.of(messageId).at(-1);
+    return last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
+  }
+
   /** @param {Card} card */
-  #notice(card) {
-    const prev = this.#last.get(card.messageId);
-    const who = (/** @type {Card} */ c) => `${c.label} “${c.text}”`;
-    if (card.state === 'expired' && !this.#expiredSeen.has(card.messageId)) {
-      this.#expiredSeen.add(card.messageId);
-      if (card.lane === 'main') this.counters.expired++;
-      this.history.add(card.messageId, { at: this.clock.now(), kind: 'expired' });
-      this.say(`${who(card)} reached its time-to-live and expired, unprocessed.`, 'expired', {
+  #expired(card) {
+    this.history.add(card.messageId, { at: this.clock.now(), kind: 'expired' });
+    this.say(
+      `${card.label} “${card.text}” reached its time-to-live and expired, unprocessed.`,
+      'expired',
+      {
         label: card.label,
-      });
-    }
-    if (!prev) return;
-    if (prev.state === 'leased' && card.state === 'visible') {
-      const lease = this.#leases.get(card.messageId);
-      const why = this.#whyBack(lease, card);
-      this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
-      this.say(
-        `${who(card)} is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
-        'reappeared',
-        { actor: lease?.holder?.name, label: card.label },
-      );
-    }
-    if (prev.state === 'scheduled' && card.state === 'visible') {
-      this.say(
-        `${who(card)} was scheduled; its delay is over and consumers can see it now.`,
-        'scheduled-visible',
-        { label: card.label },
-      );
-    }
+        facts: { ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined },
+      },
+    );
+  }
+
+  /** @param {Card} card */
+  #reappeared(card) {
+    const lease = this.#leases.get(card.messageId);
+    const why = this.#whyBack(lease, card);
+    this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
+    this.say(
+      `${card.label} “${card.text}” is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
+      'reappeared',
+      {
+        actor: lease?.holder?.name,
+        label: card.label,
+        facts: { dequeueCount: card.dequeueCount, text: card.text },
+      },
+    );
   }
 
   /**
@@ -607,52 +527,14 @@ export class Demo {
     const tag = this.receipts.current(card.messageId)?.tag;
     if (lease.released === 'crashed')
       return `${holder.name} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
+    if (lease.released === 'removed')
+      return `${holder.name} was taken off the page while holding it, so nobody deleted it before its visibility timeout ran out`;
     if (lease.released === 'failed')
       return `${holder.name} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
     if (holder.holding?.messageId === card.messageId) {
       return `its visibility timeout ran out while ${holder.name} is still working on it; ${holder.name}'s receipt ${tag} works only until someone else receives it`;
     }
     return `its visibility timeout ran out and ${holder.name} never deleted it`;
-  }
-
-  /** @param {Card} prev */
-  #depart(prev) {
-    const fate = this.#fates.get(prev.messageId) ?? this.#fateFromHistory(prev.messageId);
-    let kind = fate?.kind;
-    if (!kind)
-      kind =
-        prev.state === 'expired' || (prev.expiresOn && prev.expiresOn <= this.clock.now())
-          ? 'expired'
-          : 'removed';
-    if (kind === 'expired' && !this.#expiredSeen.has(prev.messageId)) {
-      this.#expiredSeen.add(prev.messageId);
-      if (prev.lane === 'main') this.counters.expired++;
-      this.history.add(prev.messageId, { at: this.clock.now(), kind: 'expired' });
-      this.say(`${prev.label} “${prev.text}” expired.`, 'expired', { label: prev.label });
-    }
-    if (kind === 'deleted' && prev.lane !== 'poison') this.counters.deleted++;
-    // The receive that sent it to the poison queue raised its DequeueCount after the last look.
-    const card = fate?.dequeueCount ? { ...prev, dequeueCount: fate.dequeueCount } : prev;
-    this.departures.push({
-      seq: ++this.#departureSeq,
-      card,
-      kind,
-      by: fate?.by,
-      at: this.clock.now(),
-    });
-    if (this.departures.length > 50) this.departures.shift();
-    this.#fates.delete(prev.messageId);
-  }
-
-  /**
-   * A message deleted by anyone (an actor or the SDK snippet) has a "deleted" event.
-   * @param {string} messageId
-   */
-  #fateFromHistory(messageId) {
-    const last = this.history.of(messageId).at(-1);
-    /** @type {{ kind: string, by: string | undefined, dequeueCount?: number } | undefined} */
-    const fate = last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
-    return fate;
   }
 
   #sample() {

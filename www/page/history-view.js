@@ -70,6 +70,7 @@ export class HistoryView {
             'data-actor': e.actor,
             'data-receipt': e.receipt ?? e.presented,
             'data-dequeue-count': e.dequeueCount,
+            'data-original': e.original,
           },
           h('span', { class: 't', text: formatElapsed(e.at - EPOCH) }),
           ' ',

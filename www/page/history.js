@@ -11,7 +11,8 @@
  * what that kind tells.
  * @typedef {{ at: number, kind: string, actor?: string, receipt?: string, dequeueCount?: number,
  *   text?: string, queue?: string, presented?: string, current?: string, code?: string,
- *   from?: string, to?: string, why?: string }} HistoryEvent
+ *   from?: string, to?: string, why?: string, original?: boolean }} HistoryEvent (`original`:
+ *   it happened to the message this one is a copy of)
  */
 
 const LIMIT = 40; // events kept per message
@@ -34,6 +35,22 @@ export class MessageHistory {
     if (!list) this.#events.set(messageId, (list = []));
     list.push(event);
     if (list.length > LIMIT) list.splice(1, 1); // keep the first event: where it came from
+  }
+
+  /**
+   * A copy's story begins with its original's (each receive that led to the copy), each event
+   * marked with the queue it happened in.
+   * @param {string} copyId
+   * @param {string} originalId
+   * @param {string} queue the original's queue
+   */
+  adopt(copyId, originalId, queue) {
+    const before = this.of(originalId).map((e) => ({
+      ...e,
+      queue: e.queue ?? queue,
+      original: true,
+    }));
+    this.#events.set(copyId, [...before, ...this.of(copyId)].slice(-LIMIT));
   }
 
   /** @param {string} messageId */
@@ -111,6 +128,12 @@ export class MessageHistory {
  * @param {HistoryEvent} e
  */
 export function describeEvent(e) {
+  const said = sentence(e);
+  return e.original && e.kind !== 'sent' ? `in ${e.queue}: ${said}` : said;
+}
+
+/** @param {HistoryEvent} e */
+function sentence(e) {
   switch (e.kind) {
     case 'sent':
       return `sent by ${e.actor} to ${e.queue}`;

@@ -35,78 +35,14 @@ export class LogView {
     const fresh = entries.filter((e) => e.seq > this.#shown);
     this.#shown = fresh[fresh.length - 1].seq;
     const frag = document.createDocumentFragment();
-    for (const e of fresh.slice(-MAX_ROWS).reverse()) frag.append(this.#row(e));
+    for (const e of fresh.slice(-MAX_ROWS).reverse()) {
+      const row = logRow(e);
+      row.hidden = !this.#passes(row);
+      frag.append(row);
+    }
     this.tbody.prepend(frag);
     while (this.tbody.childElementCount > MAX_ROWS)
       /** @type {Element} */ (this.tbody.lastElementChild).remove();
-  }
-
-  /** @param {LogEntry} e */
-  #row(e) {
-    const bad = e.status >= 400;
-    const details = [];
-    if (e.code) details.push(h('strong', { class: 'code', text: e.code }));
-    const { presented, issued } = e.receipt ?? {};
-    for (const [name, value] of e.headers) {
-      const shown =
-        name === 'x-ms-popreceipt'
-          ? (issued ?? `${value.slice(0, 6)}…`)
-          : name === 'x-ms-time-next-visible'
-            ? `now+${secondsFrom(e.at, value)} s`
-            : value;
-      details.push(h('span', { class: 'hdr', title: `${name}: ${value}` }, `${name}: ${shown}`));
-    }
-    if (e.summary) details.push(h('span', { class: 'sum', text: e.summary }));
-    // Which receipt the call presented and which it was issued, as tags a test (or a reader) can find.
-    if (presented)
-      details.push(
-        h('span', {
-          class: 'rcpt presented',
-          'data-receipt-presented': presented,
-          title: 'pop receipt presented',
-          text: `presented ${presented}`,
-        }),
-      );
-    if (issued)
-      details.push(
-        h('span', {
-          class: 'rcpt issued',
-          'data-receipt-issued': issued,
-          title: 'pop receipt issued',
-          text: `issued ${issued}`,
-        }),
-      );
-    const row = h(
-      'li',
-      {
-        class: [
-          bad ? 'bad' : e.summary?.startsWith('empty') ? 'empty' : '',
-          e.via ? `via-${e.via}` : '',
-        ]
-          .filter(Boolean)
-          .join(' '),
-        'data-status': e.status,
-        'data-code': e.code,
-        'data-op': e.op,
-        'data-actor': e.actor,
-        'data-via': e.via,
-        'data-receipt-presented': presented,
-        'data-receipt-issued': issued,
-      },
-      h('span', { class: 't', text: formatElapsed(e.at - EPOCH, true) }),
-      h('span', { class: 'st', text: String(e.status), title: e.op }),
-      h(
-        'span',
-        { class: 'req', title: `${e.op}: ${e.method} ${e.url}` },
-        h('b', { class: `m m-${e.method}`, text: e.method }),
-        ' ',
-        e.path,
-      ),
-      h('span', { class: 'who', text: e.actor }),
-      h('span', { class: 'det' }, h('span', { class: 'op', text: e.op }), ...details),
-    );
-    row.hidden = !this.#passes(row);
-    return row;
   }
 
   /** @param {HTMLElement} row */
@@ -122,6 +58,77 @@ export class LogView {
       li.hidden = !this.#passes(li);
     }
   }
+}
+
+/**
+ * One call as a row of the log (also shown alone, under the guide, for the call a moment is about).
+ * @param {LogEntry} e
+ */
+export function logRow(e) {
+  const bad = e.status >= 400;
+  const details = [];
+  if (e.code) details.push(h('strong', { class: 'code', text: e.code }));
+  const { presented, issued } = e.receipt ?? {};
+  for (const [name, value] of e.headers) {
+    const shown =
+      name === 'x-ms-popreceipt'
+        ? (issued ?? `${value.slice(0, 6)}…`)
+        : name === 'x-ms-time-next-visible'
+          ? `now+${secondsFrom(e.at, value)} s`
+          : value;
+    details.push(h('span', { class: 'hdr', title: `${name}: ${value}` }, `${name}: ${shown}`));
+  }
+  if (e.summary) details.push(h('span', { class: 'sum', text: e.summary }));
+  // Which receipt the call presented and which it was issued, as tags a test (or a reader) can find.
+  if (presented)
+    details.push(
+      h('span', {
+        class: 'rcpt presented',
+        'data-receipt-presented': presented,
+        title: 'pop receipt presented',
+        text: `presented ${presented}`,
+      }),
+    );
+  if (issued)
+    details.push(
+      h('span', {
+        class: 'rcpt issued',
+        'data-receipt-issued': issued,
+        title: 'pop receipt issued',
+        text: `issued ${issued}`,
+      }),
+    );
+  const row = h(
+    'li',
+    {
+      class: [
+        bad ? 'bad' : e.summary?.startsWith('empty') ? 'empty' : '',
+        e.via ? `via-${e.via}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      'data-seq': e.seq,
+      'data-status': e.status,
+      'data-code': e.code,
+      'data-op': e.op,
+      'data-actor': e.actor,
+      'data-via': e.via,
+      'data-receipt-presented': presented,
+      'data-receipt-issued': issued,
+    },
+    h('span', { class: 't', text: formatElapsed(e.at - EPOCH, true) }),
+    h('span', { class: 'st', text: String(e.status), title: e.op }),
+    h(
+      'span',
+      { class: 'req', title: `${e.op}: ${e.method} ${e.url}` },
+      h('b', { class: `m m-${e.method}`, text: e.method }),
+      ' ',
+      e.path,
+    ),
+    h('span', { class: 'who', text: e.actor }),
+    h('span', { class: 'det' }, h('span', { class: 'op', text: e.op }), ...details),
+  );
+  return row;
 }
 
 /**

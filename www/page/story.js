@@ -32,12 +32,13 @@ export class StoryView {
 
   /** @param {Demo} demo */
   render(demo) {
+    // The caption is made from the live world each frame (settings and actors change it).
+    setText(this.caption, demo.narrator.caption());
     if (demo.scenario !== this.#scenario) {
       this.#scenario = demo.scenario;
       const scenario = /** @type {Scenario} a scenario is loaded before anything draws */ (
         demo.scenario
       );
-      setText(this.caption, scenario.caption);
       this.moments.replaceChildren(
         ...scenario.moments.map((m) =>
           h(
@@ -59,8 +60,8 @@ export class StoryView {
         m?.done ? `at ${formatElapsed(/** @type {number} ticked */ (m.at))}` : '',
       );
     }
-    if (demo.narrationSeq !== this.#narrated) {
-      this.#narrated = demo.narrationSeq;
+    if (demo.narrator.seq !== this.#narrated) {
+      this.#narrated = demo.narrator.seq;
       this.narration.replaceChildren(
         ...demo.narration
           .slice(-6)

@@ -2,16 +2,18 @@
 // Demo's state into them. Drawing never changes queue state.
 
 import { EPOCH, formatElapsed } from './clock.js';
-import { ActorsView, LaneView, renderCounters } from './render.js';
+import { LaneView, renderCounters } from './lane-view.js';
+import { ActorsView } from './actors-view.js';
 import { LogView } from './log.js';
 import { ChartView } from './chart.js';
 import { StoryView } from './story.js';
 import { HistoryView } from './history-view.js';
 import { $, $input, setAttr, setText } from './dom.js';
 
-/** @import { Demo, Lane } from './demo.js' */
+/** @import { Demo } from './demo.js' */
+/** @import { Lane } from './cards.js' */
 /** @import { Timeline } from './timeline.js' */
-/** @import { OnAction } from './render.js' */
+/** @import { OnAction } from './actors-view.js' */
 /** @typedef {ReturnType<typeof createViews>} Views */
 
 /**

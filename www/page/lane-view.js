@@ -1,33 +1,27 @@
-// Draws the queue lanes (one card per message) and the actors from the Demo's derived view.
-// Runs every animation frame and only reads state: the one exception is the per-card memory of
-// when an exit animation started, which is view state and lives here.
+// Draws a queue lane: one card per message, from the cards' view model (cards.js). It knows no
+// engine and no actor, so it draws the teaching page's queues and a live server's alike. Runs
+// every animation frame and only reads state: the one exception is the per-card memory of when
+// an animation started, which is view state and lives here. Animations run on the virtual clock:
+// each frame sets a card's CSS animation to the time since it began, so a paused page holds
+// still and a guided stop shows the card as it was at that instant.
 
 import { formatDuration } from './clock.js';
-import { STAGES, parseJob } from './actors.js';
+import { STAGES, parseJob } from './jobs.js';
 import { h, svg, setAttr, setClass, setText, reducedMotion } from './dom.js';
 
-/** @import { AnyActor, Consumer, LeaseWorker, LeaseHolding } from './actors.js' */
-/** @import { Card, Departure } from './demo.js' */
+/** @import { Card, Departure } from './cards.js' */
 
 /**
  * A message card's element and its parts, and when its exit animation (or its expiry) began.
- * @typedef {{ el: HTMLElement, parts: CardParts, exitAt: number, expiredAt: number }} CardEntry
+ * @typedef {{ el: HTMLElement, parts: CardParts, exitAt: number, expiredAt: number,
+ *   animFrom: number | undefined }} CardEntry when it started leaving, expired, and when the
+ *   animation it shows began (virtual ms)
  * @typedef {Record<'label' | 'dq' | 'dqn' | 'receipt' | 'text' | 'ttl' | 'state' | 'long'
  *   | 'short', HTMLElement> & { stages: HTMLOListElement, ring: SVGElement, arc: SVGElement,
  *   secs: SVGElement }} CardParts
- * @typedef {ReturnType<typeof bar>} Bar
- * @typedef {{ state: HTMLElement, status: HTMLElement, holds: HTMLElement, work: HTMLElement,
- *   outcome: HTMLElement, buttons: HTMLElement, settings: HTMLElement, workBar?: Bar,
- *   leaseBar?: Bar, toggle?: HTMLButtonElement, crash?: HTMLButtonElement,
- *   remove?: HTMLButtonElement }} ActorParts an actor card's parts (the bars and buttons are
- *   a consumer's and a lease worker's)
- * @typedef {(actor: AnyActor, action: string, arg?: { key: string, value: number }) => void}
- *   OnAction
  */
 
 const RING = 2 * Math.PI * 15;
-const VISIBILITY_TITLE =
-  'The visibility timeout asked for on each receive: 1 s to 7 days (604,800 s). Get Messages defaults to 30 s.';
 const EXIT_MS = 1600;
 
 /** One lane: a list of message cards, keyed by message id. */
@@ -97,14 +91,17 @@ export class LaneView {
       const entry = this.#cards.get(d.card.messageId);
       if (entry && !entry.exitAt) this.#leave(entry, d);
     }
-    const realNow = performance.now();
     for (const [id, entry] of this.#cards) {
-      if (present.has(id) && !entry.exitAt) continue;
-      if (!entry.exitAt) entry.exitAt = realNow; // vanished without a recorded reason
-      if (realNow - entry.exitAt > EXIT_MS) {
+      if (!present.has(id) && !entry.exitAt) {
+        entry.exitAt = now; // vanished without a recorded reason
+        entry.animFrom = now;
+      }
+      if (entry.exitAt && now - entry.exitAt > EXIT_MS) {
         entry.el.remove();
         this.#cards.delete(id);
+        continue;
       }
+      drive(entry, now);
     }
   }
 
@@ -162,7 +159,7 @@ export class LaneView {
       parts.stages,
       h('div', { class: 'card-foot' }, parts.state, parts.ring),
     );
-    return { el, parts, exitAt: 0, expiredAt: 0 };
+    return { el, parts, exitAt: 0, expiredAt: 0, animFrom: undefined };
   }
 
   /**
@@ -232,18 +229,14 @@ export class LaneView {
       case 'leased':
         left = card.nextVisibleOn - now;
         fraction = card.leaseFrom ? left / Math.max(1, card.nextVisibleOn - card.leaseFrom) : 1;
-        words = card.holder
-          ? `invisible — ${card.holder.name}${card.holder.alive ? '' : ' (crashed)'} holds ${card.receipt ?? 'it'}`
-          : card.receipt
-            ? `invisible — ${card.receipt} was handed out`
-            : 'invisible — its holder is gone';
+        words = holderWords(card);
         if (card.updates > 0) words += ` · updated ${card.updates}×`;
         short = card.holder ? card.holder.name : 'invisible';
         break;
       case 'expired':
         words = 'expired — its time-to-live is over';
         short = 'expired';
-        if (!entry.expiredAt) entry.expiredAt = performance.now();
+        if (!entry.expiredAt) entry.expiredAt = card.expiresOn ?? now;
         break;
     }
     if (card.lane === 'poison' && card.state === 'visible') {
@@ -256,11 +249,14 @@ export class LaneView {
       setText(parts.long, words);
       setText(parts.short, short);
     }
-    setClass(
-      el,
-      'dissolved',
-      card.state === 'expired' && performance.now() - entry.expiredAt > EXIT_MS,
-    );
+    setClass(el, 'dissolved', card.state === 'expired' && now - entry.expiredAt > EXIT_MS);
+    if (!entry.exitAt)
+      entry.animFrom =
+        card.state === 'expired'
+          ? entry.expiredAt
+          : card.reappeared
+            ? card.reappearedAt
+            : undefined;
 
     // Only a short time-to-live is worth a line (the default is 7 days).
     const ttlLeft = /** @type {number} NaN without one: no line */ (card.expiresOn) - now;
@@ -288,7 +284,8 @@ export class LaneView {
    * @param {Departure} d
    */
   #leave(entry, d) {
-    entry.exitAt = performance.now();
+    entry.exitAt = d.at;
+    entry.animFrom = d.at;
     const el = entry.el;
     el.classList.add('leaving', `left-${d.kind}`);
     if (reducedMotion()) el.classList.add('no-motion');
@@ -316,248 +313,38 @@ export class LaneView {
   }
 }
 
-/** The actor cards of one column, keyed by actor id. */
-export class ActorsView {
-  /** @type {Map<string | undefined, { el: HTMLElement, p: ActorParts }>} actor id → its card */
-  #cards = new Map();
-
-  /**
-   * @param {HTMLElement} container
-   * @param {{ onAction: OnAction }} options
-   */
-  constructor(container, { onAction }) {
-    this.container = container;
-    this.onAction = onAction;
-  }
-
-  clear() {
-    this.#cards.clear();
-    this.container.replaceChildren();
-  }
-
-  /**
-   * @param {AnyActor[]} actors
-   * @param {number} now
-   */
-  render(actors, now) {
-    const present = new Set(actors.map((a) => a.id));
-    for (const [id, entry] of this.#cards) {
-      if (!present.has(id)) {
-        entry.el.remove();
-        this.#cards.delete(id);
-      }
-    }
-    for (const actor of actors) {
-      let entry = this.#cards.get(actor.id);
-      if (!entry) {
-        entry = this.#create(actor);
-        this.#cards.set(actor.id, entry);
-        this.container.append(entry.el);
-      }
-      this.#update(entry, actor, now);
-    }
-    /** @type {Element | null} */
-    let prev = null;
-    for (const actor of actors) {
-      const el = /** @type {{ el: HTMLElement }} made above */ (this.#cards.get(actor.id)).el;
-      /** @type {Element | null} */
-      const expected = prev ? prev.nextElementSibling : this.container.firstElementChild;
-      if (expected !== el) this.container.insertBefore(el, expected);
-      prev = el;
-    }
-  }
-
-  /** @param {AnyActor} actor */
-  #create(actor) {
-    /** @type {ActorParts} */
-    const p = {
-      state: h('span', { class: 'pill' }),
-      status: h('p', { class: 'status' }),
-      holds: h('p', { class: 'holds' }),
-      work: h('div', { class: 'bars', hidden: true }),
-      outcome: h('p', { class: 'outcome', role: 'status' }),
-      buttons: h('div', { class: 'buttons' }),
-      settings: h('div', { class: 'settings' }),
-    };
-    const kindName = {
-      consumer: 'consumer',
-      'lease-worker': 'lease-renewing worker',
-      producer: 'producer',
-      autoscaler: 'autoscaler',
-    }[actor.kind];
-    const el = h(
-      'article',
-      {
-        class: `actor ${actor.kind}`,
-        'data-testid': actor.kind,
-        'data-name': actor.name,
-        'aria-label': `${kindName} ${actor.name}`,
-      },
-      h(
-        'header',
-        {},
-        h('strong', { text: actor.name }),
-        h('span', { class: 'kind', text: kindName }),
-        p.state,
-      ),
-      p.status,
-      p.holds,
-      p.work,
-      p.outcome,
-      p.settings,
-      p.buttons,
-    );
-    if (actor.kind === 'consumer' || actor.kind === 'lease-worker') {
-      p.workBar = bar('work');
-      p.leaseBar = bar('lease');
-      p.work.append(p.workBar.el, p.leaseBar.el);
-      const lease = actor.kind === 'lease-worker';
-      p.settings.append(
-        this.#number(actor, lease ? 'stageS' : 'processingS', lease ? 'stage' : 'work', 1, 600),
-        this.#number(
-          actor,
-          lease ? 'leaseS' : 'visibilityS',
-          lease ? 'lease' : 'visibility timeout',
-          1,
-          604800,
-          VISIBILITY_TITLE,
-        ),
-      );
-      p.toggle = h('button', {
-        type: 'button',
-        onclick: () => this.onAction(actor, actor.alive ? 'stop' : 'restart'),
-      });
-      p.crash = h(
-        'button',
-        { type: 'button', class: 'danger', onclick: () => this.onAction(actor, 'crash') },
-        'Crash',
-      );
-      p.remove = h(
-        'button',
-        { type: 'button', class: 'quiet', onclick: () => this.onAction(actor, 'remove') },
-        'Remove',
-      );
-      p.buttons.append(p.toggle, p.crash, p.remove);
-    } else if (actor.kind === 'autoscaler') {
-      p.settings.append(this.#number(actor, 'perWorker', 'messages per worker', 1, 50));
-    } else {
-      p.buttons.remove();
-    }
-    return { el, p };
-  }
-
-  /**
-   * An input for one of the actor's numeric settings, `key`, in whole units from `min` to `max`.
-   * @param {AnyActor} actor
-   * @param {string} key
-   * @param {string} label
-   * @param {number} min
-   * @param {number} max
-   * @param {string} [title]
-   */
-  #number(actor, key, label, min, max, title) {
-    const settings = /** @type {Record<string, number>} */ (/** @type {unknown} */ (actor));
-    const input = h('input', {
-      type: 'number',
-      min,
-      max,
-      step: 1,
-      value: settings[key],
-      inputmode: 'numeric',
-    });
-    input.addEventListener('change', () => {
-      const v = Math.round(Number(input.value));
-      if (Number.isFinite(v) && v >= min && v <= max)
-        this.onAction(actor, 'set', { key, value: v });
-      else input.value = String(settings[key]);
-    });
-    return h(
-      'label',
-      { class: 'num', title },
-      h('span', { text: label }),
-      input,
-      h('span', { class: 'unit', text: key === 'perWorker' ? '' : 's' }),
-    );
-  }
-
-  /**
-   * @param {{ el: HTMLElement, p: ActorParts }} entry
-   * @param {AnyActor} actor
-   * @param {number} now
-   */
-  #update({ el, p }, actor, now) {
-    setAttr(el, 'data-state', actor.state);
-    setClass(el, 'down', actor.state === 'crashed' || actor.state === 'stopped');
-    setText(p.state, actor.state);
-    setAttr(p.state, 'data-state', actor.state);
-    setText(p.status, actor.status);
-    setText(p.outcome, actor.outcome?.text ?? '');
-    setClass(p.outcome, 'bad', actor.outcome && !actor.outcome.ok);
-    setAttr(p.outcome, 'data-code', actor.outcome?.code);
-    if (p.toggle) {
-      setText(p.toggle, actor.alive ? (actor.stopping ? 'Stopping…' : 'Stop') : 'Restart');
-      /** @type {HTMLButtonElement} made with the toggle */ (p.crash).disabled = !actor.alive;
-    }
-    // Only a consumer's and a lease worker's cards have bars (and their actors a `holding`).
-    const hold = /** @type {Consumer | LeaseWorker} */ (actor).holding;
-    if (!p.workBar) return;
-    const leaseBar = /** @type {Bar} made with the work bar */ (p.leaseBar);
-    p.work.hidden = !hold;
-    setText(p.holds, hold?.receipt ? `holds ${hold.receipt} of ${hold.label}` : '');
-    setAttr(el, 'data-receipt', hold?.receipt);
-    if (!hold) return;
-    if (actor.kind === 'lease-worker') {
-      const job = /** @type {LeaseHolding} */ (hold);
-      const end = job.stageStartedAt + actor.stageS * 1000;
-      p.workBar.set(
-        (now - job.stageStartedAt) / (actor.stageS * 1000),
-        `${job.job.stage}: ${formatDuration(end - now)} left on ${hold.label}`,
-      );
-    } else {
-      const work = /** @type {NonNullable<Consumer['holding']>} */ (hold);
-      p.workBar.set(
-        (now - work.since) / (work.doneAt - work.since),
-        `work: ${formatDuration(work.doneAt - now)} left on ${hold.label}`,
-      );
-    }
-    const left = hold.until - now;
-    const current = actor.demo.receipts.current(hold.messageId);
-    const stale = current && current.popReceipt !== hold.popReceipt;
-    let text = `lease: ${formatDuration(left)} left`;
-    if (stale) {
-      const other = actor.demo.receiptHolder(hold.messageId);
-      text = `receipt ${hold.receipt} is stale: ${other && other.name !== actor.name ? `${other.name} now holds` : 'the current one is'} ${current.tag}`;
-    } else if (left <= 0) {
-      text = `lease ran out: ${hold.label} is visible to others (${hold.receipt} works until one receives it)`;
-    }
-    leaseBar.set(
-      stale ? 0 : left / Math.max(1, hold.until - hold.leasedAt),
-      text,
-      Boolean(stale) || left <= 0,
-    );
-    setAttr(leaseBar.el, 'data-stale', stale ? 'true' : 'false');
-  }
+/**
+ * What a card says about who holds the message: working on it, or let go of it (and why).
+ * @param {Card} card
+ */
+function holderWords(card) {
+  const h = card.holder;
+  const receipt = card.receipt ?? 'it';
+  if (!h)
+    return card.receipt
+      ? `invisible — ${card.receipt} was handed out`
+      : 'invisible — its holder is gone';
+  if (h.working) return `invisible — ${h.name} holds ${receipt}`;
+  const why = {
+    crashed: `${h.name} crashed holding ${receipt}`,
+    removed: `${h.name} was removed holding ${receipt}`,
+    failed: `${h.name} gave up on it, undeleted`,
+  }[h.letGo ?? ''];
+  return `invisible — ${why ?? `${receipt} was handed to ${h.name}`}; back when the ring runs out`;
 }
 
-/** @param {string} name */
-function bar(name) {
-  const fill = h('span', { class: 'fill' });
-  const label = h('span', { class: 'bar-label' });
-  const el = h('div', { class: `bar ${name}` }, h('span', { class: 'track' }, fill), label);
-  return {
-    el,
-    /**
-     * @param {number} fraction
-     * @param {string} text
-     */
-    set(fraction, text, bad = false) {
-      const f = Math.max(0, Math.min(1, fraction));
-      const w = `${(f * 100).toFixed(1)}%`;
-      if (fill.style.width !== w) fill.style.width = w;
-      setText(label, text);
-      setClass(el, 'bad', bad);
-    },
-  };
+/**
+ * Sets a card's CSS animation (if any) to the virtual time since it began.
+ * @param {CardEntry} entry
+ * @param {number} now
+ */
+function drive(entry, now) {
+  if (entry.animFrom === undefined) return;
+  for (const a of entry.el.getAnimations()) {
+    if (!(a instanceof CSSAnimation)) continue;
+    if (a.playState !== 'paused') a.pause();
+    a.currentTime = Math.max(0, now - entry.animFrom);
+  }
 }
 
 /**
