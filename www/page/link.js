@@ -1,47 +1,108 @@
-// Shareable moments: `?scenario=<id>&t=<seconds>` opens a scenario paused at that time. The
-// engine is seeded and the clock virtual, so the same link shows the same picture anywhere.
+// Shareable moments: `?scenario=<id>&t=<seconds>` opens a scenario paused at that time; `to=`
+// says how far its timeline had run (so the rewind slider reaches the same future), and `a=`
+// carries the actions taken on the page (base64url JSON), so a forked moment opens as forked.
+// The engine is seeded and the clock virtual, so the same link shows the same picture anywhere.
+// The address bar keeps the current moment, so a reload or a bookmark opens it too.
 
 import { isScenario } from './scenarios.js';
 
-/** The moment a URL asks for: { scenario, t (ms) }, or null when it asks for none (or a bad one). */
+/** @import { RecordedAction } from './actions.js' */
+
 /**
+ * A moment as a link says it.
+ * @typedef {{ scenario: string, t: number, to: number, actions: RecordedAction[] }} Moment
+ *   t and to in ms since scenario time zero
+ */
+
+const DAY_S = 24 * 3600;
+
+/**
+ * The moment a URL asks for, or null when it asks for none (or a bad one).
  * @param {string} href
- * @returns {{ scenario: string, t: number } | null}
+ * @returns {Moment | null}
  */
 export function momentFromUrl(href) {
   const params = new URL(href).searchParams;
   const scenario = params.get('scenario');
   if (!scenario || !isScenario(scenario)) return null;
-  const t = Number(params.get('t') ?? 0);
-  return { scenario, t: Number.isFinite(t) && t > 0 ? Math.min(t, 24 * 3600) * 1000 : 0 };
+  const t = seconds(params.get('t'));
+  return {
+    scenario,
+    t,
+    to: Math.max(t, seconds(params.get('to'))),
+    actions: decodeActions(params.get('a')),
+  };
+}
+
+/** @param {string | null} value */
+function seconds(value) {
+  const s = Number(value ?? 0);
+  return Number.isFinite(s) && s > 0 ? Math.round(Math.min(s, DAY_S) * 1000) : 0;
 }
 
 /**
- * The link to `scenario` at `elapsedMs`, on this page's address.
+ * The link to a moment, on this page's address.
  * @param {string} href
- * @param {string} scenario
- * @param {number} elapsedMs
+ * @param {{ scenario: string, elapsed: number, reached?: number,
+ *   actions?: RecordedAction[] }} moment ms since scenario time zero
  */
-export function linkTo(href, scenario, elapsedMs) {
+export function linkTo(href, { scenario, elapsed, reached = 0, actions = [] }) {
   const url = new URL(href);
   url.search = '';
   url.hash = '';
   url.searchParams.set('scenario', scenario);
-  url.searchParams.set('t', String(Math.round(elapsedMs / 100) / 10));
+  const t = tenths(elapsed);
+  url.searchParams.set('t', t);
+  if (tenths(reached) !== t && reached > elapsed) url.searchParams.set('to', tenths(reached));
+  if (actions.length) url.searchParams.set('a', encodeActions(actions));
   return url.href;
 }
 
+/** @param {number} ms */
+const tenths = (ms) => String(Math.round(ms / 100) / 10);
+
+/** @param {RecordedAction[]} actions */
+export function encodeActions(actions) {
+  const bytes = new TextEncoder().encode(JSON.stringify(actions));
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 /**
- * Wires "copy link to this moment"; says what it copied, and that your own actions are not in it.
+ * The actions a link carries; anything that does not read as a list of actions is ignored.
+ * @param {string | null} text
+ * @returns {RecordedAction[]}
+ */
+export function decodeActions(text) {
+  if (!text) return [];
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const list = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    );
+    if (!Array.isArray(list)) return [];
+    return list.filter(
+      (a) => a && typeof a === 'object' && typeof a.type === 'string' && Number.isFinite(a.at),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Wires "copy link to this moment"; says what it copied.
  * @param {{ button: HTMLElement, status: HTMLElement }} elements
- * @param {() => { scenario: string, elapsed: number, acted: boolean }} current
+ * @param {() => { scenario: string, elapsed: number, reached: number,
+ *   actions: RecordedAction[] }} current
  */
 export function bindCopyLink({ button, status }, current) {
   button.addEventListener('click', async () => {
-    const { scenario, elapsed, acted } = current();
-    const link = linkTo(location.href, scenario, elapsed);
+    const moment = current();
+    const link = linkTo(location.href, moment);
     status.dataset.link = link;
-    const note = acted ? ' (the scenario only: your own actions are not in the link)' : '';
+    const n = moment.actions.length;
+    const note = n ? ` (with your ${n} action${n === 1 ? '' : 's'})` : '';
     try {
       await navigator.clipboard.writeText(link);
       status.textContent = `Copied${note}.`;

@@ -15,7 +15,8 @@ export class Session {
   scenario = null;
   /** @type {RecordedAction[]} */
   actions = [];
-  at = 0; // how far virtual time had run (ms since the epoch)
+  at = 0; // where the clock was (ms since the epoch)
+  reached = 0; // the furthest time this timeline has run to, so a rewind can come back to it
   #savedAt = 0;
 
   constructor(storage = globalThis.localStorage) {
@@ -26,6 +27,7 @@ export class Session {
         this.scenario = saved.scenario;
         this.actions = saved.actions.slice(0, MAX_ACTIONS);
         this.at = Number(saved.at) || 0;
+        this.reached = Math.max(this.at, Number(saved.reached) || 0);
       }
     } catch {
       // unreadable: start afresh
@@ -33,13 +35,16 @@ export class Session {
   }
 
   /**
-   * A new run of `scenario` from time zero.
+   * A new run of `scenario` from time zero (with the actions and horizon a link carries).
    * @param {string} scenario
+   * @param {RecordedAction[]} [actions]
+   * @param {number} [reached]
    */
-  begin(scenario) {
+  begin(scenario, actions = /** @type {RecordedAction[]} */ ([]), reached = 0) {
     this.scenario = scenario;
-    this.actions = [];
+    this.actions = actions.slice(0, MAX_ACTIONS);
     this.at = 0;
+    this.reached = reached;
     this.save();
   }
 
@@ -49,6 +54,7 @@ export class Session {
    */
   truncate(at) {
     this.actions = this.actions.filter((a) => a.at <= at);
+    this.reached = at;
     this.save();
   }
 
@@ -69,6 +75,7 @@ export class Session {
   progress(at, force = false) {
     if (at === this.at && !force) return;
     this.at = at;
+    this.reached = Math.max(this.reached, at);
     const now = performance.now();
     if (force || now - this.#savedAt > 250) this.save();
   }
@@ -78,7 +85,12 @@ export class Session {
     try {
       this.storage?.setItem(
         KEY,
-        JSON.stringify({ scenario: this.scenario, actions: this.actions, at: this.at }),
+        JSON.stringify({
+          scenario: this.scenario,
+          actions: this.actions,
+          at: this.at,
+          reached: this.reached,
+        }),
       );
     } catch {
       // storage full or refused: the session just will not survive a reload

@@ -73,6 +73,8 @@ export class Timeline {
   /** @param {number} target */
   async #rebuild(target) {
     this.replaying = true;
+    // A rewind keeps the future it came from: the slider still reaches it.
+    this.reached = Math.max(this.reached, this.demo.clock.now(), this.session.reached);
     try {
       const actions = this.session.actions;
       await this.reload();
@@ -83,6 +85,7 @@ export class Timeline {
         this.apply,
       );
       this.pending = actions.filter((a) => a.at > target);
+      this.reached = Math.max(this.reached, reached);
       this.session.progress(reached, true);
       return reached;
     } finally {
@@ -104,9 +107,12 @@ export class Timeline {
     return true;
   }
 
-  /** A new run of the scenario from time zero. */
-  restart() {
+  /**
+   * A new run of the scenario from time zero; `reached`, how far a link says it had run.
+   * @param {number} [reached]
+   */
+  restart(reached = EPOCH) {
     this.pending = [];
-    this.reached = EPOCH;
+    this.reached = reached;
   }
 }
