@@ -11,7 +11,8 @@ import { Timeline } from './page/timeline.js';
 import { actionApplier } from './page/actions.js';
 import { bindTimeControls } from './page/controls.js';
 import { Guide } from './page/guide.js';
-import { bindCopyLink, momentFromUrl } from './page/link.js';
+import { bindCopyLink, linkTo, momentFromUrl } from './page/link.js';
+import { bindPresenterKeys } from './page/keys.js';
 import { startLoop } from './page/loop.js';
 import { clearViews, createViews, drawViews } from './page/views.js';
 import { bindSnippet } from './page/snippet.js';
@@ -130,14 +131,17 @@ async function boot() {
       text: $('guide-text'),
       when: $('guide-when'),
       cont: $('guide-continue'),
+      log: $('guide-log'),
       toggle: $input('guided'),
       next: /** @type {HTMLButtonElement} */ ($('next-moment')),
+      stage: /** @type {HTMLElement} */ ($('lane').closest('.col')),
     },
     demo,
     timeline: page.timeline,
     setPlaying: page.time.setPlaying,
     enabled: settings.guided === true,
   });
+  bindKeys(page);
   $input('guided').addEventListener('change', () =>
     saveSettings({ guided: $input('guided').checked }),
   );
@@ -160,11 +164,21 @@ async function boot() {
     });
   });
   addEventListener('pagehide', () => session.progress(demo.clock.now(), true));
-  startLoop({ demo, timeline: page.timeline, session, draw: (meter) => draw(page, meter) });
+  const address = keepAddress(page);
+  startLoop({
+    demo,
+    timeline: page.timeline,
+    session,
+    draw: (meter) => {
+      draw(page, meter);
+      address();
+    },
+  });
 }
 
 /**
- * Loads `scenario` at time zero, paused; `resume` keeps the session's recorded actions.
+ * Loads `scenario` at time zero, paused, on its introduction; `resume` keeps the session's
+ * recorded actions (a rewind rebuilds from here).
  * @param {Page} page
  * @param {Scenario} scenario
  */
@@ -176,6 +190,7 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
   if (!resume) {
     session.begin(scenario.id);
     page.timeline.restart();
+    page.guide.intro();
   }
   clearViews(views);
   $select('scenario').value = scenario.id;
@@ -189,20 +204,32 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
 }
 
 /**
- * The first picture: the moment a link asks for (`?scenario=…&t=…`), else the session a reload
- * left (rebuilt by replaying it on a fresh seeded engine), else the first scenario.
+ * The first picture: the moment the address asks for (`?scenario=…&t=…`, with the actions and
+ * horizon it carries), else the session a reload left (rebuilt by replaying it on a fresh seeded
+ * engine), else the first scenario. The address bar then follows the moment (see `keepAddress`).
  * @param {Page} page
  */
 async function start(page) {
   const { demo, session, timeline } = page;
   const moment = momentFromUrl(location.href);
-  if (moment) {
+  // A reload of the address the page keeps restores the session it left (to where the clock
+  // was, a moment later than the address may say); any other visit opens the moment asked for.
+  const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (
+    performance.getEntriesByType('navigation')[0]
+  );
+  const reload =
+    navigation?.type === 'reload' &&
+    moment?.scenario === session.scenario &&
+    JSON.stringify(moment.actions) === JSON.stringify(session.actions);
+  if (moment && !reload) {
     await page.load(scenarioById(moment.scenario));
+    page.guide.hide();
+    session.begin(moment.scenario, moment.actions, EPOCH + moment.to);
+    timeline.restart(EPOCH + moment.to);
     await timeline.seek(EPOCH + moment.t); // as a replay: guided mode does not stop on the way
     session.progress(demo.clock.now(), true);
-    // The link has done its work: a reload from here restores the session like any other.
-    history.replaceState(null, '', location.pathname);
     showStore(demo, `opened at ${formatElapsed(demo.clock.elapsed())} from a link`);
+    if (demo.clock.elapsed() === 0) page.guide.intro();
     return;
   }
   if (!session.scenario || !scenarios.some((x) => x.id === session.scenario)) {
@@ -220,6 +247,69 @@ async function start(page) {
       : `restored up to ${formatElapsed(demo.clock.elapsed())} (replay stopped early)`,
   );
   setAttr($('store'), 'data-restored', 'true');
+  if (demo.clock.elapsed() === 0) page.guide.intro();
+}
+
+/**
+ * The presenter's keys (keys.js), and the key sheet.
+ * @param {Page} page
+ */
+function bindKeys(page) {
+  const { time, guide } = page;
+  const sheet = /** @type {HTMLDialogElement} */ ($('key-sheet'));
+  const playPause = () => {
+    const on = page.demo.clock.paused;
+    if (on) guide.hide(); // a banner for a moment already passed goes when play resumes
+    time.setPlaying(on);
+  };
+  $('play').addEventListener('click', () => {
+    if (!page.demo.clock.paused) guide.hide();
+  });
+  $('keys-button').addEventListener('click', () => sheet.showModal());
+  $('key-sheet-close').addEventListener('click', () => sheet.close());
+  bindPresenterKeys({
+    sheet,
+    list: $('key-list'),
+    bindings: [
+      { keys: ['→'], label: 'next moment (Continue at a stop)', run: () => guide.forward() },
+      { keys: ['←'], label: 'previous moment (rewinds)', run: () => guide.previousMoment() },
+      { keys: ['Space'], label: 'play / pause', run: playPause },
+      { keys: ['.'], label: 'step', run: () => time.step() },
+      { keys: ['['], label: 'slower', run: () => time.setSpeed(time.speedIndex() - 1) },
+      { keys: [']'], label: 'faster', run: () => time.setSpeed(time.speedIndex() + 1) },
+      {
+        keys: ['?'],
+        label: 'this list',
+        run: () => (sheet.open ? sheet.close() : sheet.showModal()),
+      },
+    ],
+  });
+}
+
+/**
+ * The address bar says the moment on screen (scenario, time, horizon, your actions), so a reload,
+ * a bookmark or a copied address opens it. Written when it changes, at most twice a second.
+ * @param {Page} page
+ */
+function keepAddress(page) {
+  let shown = '';
+  let last = 0;
+  return () => {
+    const { demo, session, timeline } = page;
+    if (!demo.scenario || timeline.replaying) return;
+    const now = performance.now();
+    if (now - last < 500) return;
+    const href = linkTo(location.href, {
+      scenario: demo.scenario.id,
+      elapsed: demo.clock.elapsed(),
+      reached: Math.max(timeline.reached, session.reached) - EPOCH,
+      actions: session.actions,
+    });
+    if (href === shown) return;
+    last = now;
+    shown = href;
+    if (href !== location.href) history.replaceState(null, '', href);
+  };
 }
 
 /** @param {Page} page */
@@ -293,7 +383,8 @@ function bindTimeTravel(page) {
   bindCopyLink({ button: $('copy-link'), status: $('link-status') }, () => ({
     scenario: /** @type {Scenario} */ (demo.scenario).id,
     elapsed: demo.clock.elapsed(),
-    acted: session.actions.length > 0,
+    reached: Math.max(timeline.reached, session.reached) - EPOCH,
+    actions: session.actions,
   }));
 }
 

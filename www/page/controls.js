@@ -1,5 +1,5 @@
-// The time controls: play/pause, step (and its size), speed, and their keys (Space, ".", "[",
-// "]"). Time only moves through the timeline, so recorded actions are applied on the way.
+// The time controls: play/pause, step (and its size) and speed (their keys are in keys.js).
+// Time only moves through the timeline, so recorded actions are applied on the way.
 
 import { SPEEDS } from './clock.js';
 import { $, $input, $select, setAttr, setText } from './dom.js';
@@ -12,7 +12,8 @@ import { $, $input, $select, setAttr, setText } from './dom.js';
  * @param {{ demo: Demo, timeline: Timeline, session: Session,
  *   settings: { speed?: number, stepMs?: number },
  *   saveSettings: (changed: { speed?: number, stepMs?: number }) => void }} o
- * @returns {{ setPlaying(on: boolean): void, step(): Promise<void>, setSpeed(i: number): void }}
+ * @returns {{ setPlaying(on: boolean): void, step(): Promise<void>, setSpeed(i: number): void,
+ *   speedIndex(): number }}
  */
 export function bindTimeControls({ demo, timeline, session, settings, saveSettings }) {
   let speedIndex = Number.isInteger(settings.speed)
@@ -63,19 +64,5 @@ export function bindTimeControls({ demo, timeline, session, settings, saveSettin
   $input('speed').addEventListener('input', () => setSpeed(Number($input('speed').value)));
   setSpeed(speedIndex);
 
-  document.addEventListener('keydown', (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (
-      e.target instanceof Element &&
-      e.target.closest('input, select, textarea, button, summary, dialog, [contenteditable]')
-    )
-      return;
-    if (e.key === ' ') {
-      e.preventDefault();
-      setPlaying(demo.clock.paused);
-    } else if (e.key === '.') step();
-    else if (e.key === ']') setSpeed(speedIndex + 1);
-    else if (e.key === '[') setSpeed(speedIndex - 1);
-  });
-  return { setPlaying, step, setSpeed };
+  return { setPlaying, step, setSpeed, speedIndex: () => speedIndex };
 }

@@ -1,0 +1,80 @@
+// The presenter's keys, wherever the focus is: → the next moment (or Continue), ← the previous
+// moment, Space play/pause, "." step, "[" "]" speed, "?" this list. A focused button, checkbox,
+// slider or list never swallows them; only a field you type into keeps its keys (and Escape
+// leaves it, so the keys work again).
+
+/**
+ * What each key does, in the order the key sheet lists them.
+ * @typedef {{ keys: string[], label: string, run: () => unknown }} Binding
+ */
+
+/** Fields whose keys are the typist's. */
+const TYPING =
+  'input:not([type]), input[type=text], input[type=number], input[type=search], textarea, [contenteditable]';
+
+/**
+ * @param {{ bindings: Binding[], sheet: HTMLDialogElement, list: HTMLElement }} o
+ */
+export function bindPresenterKeys({ bindings, sheet, list }) {
+  list.replaceChildren(
+    ...bindings
+      .map((b) => {
+        const dt = document.createElement('dt');
+        dt.append(
+          ...b.keys.flatMap((k, i) => {
+            const kbd = document.createElement('kbd');
+            kbd.textContent = k === ' ' ? 'Space' : k;
+            return i ? [' ', kbd] : [kbd];
+          }),
+        );
+        const dd = document.createElement('dd');
+        dd.textContent = b.label;
+        return [dt, dd];
+      })
+      .flat(),
+  );
+  /** @type {Map<string, Binding>} */
+  const byKey = new Map(bindings.flatMap((b) => b.keys.map((k) => [keyName(k), b])));
+  let swallowUp = '';
+  // Capture phase, before a focused control acts on the key (a button clicks on Space's keyup,
+  // a checkbox toggles, a slider or a list moves on the arrows).
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const target = e.target instanceof Element ? e.target : null;
+      if (target?.closest(TYPING)) {
+        if (e.key === 'Escape') /** @type {HTMLElement} */ (target).blur();
+        return;
+      }
+      const binding = byKey.get(e.key);
+      if (!binding) return;
+      // Inside the key sheet only "?" (and Escape, the dialog's own) act.
+      if (sheet.open && e.key !== '?') return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === ' ') swallowUp = ' ';
+      if (!e.repeat || e.key !== ' ') binding.run();
+    },
+    true,
+  );
+  document.addEventListener(
+    'keyup',
+    (e) => {
+      if (e.key === swallowUp) {
+        swallowUp = '';
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    },
+    true,
+  );
+}
+
+/**
+ * The `KeyboardEvent.key` of a key as the sheet names it.
+ * @param {string} k
+ */
+function keyName(k) {
+  return { '→': 'ArrowRight', '←': 'ArrowLeft', Space: ' ' }[k] ?? k;
+}
