@@ -117,10 +117,13 @@ export class VirtualClock {
       const timer = this.#timers.find((t) => !t.cancelled);
       const tTimer = timer ? timer.at : Infinity;
       const tWake = this.#wake();
-      const t = Math.min(tTimer, tWake > this.#now ? tWake : Infinity);
+      const wake = tWake > this.#now ? tWake : Infinity;
+      const t = Math.min(tTimer, wake);
       if (t > target) break;
       this.#now = Math.max(this.#now, t);
-      if (timer && timer.at <= this.#now) {
+      // A message coming due at the instant a timer fires is seen first, then the timer runs: a
+      // consumer polling just then receives a message that was visible, and the page says so.
+      if (timer && timer.at <= this.#now && wake > this.#now) {
         this.#timers.splice(this.#timers.indexOf(timer), 1);
         try {
           await timer.fn();
