@@ -63,8 +63,11 @@ describe('nothing on the page misleads', () => {
       "no 'The queue is empty.' over the departing card",
     );
     await screenshot(page, 'misleads-poison-departing-1280');
-    await page.waitForFunction(
-      () => !document.querySelector('[data-testid=queue-lane] [data-state="gone-poisoned"]'),
+    // Its exit runs on the virtual clock (1.6 s): paused, it stays; two seconds on, it has gone.
+    await page.waitForTimeout(500);
+    assert.ok(
+      await page.$('[data-testid=queue-lane] [data-state="gone-poisoned"]'),
+      'paused: held',
     );
     await stepTo(
       page,
@@ -75,7 +78,10 @@ describe('nothing on the page misleads', () => {
         ),
       )) /
         1000 +
-        1,
+        2,
+    );
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=queue-lane] [data-state="gone-poisoned"]'),
     );
     if ((await cards(page)).length === 0)
       assert.equal(await page.isVisible('#lane-empty'), true, "'empty' once the card has gone");

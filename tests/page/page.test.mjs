@@ -199,7 +199,7 @@ describe('the teaching page', () => {
     );
     assert.match(
       await page.textContent(`[data-testid=message][data-label="${held.label}"] .state`),
-      /Dee \(crashed\)/,
+      /Dee crashed holding r\d/,
     );
     await stepTo(page, 31);
     assert.equal(
