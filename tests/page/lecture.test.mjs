@@ -408,7 +408,10 @@ describe('6 · projector and legibility', () => {
   test('at 150 % zoom on 1280×800 a stop shows the lane, the consumers and its HTTP call on one screen', async () => {
     const page = await open({ viewport: PROJECTOR });
     await chooseScenario(page, 'slow-consumer');
-    for (const on of ['reappeared', 'redelivered', 'stale-delete']) await next(page, on);
+    for (const on of ['reappeared', 'redelivered', 'stale-delete']) {
+      await page.click('[data-testid=next-moment]');
+      await stopAt(page, on);
+    }
     await page.waitForTimeout(100); // the stop scrolls the stage into view in the next frame
     const onScreen = (selector) =>
       page.$eval(selector, (el) => {
