@@ -36,6 +36,10 @@ export class Guide {
     el.cont.addEventListener('click', () => this.continue());
     el.next.addEventListener('click', () => this.nextMoment());
     demo.narrator.onMoment = (moment) => this.#moment(moment);
+    // A phone turned, a window resized, a zoom changed: the stop's picture comes back into view.
+    addEventListener('resize', () => {
+      if (this.shown) this.#keepInView();
+    });
   }
 
   get enabled() {

@@ -32,7 +32,7 @@ import { STAGES, jobText, parseJob } from './jobs.js';
  * @returns {Words}
  */
 const intro = (then) => (w) =>
-  `Producers on the left put messages into the queue ${w.queue} in the middle; consumers on the right receive them, work, and delete them. ` +
+  `Producers put messages into the queue ${w.queue}, drawn as a lane of cards; consumers receive them, work on them and delete them. ` +
   'A receive hides the message for a visibility timeout (the ring on its card) and hands out a pop receipt, r1, r2, …: only the latest receipt can delete it. ' +
   then;
 
