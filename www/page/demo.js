@@ -13,7 +13,7 @@ import { RestClient, ACCOUNT } from './rest.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
-import { Narrator } from './narrator.js';
+import { Narrator, whyBack } from './narrator.js';
 
 const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
@@ -503,7 +503,14 @@ export class Demo {
   /** @param {Card} card */
   #reappeared(card) {
     const lease = this.#leases.get(card.messageId);
-    const why = this.#whyBack(lease, card);
+    const why = whyBack(
+      lease && {
+        holder: lease.holder.name,
+        released: lease.released,
+        stillWorking: lease.holder.holding?.messageId === card.messageId,
+        receipt: this.receipts.current(card.messageId)?.tag,
+      },
+    );
     this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
     this.say(
       `${card.label} “${card.text}” is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
@@ -514,27 +521,6 @@ export class Demo {
         facts: { dequeueCount: card.dequeueCount, text: card.text },
       },
     );
-  }
-
-  /**
-   * Why a received message became visible again, in words that do not blame the wrong thing.
-   * @param {Lease | undefined} lease
-   * @param {Card} card
-   */
-  #whyBack(lease, card) {
-    const holder = lease?.holder;
-    if (!holder) return 'its visibility timeout ran out and nobody deleted it';
-    const tag = this.receipts.current(card.messageId)?.tag;
-    if (lease.released === 'crashed')
-      return `${holder.name} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
-    if (lease.released === 'removed')
-      return `${holder.name} was taken off the page while holding it, so nobody deleted it before its visibility timeout ran out`;
-    if (lease.released === 'failed')
-      return `${holder.name} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
-    if (holder.holding?.messageId === card.messageId) {
-      return `its visibility timeout ran out while ${holder.name} is still working on it; ${holder.name}'s receipt ${tag} works only until someone else receives it`;
-    }
-    return `its visibility timeout ran out and ${holder.name} never deleted it`;
   }
 
   #sample() {

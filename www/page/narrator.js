@@ -143,3 +143,24 @@ export class Narrator {
     return [...this.moments.values()].every((m) => m.done);
   }
 }
+
+/**
+ * Why a received message became visible again, in words that do not blame the wrong thing:
+ * who was handed it, whether they let go of it (crashed, failed, were removed) or are still
+ * working on it with a receipt that stays good only until someone else receives it.
+ * @param {{ holder: string, released: string | undefined, stillWorking: boolean,
+ *   receipt: string | undefined } | undefined} lease
+ */
+export function whyBack(lease) {
+  if (!lease) return 'its visibility timeout ran out and nobody deleted it';
+  const { holder, released, stillWorking, receipt } = lease;
+  if (released === 'crashed')
+    return `${holder} crashed while holding it, so nobody deleted it before its visibility timeout ran out`;
+  if (released === 'removed')
+    return `${holder} was taken off the page while holding it, so nobody deleted it before its visibility timeout ran out`;
+  if (released === 'failed')
+    return `${holder} failed on it and left it undeleted, so it comes back when its visibility timeout runs out`;
+  if (stillWorking)
+    return `its visibility timeout ran out while ${holder} is still working on it; ${holder}'s receipt ${receipt} works only until someone else receives it`;
+  return `its visibility timeout ran out and ${holder} never deleted it`;
+}
