@@ -212,15 +212,13 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
 async function start(page) {
   const { demo, session, timeline } = page;
   const moment = momentFromUrl(location.href);
-  // A reload of the address the page keeps restores the session it left (to where the clock
-  // was, a moment later than the address may say); any other visit opens the moment asked for.
+  // A reload restores the session this tab left (to where the clock was, which the address,
+  // written at most twice a second while playing, may trail); any other visit opens the moment
+  // the address asks for.
   const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (
     performance.getEntriesByType('navigation')[0]
   );
-  const reload =
-    navigation?.type === 'reload' &&
-    moment?.scenario === session.scenario &&
-    JSON.stringify(moment.actions) === JSON.stringify(session.actions);
+  const reload = navigation?.type === 'reload' && moment?.scenario === session.scenario;
   if (moment && !reload) {
     await page.load(scenarioById(moment.scenario));
     page.guide.hide();
@@ -288,26 +286,32 @@ function bindKeys(page) {
 
 /**
  * The address bar says the moment on screen (scenario, time, horizon, your actions), so a reload,
- * a bookmark or a copied address opens it. Written when it changes, at most twice a second.
+ * a bookmark or a copied address opens it. Written when it changes: at once when paused or after
+ * an action, at most twice a second while playing.
  * @param {Page} page
  */
 function keepAddress(page) {
-  let shown = '';
+  let said = '';
+  let actions = -1;
   let last = 0;
   return () => {
     const { demo, session, timeline } = page;
     if (!demo.scenario || timeline.replaying) return;
+    const elapsed = demo.clock.elapsed();
+    const reached = Math.max(timeline.reached, session.reached) - EPOCH;
+    const key = `${demo.scenario.id} ${Math.round(elapsed / 100)} ${Math.round(reached / 100)}`;
+    if (key === said && session.actions.length === actions) return;
     const now = performance.now();
-    if (now - last < 500) return;
+    if (!demo.clock.paused && session.actions.length === actions && now - last < 500) return;
+    said = key;
+    actions = session.actions.length;
+    last = now;
     const href = linkTo(location.href, {
       scenario: demo.scenario.id,
-      elapsed: demo.clock.elapsed(),
-      reached: Math.max(timeline.reached, session.reached) - EPOCH,
+      elapsed,
+      reached,
       actions: session.actions,
     });
-    if (href === shown) return;
-    last = now;
-    shown = href;
     if (href !== location.href) history.replaceState(null, '', href);
   };
 }
