@@ -154,7 +154,13 @@ describe('2 · presenter keys wherever the focus is', () => {
       for (const k of ['→', '←', 'Space', '?'])
         assert.ok(sheet.includes(k), `the sheet lists ${k}`);
       await page.keyboard.press('Escape');
-      await page.waitForFunction(() => !document.querySelector('[data-testid=key-sheet]').open);
+      await page.waitForFunction(
+        () =>
+          !(
+            /** @type {HTMLDialogElement} */ (document.querySelector('[data-testid=key-sheet]'))
+              .open
+          ),
+      );
     } finally {
       await page.uncheck('[data-testid=guided]');
     }

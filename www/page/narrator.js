@@ -4,6 +4,7 @@
 // functions of the world, and a moment's guide line also reads the facts of the event that
 // ticked it (the DequeueCount received, the threshold passed).
 
+/** @import { Demo } from './demo.js' */
 /** @import { Scenario, Words } from './scenarios.js' */
 
 const NARRATION_LIMIT = 60;
@@ -36,7 +37,7 @@ export class Narrator {
   onMoment;
 
   /**
-   * @param {{ elapsed: () => number, world: any,
+   * @param {{ elapsed: () => number, world: Demo,
    *   lastLog: (actor: string | undefined) => number | undefined }} o the clock's elapsed time,
    *   the world the words are made from, and the seq of the newest HTTP log entry when `actor`
    *   made it (the call a moment is about)
