@@ -127,6 +127,71 @@ fn a_good_token_over_tls_is_served_as_the_account() {
     assert_eq!(put.status(), 201);
 }
 
+/// Entra ID's test issuer (`https://sts.windows-ppe.net/<tenant>/`) as Azurite's basic mode
+/// accepts it, and the issuer forms Azurite's own suite builds (`<prefix>/<tenant>/`, which
+/// doubles the slash after the v1 prefixes that end in one).
+#[test]
+fn azurites_test_issuer_and_its_suites_issuer_forms_are_accepted() {
+    let mut h = harness(OAuth::Basic);
+    let tenant = "ab1f708d-50f6-404c-a006-d71b2ac7a606";
+    let mut issuers = vec![format!("https://sts.windows-ppe.net/{tenant}/")];
+    for prefix in [
+        "https://sts.windows.net/",
+        "https://sts.microsoftonline.de/",
+        "https://sts.chinacloudapi.cn/",
+        "https://sts.windows-ppe.net",
+    ] {
+        issuers.push(format!("{prefix}/{tenant}/"));
+    }
+    for iss in issuers {
+        let r = list_queues(&mut h, &token(with(claims(), "iss", json!(iss))), true);
+        assert_eq!(r.status(), 200, "{iss}: {}", r.text());
+    }
+    // The host alone, or another host that starts like it, is still no Entra ID issuer.
+    for iss in [
+        "https://sts.windows-ppe.net/",
+        "https://sts.windows-ppe.net.example/t/",
+    ] {
+        let r = list_queues(&mut h, &token(with(claims(), "iss", json!(iss))), true);
+        assert_refused(&r, "Issuer validation failed. Issuer did not match.");
+    }
+}
+
+/// Azure serves Get and Set Queue ACL to an Entra ID principal holding the RBAC actions
+/// `queues/getAcl/action` and `queues/setAcl/action` (the REST reference's "Authorize with
+/// Microsoft Entra ID" table); basic mode has no RBAC, so a valid token may call both.
+/// Azurite refuses them with a token; this follows the service.
+#[test]
+fn get_and_set_queue_acl_are_served_to_a_token() {
+    let mut h = harness(OAuth::Basic);
+    let t = token(claims());
+    let put = with_token(&mut h, "PUT", "/devstoreaccount1/acl-q", &t, &[], true);
+    assert_eq!(put.status(), 201, "{}", put.text());
+    let body = "<SignedIdentifiers><SignedIdentifier><Id>p1</Id><AccessPolicy>\
+                <Permission>rp</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+    let auth = format!("Bearer {t}");
+    let mut set = request(
+        "PUT",
+        "/devstoreaccount1/acl-q?comp=acl",
+        body,
+        &[("authorization", auth.as_str())],
+    );
+    set.extensions_mut().insert(SecureTransport);
+    let set = h.send(set);
+    assert_eq!(set.status(), 204, "{}", set.text());
+    let get = with_token(
+        &mut h,
+        "GET",
+        "/devstoreaccount1/acl-q?comp=acl",
+        &t,
+        &[],
+        true,
+    );
+    assert_eq!(get.status(), 200, "{}", get.text());
+    get.assert_has("<Id>p1</Id>");
+    get.assert_has("<Permission>rp</Permission>");
+}
+
 #[test]
 fn wrong_audience_issuer_or_lifetime_is_401_with_azures_detail() {
     let mut h = harness(OAuth::Basic);

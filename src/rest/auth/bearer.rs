@@ -38,8 +38,8 @@ const ACCOUNT_AUDIENCE_SUFFIXES: [&str; 4] = [
     ".queue.core.cloudapi.de",
 ];
 
-/// Entra ID v1 issuers (`https://sts.windows.net/<tenant>/` and the sovereign clouds'), as
-/// Azurite lists them.
+/// Entra ID v1 issuers (`https://sts.windows.net/<tenant>/`, the sovereign clouds' and Entra
+/// ID's test issuer `https://sts.windows-ppe.net/<tenant>/`), as Azurite lists them.
 const V1_ISSUERS: [&str; 4] = [
     "https://sts.windows.net/",
     "https://sts.microsoftonline.de/",
@@ -189,6 +189,7 @@ mod tests {
         for ok in [
             "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
             "https://sts.chinacloudapi.cn/t/",
+            "https://sts.windows-ppe.net/ab1f708d-50f6-404c-a006-d71b2ac7a606/",
             "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
         ] {
             assert!(is_entra_issuer(ok), "{ok}");
