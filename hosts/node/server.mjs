@@ -49,8 +49,9 @@ const USAGE = `usage: ${PROGRAM} [options]
                             file (with --pwd), as Azurite takes them
   --key FILE                the PEM private key for --cert
   --pwd PASSWORD            the password of the PFX given as --cert
-  --oauth basic             accept Entra ID bearer tokens (HTTPS only): audience, issuer and
-                            lifetime are checked, the signature is not
+  --oauth basic             accept Entra ID bearer tokens over HTTPS (with --cert): audience,
+                            issuer and lifetime are checked, the signature is not; over HTTP
+                            a bearer request is refused (403 AuthenticationFailed)
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -170,12 +171,8 @@ export function parseArgs(argv) {
   if (opts.oauth !== undefined && opts.oauth !== 'basic') {
     throw new UsageError(`--oauth takes "basic", not ${JSON.stringify(opts.oauth)}`);
   }
-  // As in Azurite: a bearer token is only ever read over TLS, so OAuth without it is a mistake.
-  if (opts.oauth && !opts.cert) {
-    throw new UsageError(
-      '--oauth needs HTTPS: give --cert and --key (or --cert FILE.pfx --pwd PASSWORD)',
-    );
-  }
+  // Without --cert, --oauth basic still starts, as Azurite's does: bearer requests are then
+  // refused (a token is only read over TLS) and SharedKey and SAS work (main() says so).
   return opts;
 }
 
@@ -472,6 +469,13 @@ export async function main() {
   } else if (opts.location) {
     console.log(
       `azqueue: data in ${path.resolve(opts.location)} (journal; every answer waits for fsync)`,
+    );
+  }
+  if (opts.oauth && !opts.cert) {
+    console.error(
+      'azqueue: --oauth basic without --cert: requests with a bearer token are refused over HTTP ' +
+        '(403 AuthenticationFailed, as in Azurite); SharedKey and SAS work. ' +
+        'Give --cert and --key to accept tokens.',
     );
   }
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.

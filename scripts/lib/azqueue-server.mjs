@@ -31,15 +31,16 @@ export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
  * Starts the server on free ports and waits for its ready line.
  * Resolves to { queueUrl, origin, webUrl, connectionString, child, output(), stop() }.
  * With AZQUEUE_E2E=edge (TARGET), the edge Worker's dev.mjs instead (no webUrl; `args` are its own).
- * @param {{ args?: string[], env?: Record<string, string>, timeoutMs?: number }} [options]
+ * `plain`: plain HTTP even under AZQUEUE_E2E_TLS.
+ * @param {{ args?: string[], env?: Record<string, string>, timeoutMs?: number, plain?: boolean }} [options]
  * @returns {Promise<{ queueUrl: string, origin: string, webUrl: string, connectionString: string,
  *   child: import('node:child_process').ChildProcess, output: () => string,
  *   stop: () => Promise<number | null> }>}
  */
-export function startServer({ args = [], env = {}, timeoutMs = 15_000 } = {}) {
+export function startServer({ args = [], env = {}, timeoutMs = 15_000, plain = false } = {}) {
   const tlsDir = process.env.AZQUEUE_E2E_TLS;
   const tlsArgs =
-    tlsDir && TARGET !== 'edge' && !args.includes('--cert')
+    tlsDir && !plain && TARGET !== 'edge' && !args.includes('--cert')
       ? ['--cert', path.join(tlsDir, 'cert.pem'), '--key', path.join(tlsDir, 'key.pem')]
       : [];
   const argv =

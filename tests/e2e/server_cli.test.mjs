@@ -38,7 +38,6 @@ describe('server command line', () => {
     const cases = [
       [['--key', 'k.pem'], /--key needs --cert/],
       [['--cert', 'c.pem'], /--cert needs --key \(a PEM certificate\) or --pwd \(a PFX file\)/],
-      [['--oauth', 'basic'], /--oauth needs HTTPS/],
       [['--oauth', 'full', '--cert', 'c.pem', '--key', 'k.pem'], /--oauth takes "basic"/],
     ];
     for (const [args, message] of cases) {

@@ -1,12 +1,19 @@
-// --oauth basic through @azure/storage-queue with a TokenCredential, over TLS (the SDK sends
-// bearer tokens only to https URLs). Tokens are JWTs this test signs with a key of its own:
-// basic mode checks audience, issuer and lifetime, not the signature. Run by
-// tls_suites.test.mjs (NODE_EXTRA_CA_CERTS, AZQUEUE_E2E_TLS).
+// --oauth basic through @azure/storage-queue with a TokenCredential, over TLS, and over plain
+// HTTP, where the server starts, as Azurite's does, and refuses each bearer request while
+// SharedKey and SAS work. Tokens are JWTs this test signs with a key of its own: basic mode
+// checks audience, issuer and lifetime, not the signature. Run by tls_suites.test.mjs
+// (NODE_EXTRA_CA_CERTS, AZQUEUE_E2E_TLS).
 
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { QueueClient, QueueServiceClient } from '@azure/storage-queue';
+import {
+  AnonymousCredential,
+  QueueClient,
+  QueueSASPermissions,
+  QueueServiceClient,
+  newPipeline,
+} from '@azure/storage-queue';
 import { startServer, uniqueName } from '../azqueue_server.mjs';
 
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
@@ -155,6 +162,37 @@ describe('--oauth basic', () => {
     await refused(service.getProperties(), 'The access token is not a JWT.');
   });
 
+  test("Entra ID's test issuer (sts.windows-ppe.net), as Azurite's suite mints it, works", async () => {
+    const tenant = 'ab1f708d-50f6-404c-a006-d71b2ac7a606';
+    for (const iss of [
+      `https://sts.windows-ppe.net/${tenant}/`,
+      `https://sts.windows.net//${tenant}/`, // Azurite's `${prefix}/${tenant}/`
+    ]) {
+      const token = jwt(claims({ iss, aud: 'https://devstoreaccount1.queue.core.windows.net' }));
+      const q = new QueueClient(`${server.queueUrl}/${uniqueName('ppe')}`, credential(token));
+      await q.create();
+      await q.sendMessage('from the test issuer');
+      await q.delete();
+    }
+  });
+
+  // Azure maps Get/Set Queue ACL to the RBAC actions queues/getAcl/action and setAcl/action
+  // (REST reference, "Authorize with Microsoft Entra ID"): a token may call them. Azurite
+  // refuses them; basic mode has no RBAC, so a valid token is served as the service serves a
+  // principal holding those actions.
+  test('Get and Set Queue ACL are served to a token', async () => {
+    const q = new QueueClient(`${server.queueUrl}/${uniqueName('acl')}`, credential(jwt(claims())));
+    await q.create();
+    const expiresOn = new Date(Date.UTC(2100, 0, 1));
+    await q.setAccessPolicy([{ id: 'readers', accessPolicy: { permissions: 'rp', expiresOn } }]);
+    const { signedIdentifiers } = await q.getAccessPolicy();
+    assert.deepEqual(
+      signedIdentifiers.map((s) => [s.id, s.accessPolicy?.permissions]),
+      [['readers', 'rp']],
+    );
+    await q.delete();
+  });
+
   test('a refused token changes nothing', async () => {
     const name = uniqueName('untouched');
     const bad = new QueueClient(
@@ -186,5 +224,70 @@ describe('without --oauth', () => {
         return true;
       },
     );
+  });
+});
+
+describe('--oauth basic over plain HTTP', () => {
+  let server;
+  before(async () => {
+    server = await startServer({ args: ['--oauth', 'basic'], plain: true });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('the server starts on http:// and says what that means for tokens', () => {
+    assert.match(server.queueUrl, /^http:\/\//);
+    assert.match(
+      server.output(),
+      /--oauth basic without --cert: requests with a bearer token are refused/,
+    );
+  });
+
+  test('the SDK itself will not send a token over HTTP', async () => {
+    const service = new QueueServiceClient(server.queueUrl, credential(jwt(claims())));
+    await assert.rejects(service.getProperties(), /not permitted for non-TLS protected/);
+  });
+
+  test('a bearer request over HTTP → 403 "Authentication scheme Bearer is not allowed with HTTP."', async () => {
+    // The header set as a client that does send it (curl, a hand-written policy) would.
+    const pipeline = newPipeline(new AnonymousCredential(), { retryOptions: { maxTries: 1 } });
+    const token = jwt(claims());
+    pipeline.factories.push({
+      create: (next) => ({
+        sendRequest: (request) => {
+          request.headers.set('authorization', `Bearer ${token}`);
+          return next.sendRequest(request);
+        },
+      }),
+    });
+    const name = uniqueName('http-bearer');
+    const q = new QueueClient(`${server.queueUrl}/${name}`, pipeline);
+    await assert.rejects(q.create(), (/** @type {any} */ err) => {
+      assert.equal(err.statusCode, 403, err.message);
+      assert.equal(err.code, 'AuthenticationFailed');
+      assert.equal(
+        err.details?.authenticationErrorDetail,
+        'Authentication scheme Bearer is not allowed with HTTP.',
+      );
+      return true;
+    });
+    const owner = QueueServiceClient.fromConnectionString(server.connectionString);
+    assert.equal(await owner.getQueueClient(name).exists(), false);
+  });
+
+  test('SharedKey and SAS work as without --oauth', async () => {
+    const owner = QueueServiceClient.fromConnectionString(server.connectionString);
+    const q = owner.getQueueClient(uniqueName('http-key'));
+    await q.create();
+    const sasUrl = await q.generateSasUrl({
+      permissions: QueueSASPermissions.parse('rap'),
+      expiresOn: new Date(Date.now() + 3600_000),
+    });
+    const bySas = new QueueClient(sasUrl);
+    await bySas.sendMessage('by SAS');
+    const [peeked] = (await bySas.peekMessages()).peekedMessageItems;
+    assert.equal(peeked.messageText, 'by SAS');
+    await q.delete();
   });
 });
