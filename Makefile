@@ -14,7 +14,7 @@ test:
 
 # The Azurite-compatible server: REST on 127.0.0.1:10001, the page on 127.0.0.1:8080.
 demo: tools build
-	node www/server.mjs
+	node www/server.mjs --webPort 8080
 
 bench:
 	scripts/bench.sh

@@ -2,7 +2,9 @@
 // azqueue's Node server: a drop-in for `azurite-queue`. The Azure Queue REST API on
 // --queueHost:--queuePort (default 127.0.0.1:10001, path-style URLs like Azurite's) served from
 // node:net sockets by the wasm service's HTTP/1.1 connections (queue-socket.mjs: framing in Rust,
-// one wasm call per socket read), and the files of www/ on --webPort (default 8080, node:http).
+// one wasm call per socket read), and, when --webPort is given, the teaching page and the files
+// of www/ (node:http). The page is opt-in, as Azurite has none: the queue service never depends
+// on a second free port, and a busy page port leaves it running.
 // Glue only: every queue decision is made inside the wasm package.
 
 import fs from 'node:fs';
@@ -33,7 +35,9 @@ const USAGE = `usage: ${PROGRAM} [options]
   --queueHost HOST          address for the queue service (default 127.0.0.1)
   --queuePort PORT          port for the queue service (default 10001; 0 picks a free port)
   --webHost HOST            address for the page (default: the queue host)
-  --webPort PORT            port for the page and the files of www/ (default 8080; 0 = free port)
+  --webPort PORT            also serve the teaching page and the files of www/ on PORT (off
+                            unless given; 0 picks a free port). If PORT is taken, the queue
+                            service runs without the page
   -l, --location DIR        keep queues and messages in DIR (a journal: every answer waits
                             until its change is fsynced, so a kill loses nothing acknowledged)
   --inMemoryPersistence     keep everything in memory, even with --location (the default
@@ -67,7 +71,7 @@ class UsageError extends Error {}
  * @property {string} queueHost
  * @property {number} queuePort
  * @property {string} [webHost] the queue host unless given
- * @property {number} webPort
+ * @property {number} [webPort] the page's port; no page unless given
  * @property {boolean} [inMemoryPersistence]
  * @property {string} [location]
  * @property {boolean} [silent]
@@ -125,7 +129,7 @@ const OPTIONS = {
  */
 export function parseArgs(argv) {
   /** @type {Options & Record<string, unknown>} each option is set by its name below */
-  const opts = { queueHost: '127.0.0.1', queuePort: 10001, webPort: 8080 };
+  const opts = { queueHost: '127.0.0.1', queuePort: 10001 };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] =
       argv[i].startsWith('--') && argv[i].includes('=')
@@ -146,6 +150,7 @@ export function parseArgs(argv) {
     opts[key] = value;
   }
   for (const key of ['queuePort', 'webPort']) {
+    if (opts[key] === undefined) continue;
     const n = Number(opts[key]);
     if (!Number.isInteger(n) || n < 0 || n > 65535) {
       throw new UsageError(
@@ -342,12 +347,14 @@ function debugEntry(
 }
 
 /**
- * Starts both servers; resolves to { queueUrl, webUrl, connectionString, close() }.
- * `log(line)` receives access-log lines unless `silent`.
+ * Starts the queue service and, with `webPort`, the page; resolves to { queueUrl, webUrl,
+ * connectionString, close() } (`webUrl` undefined when no page is served). `log(line)` receives
+ * access-log lines unless `silent`; `warn(line)` says why the page is not served when its port
+ * cannot be had (the queue service runs regardless).
  * @param {Options} opts
- * @param {{ log?: (line: string) => void }} [hooks]
+ * @param {{ log?: (line: string) => void, warn?: (line: string) => void }} [hooks]
  */
-export async function startServer(opts, { log = console.log } = {}) {
+export async function startServer(opts, { log = console.log, warn = console.error } = {}) {
   const { QueueService } = loadPackage();
   // Read first: a missing certificate should fail before the journal directory is locked.
   const secure = opts.cert ? tlsOptions(/** @type {Options & { cert: string }} */ (opts)) : null;
@@ -399,9 +406,12 @@ export async function startServer(opts, { log = console.log } = {}) {
   const queueServer = secure
     ? tls.createServer({ ...secure, ...socketOptions }, connections)
     : net.createServer(socketOptions, connections);
-  const webServer = secure
-    ? https.createServer(secure, staticListener(WWW))
-    : http.createServer(staticListener(WWW));
+  const webServer =
+    opts.webPort === undefined
+      ? null
+      : secure
+        ? https.createServer(secure, staticListener(WWW))
+        : http.createServer(staticListener(WWW));
   const closeServers = () =>
     /** @type {Promise<void>} */ (
       new Promise((resolve) => {
@@ -413,14 +423,14 @@ export async function startServer(opts, { log = console.log } = {}) {
           }
         };
         for (const s of [queueServer, webServer]) {
-          if (!s.listening) {
+          if (!s?.listening) {
             done();
             continue;
           }
           s.close(done);
         }
         /** @type {() => void} */ (connections.destroyAll)();
-        webServer.closeAllConnections();
+        webServer?.closeAllConnections();
       })
     );
   // Stop taking requests, let the store finish, then release the directory.
@@ -432,14 +442,33 @@ export async function startServer(opts, { log = console.log } = {}) {
 
   try {
     const queuePort = await listen(queueServer, opts.queueHost, opts.queuePort, 'queue service');
-    const webHost = /** @type {string} parseArgs defaults it */ (opts.webHost);
-    const webPort = await listen(webServer, webHost, opts.webPort, 'page');
     const scheme = secure ? 'https' : 'http';
+    /** @type {string | undefined} */
+    let webUrl;
+    if (webServer) {
+      const webHost = opts.webHost ?? opts.queueHost;
+      try {
+        const webPort = await listen(
+          webServer,
+          webHost,
+          /** @type {number} */ (opts.webPort),
+          'page',
+        );
+        webUrl = `${scheme}://${urlHost(webHost)}:${webPort}/`;
+      } catch (err) {
+        // The page is an extra: its port being taken must not take the queue service down.
+        warn(
+          `azqueue: ${/** @type {Error} */ (err).message}. The queue service runs without the ` +
+            'page; give the page a free port with --webPort <port> (0 picks one), or leave ' +
+            '--webPort out.',
+        );
+      }
+    }
     const origin = `${scheme}://${urlHost(opts.queueHost)}:${queuePort}`;
     connections.fallbackHost = `${urlHost(opts.queueHost)}:${queuePort}`;
     return {
       queueUrl: `${origin}/${service.account}`,
-      webUrl: `${scheme}://${urlHost(webHost)}:${webPort}/`,
+      webUrl,
       connectionString: service.connectionString(origin),
       close,
     };
@@ -501,8 +530,9 @@ export async function main() {
     await server.close();
     return;
   }
+  const web = server.webUrl ? ` web ${server.webUrl}` : '';
   console.log(
-    `azqueue ready: queue ${server.queueUrl} web ${server.webUrl} connection "${server.connectionString}"`,
+    `azqueue ready: queue ${server.queueUrl}${web} connection "${server.connectionString}"`,
   );
 }
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { QueueServiceClient } from '@azure/storage-queue';
 import { runServer, startServer } from './azqueue_server.mjs';
 
 describe('server command line', () => {
@@ -29,6 +30,32 @@ describe('server command line', () => {
       assert.equal(r.code, 1);
       assert.match(r.stderr, new RegExp(`127\\.0\\.0\\.1:${port}: the port is already in use`));
     } finally {
+      blocker.close();
+    }
+  });
+
+  test('a busy page port leaves the queue service running and says what to do', async () => {
+    const blocker = net.createServer();
+    await /** @type {Promise<void>} */ (new Promise((r) => blocker.listen(0, '127.0.0.1', r)));
+    const { port } = /** @type {import('node:net').AddressInfo} */ (blocker.address());
+    const server = await startServer({ args: ['--webPort', String(port)] });
+    try {
+      assert.equal(server.webUrl, undefined);
+      assert.match(
+        server.output(),
+        new RegExp(
+          `cannot serve the page on 127\\.0\\.0\\.1:${port}: the port is already in use\\. ` +
+            'The queue service runs without the page; give the page a free port with ' +
+            '--webPort <port> \\(0 picks one\\), or leave --webPort out\\.',
+        ),
+      );
+      const queue = QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient(
+        'page-port-taken',
+      );
+      await queue.create();
+      await queue.delete();
+    } finally {
+      await server.stop();
       blocker.close();
     }
   });
