@@ -4,7 +4,7 @@
 // QueueService authenticates and answers it.
 
 import { route, queueObjectName } from './route.mjs';
-import { CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mjs';
+import { azureError, CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mjs';
 
 export { QueueObject } from './queue-object.mjs';
 export { DirectoryObject } from './directory-object.mjs';
@@ -17,6 +17,12 @@ export default {
    * @param {Env} env
    */
   async fetch(request, env) {
+    const unbound = missingBindings(env);
+    if (unbound) {
+      // A configuration mistake, not the client's: say which binding, where the owner looks.
+      console.error(`azqueue: ${unbound}`);
+      return azureError(request, 500, 'InternalError', unbound);
+    }
     const target = route(request.method, request.url);
     if (target.kind === 'none' && new URL(request.url).pathname.startsWith('/_azqueue/')) {
       return Response.json(
@@ -42,6 +48,28 @@ export default {
     return queue.fetch(forwarded);
   },
 };
+
+/** The Durable Object bindings the Worker needs, by the names it reads them under. */
+const BINDINGS = /** @type {const} */ ([
+  ['QUEUE', 'QueueObject'],
+  ['DIRECTORY', 'DirectoryObject'],
+]);
+
+/**
+ * Why the Worker cannot serve with these bindings, or null when both are there.
+ * @param {Partial<Env> | undefined} env
+ */
+function missingBindings(env) {
+  const missing = BINDINGS.filter(([name]) => typeof env?.[name]?.idFromName !== 'function');
+  if (missing.length === 0) return null;
+  const named = missing.map(([name, cls]) => `${name} (class ${cls})`).join(' and ');
+  return (
+    `The edge Worker has no Durable Object binding ${named}. Declare both bindings, ` +
+    'QUEUE for QueueObject and DIRECTORY for DirectoryObject, with a migration that creates ' +
+    'both classes as new_sqlite_classes, in the wrangler configuration (the README of the ' +
+    'azqueue package has one to copy).'
+  );
+}
 
 /**
  * The request as an object receives it: the client's own headers minus anything internal.

@@ -49,6 +49,43 @@ test('the packaged edge Worker serves the official SDK', async () => {
   assert.equal((await queue.getProperties()).approximateMessagesCount, 0);
 });
 
+test('bindings under other names: an Azure 500 naming the missing ones, and a log line', async () => {
+  const { dir } = installedProject();
+  const resolve = createRequire(path.join(dir, 'package.json')).resolve;
+  const { workerOptions } = await import(
+    pathToFileURL(resolve('azqueue/worker/miniflare-options')).href
+  );
+  const options = workerOptions({ scriptPath: resolve('azqueue/worker') });
+  options.durableObjects = {
+    QUEUES: { className: 'QueueObject', useSQLite: true },
+    DIRECTORY: { className: 'DirectoryObject', useSQLite: true },
+  };
+  let log = '';
+  const origin = await serve({
+    ...options,
+    handleRuntimeStdio: (stdout, stderr) => {
+      for (const stream of [stdout, stderr]) stream.on('data', (d) => (log += d));
+    },
+  });
+  const res = await fetch(`${origin}${DEV_ACCOUNT}?comp=list`, {
+    headers: { 'x-ms-version': '2025-11-05' },
+  });
+  assert.equal(res.status, 500);
+  assert.equal(res.headers.get('x-ms-error-code'), 'InternalError');
+  const body = await res.text();
+  assert.match(
+    body,
+    /<Code>InternalError<\/Code><Message>The edge Worker has no Durable Object binding QUEUE \(class QueueObject\)\. /,
+  );
+  assert.doesNotMatch(body, /binding .*DIRECTORY \(class/);
+  for (let i = 0; i < 50 && !/binding QUEUE/.test(log); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  assert.match(
+    log,
+    /azqueue: The edge Worker has no Durable Object binding QUEUE \(class QueueObject\)/,
+  );
+});
+
 test('a user Worker that imports "azqueue" runs under workerd without an init call', async () => {
   const { dir } = installedProject();
   const out = path.join(dir, 'worker-out');
