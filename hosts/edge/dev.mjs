@@ -12,8 +12,28 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
 import { workerOptions } from './miniflare-options.mjs';
+
+/** The miniflare this runner is tested with (the last release for Node 20). */
+const MINIFLARE = 'miniflare@4.20260426.0';
+
+/**
+ * miniflare, an optional peer dependency of the package: a user who never runs the Worker
+ * locally should not download workerd. Exits with what to install when it is missing.
+ * @returns {Promise<typeof import('miniflare')>}
+ */
+async function loadMiniflare() {
+  try {
+    return await import('miniflare');
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    console.error(
+      'azqueue: this runner starts the Worker under workerd through miniflare, which is not ' +
+        `installed. Install it beside azqueue: npm install --save-dev ${MINIFLARE}`,
+    );
+    process.exit(1);
+  }
+}
 
 const USAGE = `usage: node hosts/edge/dev.mjs [--port P] [--host H] [--persist DIR]
   --port P       listen on port P (0 picks a free one; default 8787)
@@ -92,6 +112,7 @@ export async function main() {
     console.log(USAGE);
     return;
   }
+  const { Miniflare } = await loadMiniflare();
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
   let first;
   try {

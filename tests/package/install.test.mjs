@@ -88,3 +88,41 @@ test('npx azqueue --help lists the server flags', () => {
     assert.ok(r.stdout.includes(flag), `--help mentions ${flag}`);
   }
 });
+
+test('npm publish --dry-run takes the tarball with no warning but the login one', () => {
+  const { dir, tarball } = installedProject();
+  const r = spawnSync('npm', ['publish', '--dry-run', tarball], {
+    cwd: dir,
+    env: USER_ENV,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const version = JSON.parse(
+    fs.readFileSync(path.join(installed(), 'package.json'), 'utf8'),
+  ).version;
+  assert.match(
+    `${r.stdout}${r.stderr}`,
+    new RegExp(`\\+ azqueue@${version.replace(/\./g, '\\.')}`),
+  );
+  const warnings = `${r.stdout}\n${r.stderr}`
+    .split('\n')
+    .filter((line) => /npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line));
+  assert.deepEqual(warnings, []);
+});
+
+test('the edge dev runner without miniflare says what to install; miniflare is an optional peer', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(installed(), 'package.json'), 'utf8'));
+  assert.equal(manifest.peerDependenciesMeta?.miniflare?.optional, true);
+  assert.ok(manifest.peerDependencies?.miniflare);
+  assert.ok(!fs.existsSync(path.join(installedProject().dir, 'node_modules', 'miniflare')));
+  const r = spawnSync(
+    process.execPath,
+    [path.join(installed(), 'www', 'edge', 'dev.mjs'), '--port', '0'],
+    { cwd: installedProject().dir, env: USER_ENV, encoding: 'utf8', timeout: 60_000 },
+  );
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /miniflare, which is not installed\. Install it beside azqueue: npm install --save-dev miniflare@4\.20260426\.0/,
+  );
+});
