@@ -4,8 +4,10 @@
 tools:
 	scripts/ensure-tools.sh
 
-# pkg/web (web, built for size) and pkg/node (nodejs, built for speed): scripts/build.sh.
+# pkg/web (web, built for size) and pkg/node (nodejs, built for speed): scripts/build.sh, after
+# installing only the tools the build needs (scripts/ensure-tools.sh build).
 build:
+	scripts/ensure-tools.sh build
 	scripts/build.sh
 
 # Every layer, in order of cost; ends with `N passed, M failed` (layers) and fails if any did.
@@ -13,14 +15,17 @@ test:
 	scripts/test-all.sh
 
 # The Azurite-compatible server: REST on 127.0.0.1:10001, the page on 127.0.0.1:8080.
-demo: tools build
+# Installs only what the demo needs (no browsers, drivers or Python).
+demo:
+	scripts/ensure-tools.sh demo
+	scripts/build.sh
 	node www/server.mjs --webPort 8080
 
 bench:
 	scripts/bench.sh
 
 # The npm package: dist/azqueue-<version>.tgz (prebuilt wasm and glue; the path is the last line).
-package: tools build
+package: build
 	node scripts/package.mjs
 
 # The structured fuzzer over every target for FUZZ_SECONDS (default 600; failures go to

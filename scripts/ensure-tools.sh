@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
-# Makes sure every tool the build and the test layers need is present, installing only what is
-# missing. Idempotent and quick (well under a second) when everything is already there, so
-# `make test` can call it every time. The versions are pinned in toolchain.md; the wasm-bindgen CLI
-# must equal the `wasm-bindgen` crate in Cargo.lock or wasm-pack goes to the network.
+# Makes sure the tools a task needs are present, installing only what is missing:
+#
+#   scripts/ensure-tools.sh build   the wasm32 target, wasm-bindgen-cli, the npm dev dependencies
+#                                   (wasm-opt, esbuild, the SDK the page bundles): `make build`
+#   scripts/ensure-tools.sh demo    what `make demo` needs: the same as build
+#   scripts/ensure-tools.sh [test]  everything the test layers use besides: wasm-pack, Chromium,
+#                                   Firefox ESR and geckodriver, WebKitGTK and Xvfb, openssl, the
+#                                   Python venv (the default: `make test`, `make tools`)
+#
+# Idempotent and quick (well under a second) when everything is already there, so `make test`
+# can call it every time. The versions are pinned in toolchain.md; the wasm-bindgen CLI must equal
+# the `wasm-bindgen` crate in Cargo.lock or wasm-pack goes to the network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+MODE=${1:-test}
+case "$MODE" in
+  build | demo | test) ;;
+  *)
+    printf 'usage: %s [build|demo|test]\n' "$0" >&2
+    exit 2
+    ;;
+esac
+# True when the test layers' tools are wanted too.
+for_tests() { [ "$MODE" = test ]; }
 
 WASM_PACK_VERSION=0.15.1
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
@@ -39,8 +58,9 @@ if ! grep -qx wasm32-unknown-unknown <<<"$installed_targets"; then
   fi
 fi
 
-# 2. wasm-pack (its own lock file resolves offline-ish from the registry).
-if ! has_version wasm-pack "wasm-pack $WASM_PACK_VERSION"; then
+# 2. wasm-pack (its own lock file resolves offline-ish from the registry): `wasm-pack test` only;
+#    the build calls the wasm-bindgen CLI itself.
+if for_tests && ! has_version wasm-pack "wasm-pack $WASM_PACK_VERSION"; then
   say "installing wasm-pack $WASM_PACK_VERSION (about 2.5 minutes)"
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
 fi
@@ -54,7 +74,7 @@ fi
 
 # 4. Chromium and its driver for `wasm-pack test --headless --chrome` and Playwright.
 #    Never Debian's binaryen: its wasm-opt 108 breaks the output (toolchain.md, pitfall 2).
-if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+if for_tests && { ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; }; then
   say "installing chromium and chromium-driver"
   sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
   sudo_if_needed apt-get update
@@ -62,7 +82,7 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
 fi
 # The HTTPS tests make their certificates with the openssl CLI (Debian images carry it; a
 # slimmed one may not).
-if ! command -v openssl >/dev/null; then
+if for_tests && ! command -v openssl >/dev/null; then
   say "installing openssl"
   sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
   sudo_if_needed apt-get update
@@ -86,6 +106,10 @@ if [ -f package-lock.json ]; then
 elif [ ! -d node_modules ] || [ package.json -nt node_modules ]; then
   say "npm install (no package-lock.json yet)"
   npm install --no-audit --no-fund
+fi
+
+if ! for_tests; then
+  exit 0
 fi
 
 # 6. Python SDK for the smoke test, in a project-local venv.
