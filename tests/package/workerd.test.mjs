@@ -63,8 +63,12 @@ test('bindings under other names: an Azure 500 naming the missing ones, and a lo
   let log = '';
   const origin = await serve({
     ...options,
-    handleRuntimeStdio: (stdout, stderr) => {
-      for (const stream of [stdout, stderr]) stream.on('data', (d) => (log += d));
+    handleRuntimeStdio: (
+      /** @type {import('node:stream').Readable} */ stdout,
+      /** @type {import('node:stream').Readable} */ stderr,
+    ) => {
+      for (const stream of [stdout, stderr])
+        stream.on('data', (/** @type {Buffer} */ d) => (log += d));
     },
   });
   const res = await fetch(`${origin}${DEV_ACCOUNT}?comp=list`, {
