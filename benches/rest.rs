@@ -70,7 +70,7 @@ fn signed(method: &str, path_and_query: &str, body: &str) -> Request<Vec<u8>> {
         queue: None,
         https: false,
         client_ip: None,
-        now: NOW,
+        wall: NOW,
         oauth: OAuth::Off,
         endpoint: "",
     };

@@ -116,7 +116,7 @@ impl Req {
             queue: self.queue.as_deref(),
             https: self.https,
             client_ip: self.client_ip,
-            now: self.now,
+            wall: self.now,
             oauth: OAuth::Off,
             endpoint: "",
         }
@@ -589,7 +589,7 @@ fn stale_dates_fail_and_dates_ahead_of_the_server_pass() {
 impl Req {
     fn auth_at(&self, now: Timestamp) -> Result<Principal, RestError> {
         let mut input = self.input();
-        input.now = now;
+        input.wall = now;
         authenticate(&input, &[key(DEV_KEY)], &no_policy)
     }
 }
@@ -1078,7 +1078,7 @@ mod no_panics {
             queue: Some("myqueue"),
             https,
             client_ip: Some("127.0.0.1".parse().unwrap()),
-            now: Timestamp::from_millis(now),
+            wall: Timestamp::from_millis(now),
             // Bearer tokens are read too, so arbitrary tokens reach the JWT decoder.
             oauth: OAuth::Basic,
             endpoint: "https://127.0.0.1/devstoreaccount1",

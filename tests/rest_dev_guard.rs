@@ -105,3 +105,59 @@ fn a_cross_site_origin_is_refused_unless_a_cors_rule_allows_it() {
     assert_eq!(write(&mut h, "https://tool.example"), 405);
     assert_eq!(write(&mut h, "https://attacker.example"), 403);
 }
+
+/// `/_azqueue/clock` moves the time every queue runs on, so the guard stands in front of it as
+/// in front of the other development paths: read only from the listening address, moved only
+/// with the header and from the server's own origin (or a CORS-allowed one), and not at all
+/// once real accounts are configured. What passes the guard is the host's to answer (the
+/// clock lives in the host), which a bare `Service` says with a 501.
+#[test]
+fn the_clock_path_is_behind_the_same_guard() {
+    let mut h = Harness::new();
+    let advance = r#"{"advanceMs": 31000}"#;
+    let r = h.call("POST", "/_azqueue/clock", advance);
+    assert_eq!(r.status(), 403);
+    r.assert_has("x-azqueue-dev");
+    for origin in ["https://attacker.example", "null"] {
+        let r = h.call_with(
+            "POST",
+            "/_azqueue/clock",
+            advance,
+            &[
+                ("x-azqueue-dev", "1"),
+                ("origin", origin),
+                ("host", "127.0.0.1:10001"),
+            ],
+        );
+        assert_eq!(r.status(), 403, "{origin}");
+    }
+    let r = h.send(over_socket(
+        "GET",
+        "/_azqueue/clock",
+        "attacker.example:10001",
+    ));
+    assert_eq!(r.status(), 403);
+    r.assert_has("listens on");
+    let r = h.call_with("PUT", "/_azqueue/clock", advance, &[("x-azqueue-dev", "1")]);
+    assert_eq!(r.status(), 405);
+    let r = h.call_with(
+        "POST",
+        "/_azqueue/clock",
+        advance,
+        &[("x-azqueue-dev", "1")],
+    );
+    assert_eq!(r.status(), 501, "{}", r.text());
+
+    let mut config = azqueue::rest::ServiceConfig::dev();
+    config.inspect = false;
+    let mut real = Harness::with_config(config);
+    let r = real.call_with(
+        "POST",
+        "/_azqueue/clock",
+        advance,
+        &[("x-azqueue-dev", "1")],
+    );
+    assert_eq!(r.status(), 403);
+    r.assert_has("disabled");
+    assert_eq!(real.call("GET", "/_azqueue/clock", "").status(), 403);
+}

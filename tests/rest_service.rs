@@ -301,6 +301,44 @@ fn a_request_dated_more_than_15_minutes_ago_is_refused() {
     assert!(r.text().contains("Request date header too old"));
 }
 
+/// The queues may run on a clock moved ahead of real time (`/_azqueue/clock`, a page's `now`),
+/// but a client dates and signs its requests with its own real clock: the request-date window
+/// is checked against the wall clock, and the queues' clock dates the answer.
+#[test]
+fn request_dates_are_checked_against_the_wall_clock_not_the_queues_clock() {
+    use azqueue::rest::Clocks;
+    let mut h = Harness::with_config(ServiceConfig::dev());
+    let signed_at = "Tue, 14 Nov 2023 22:13:20 GMT"; // T0
+    let eight_days_on = Clocks {
+        queue: T0.plus_secs(8 * 86_400),
+        wall: T0,
+    };
+    let req = shared_key_request(
+        "PUT",
+        "/devstoreaccount1/signedq",
+        azqueue::rest::config::DEV_KEY,
+        signed_at,
+    );
+    let r = h.service.handle_at(eight_days_on, &req);
+    assert_eq!(r.status(), 201, "{}", String::from_utf8_lossy(r.body()));
+    assert_eq!(r.headers()["date"], "Wed, 22 Nov 2023 22:13:20 GMT");
+
+    // The other way round: a queue clock held back does not let a stale request in.
+    let held_back = Clocks {
+        queue: T0,
+        wall: T0.plus_secs(16 * 60),
+    };
+    let req = shared_key_request(
+        "PUT",
+        "/devstoreaccount1/otherq",
+        azqueue::rest::config::DEV_KEY,
+        signed_at,
+    );
+    let r = h.service.handle_at(held_back, &req);
+    assert_eq!(r.status(), 403);
+    assert!(String::from_utf8_lossy(r.body()).contains("Request date header too old"));
+}
+
 /// `timeout` is accepted on every operation and must be an Int32: a value that overflows is
 /// 400 OutOfRangeQueryParameterValue naming `timeout` with the Int32 bounds; values above 30
 /// are legal (Azure quietly reduces them to 30 for Queue), on reads and writes alike.

@@ -69,7 +69,7 @@ fn non_ascii_query_parameter_names_lower_case_as_unicode() {
         queue: Some("q"),
         https: false,
         client_ip: None,
-        now: Timestamp::from_secs(1_704_067_200),
+        wall: Timestamp::from_secs(1_704_067_200),
         oauth: OAuth::Off,
         endpoint: "",
     };

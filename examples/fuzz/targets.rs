@@ -231,7 +231,7 @@ impl Targets {
             client_ip: rng
                 .random_bool(0.3)
                 .then(|| std::net::IpAddr::from([127, 0, 0, rng.random_range(0..3)])),
-            now: NOW,
+            wall: NOW,
             oauth: if rng.random_bool(0.5) {
                 OAuth::Basic
             } else {
@@ -294,7 +294,7 @@ impl Targets {
             queue: queue.as_deref(),
             https: false,
             client_ip: None,
-            now: NOW,
+            wall: NOW,
             oauth: OAuth::Off,
             endpoint: "",
         };

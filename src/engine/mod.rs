@@ -16,6 +16,7 @@
 pub mod acl;
 pub mod capacity;
 pub mod change;
+pub mod clock_adjust;
 pub mod cors;
 pub mod error;
 pub mod event;
@@ -36,6 +37,7 @@ pub use acl::{
 };
 pub use capacity::Capacity;
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
+pub use clock_adjust::{ClockAdjustment, ClockChange};
 pub use cors::{CorsRule, cors_rules};
 pub use error::QueueError;
 pub use event::{Event, EventKind};

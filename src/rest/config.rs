@@ -45,7 +45,7 @@ pub struct ServiceConfig {
     pub anonymous: bool,
     /// Start XML bodies with a UTF-8 byte-order mark, as the real service does.
     pub emit_bom: bool,
-    /// Serve the development paths under `/_azqueue/` (inspection, snapshot, reset, store;
+    /// Serve the development paths under `/_azqueue/` (inspection, snapshot, reset, store, clock;
     /// see `rest::dev_paths`).
     pub inspect: bool,
     /// Bearer tokens: refused, or checked as Azurite's `--oauth basic` checks them.

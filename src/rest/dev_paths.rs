@@ -11,11 +11,13 @@
 //! | `PUT /_azqueue/snapshot`                  | replace everything with the body (204)         |
 //! | `POST /_azqueue/reset`                    | delete every queue and message (204)           |
 //! | `GET /_azqueue/store`                     | the store's kind, durability, counters         |
+//! | `GET /_azqueue/clock`                     | the queues' clock (`dev_clock.rs`)             |
+//! | `POST /_azqueue/clock`                    | move, set, pause it; answers the new reading   |
 //!
 //! Inspection renders the engine's one inspection model (`crate::engine::inspection`, which
 //! also says why pop receipts are shown) with millisecond times; this service answers it. The
 //! snapshot, reset and store paths read or replace the whole state, which is the host's store's
-//! business: the host answers them (`src/wasm/serve.rs`), and a service without a host says so.
+//! business, and the clock is the host's: the host answers them (`src/wasm/serve.rs`), and a service without a host says so.
 
 use super::config::ServiceConfig;
 use super::dev_guard;
@@ -36,6 +38,8 @@ pub enum DevRoute {
     ImportSnapshot,
     Reset,
     StoreInfo,
+    Clock,
+    SetClock,
 }
 
 /// Routes `req` if its path is under [`PREFIX`]: `None` for any other path; `Some(Err(answer))`
@@ -69,7 +73,12 @@ pub fn route(
         (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
         (["reset"], "POST") => DevRoute::Reset,
         (["store"], "GET") => DevRoute::StoreInfo,
-        (["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"], _) => {
+        (["clock"], "GET") => DevRoute::Clock,
+        (["clock"], "POST") => DevRoute::SetClock,
+        (
+            ["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"] | ["clock"],
+            _,
+        ) => {
             let why = "method not allowed on this path";
             return Some(Err(json(405, error_body(why))));
         }

@@ -18,6 +18,26 @@ use http::{HeaderMap, HeaderName, HeaderValue, Request, Response};
 /// The version answered when the request names none (the newest the SDKs send).
 pub const DEFAULT_VERSION: &str = "2026-04-06";
 
+/// The two readings one request is answered at. The queues run on `queue` (visibility, delays,
+/// time to live, the times in answers), which a test may have moved ahead of real time;
+/// authentication runs on `wall` (request-date window, SAS start and expiry, token lifetime),
+/// because every client stamps and signs its requests with its own real clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub queue: Timestamp,
+    pub wall: Timestamp,
+}
+
+impl Clocks {
+    /// Both readings the same: a service whose queues run on real time.
+    pub fn real(now: Timestamp) -> Self {
+        Clocks {
+            queue: now,
+            wall: now,
+        }
+    }
+}
+
 /// The REST face of an [`Emulator`].
 pub struct Service {
     config: ServiceConfig,
@@ -91,9 +111,16 @@ impl Service {
         &self.config
     }
 
-    /// Answers one request at `now`. Never panics; Azure errors are responses. Drain
-    /// `emulator_mut().take_changes()` into the store before sending the response.
+    /// Answers one request at `now`, for queues and authentication alike. Never panics; Azure
+    /// errors are responses. Drain `emulator_mut().take_changes()` into the store before
+    /// sending the response.
     pub fn handle(&mut self, now: Timestamp, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
+        self.handle_at(Clocks::real(now), req)
+    }
+
+    /// [`Service::handle`] with the queues' clock apart from the wall clock ([`Clocks`]).
+    pub fn handle_at(&mut self, clocks: Clocks, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
+        let now = clocks.queue;
         let uri = req.uri();
         let host = uri.authority().map(|a| a.as_str()).or_else(|| {
             req.headers()
@@ -132,7 +159,7 @@ impl Service {
         });
         let (result, target) = match target {
             Ok(t) => (
-                self.dispatch(now, &incoming, &version, req.body(), &t),
+                self.dispatch(clocks, &incoming, &version, req.body(), &t),
                 Some(t),
             ),
             Err(e) => (Err(e), None),
@@ -185,7 +212,7 @@ impl Service {
 
     fn dispatch(
         &mut self,
-        now: Timestamp,
+        clocks: Clocks,
         inc: &Incoming,
         version: &str,
         body: &[u8],
@@ -225,7 +252,7 @@ impl Service {
             queue,
             https: inc.https,
             client_ip: inc.client_ip,
-            now,
+            wall: clocks.wall,
             oauth: self.config.oauth,
             endpoint: &endpoint,
         };
@@ -244,7 +271,7 @@ impl Service {
         check_length(inc)?;
         let mut ctx = OpContext {
             emu: &mut self.emu,
-            now,
+            now: clocks.queue,
             target,
             query: &inc.query,
             headers: inc.headers,

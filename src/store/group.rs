@@ -24,7 +24,7 @@
 
 use super::layout::{self, Pending, SavedClock};
 use super::{Store, StoreError};
-use crate::engine::{Change, Clock, Snapshot};
+use crate::engine::{Change, Clock, ClockAdjustment, Snapshot};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
@@ -89,6 +89,8 @@ struct Inner<S, R> {
     /// The service clock, saved with each commit so a virtual timeline can resume.
     clock: RefCell<Option<Rc<dyn Clock>>>,
     saved_clock: Cell<Option<SavedClock>>,
+    /// The clock adjustment to save with every commit ([`SavedClock::adjustment`]).
+    adjustment: Cell<Option<ClockAdjustment>>,
     group: RefCell<Group>,
     committed: Cell<u64>,
     transactions: Cell<u64>,
@@ -120,6 +122,7 @@ impl<S: Store + 'static, R: Runtime + 'static> GroupCommit<S, R> {
                 durability,
                 clock: RefCell::new(None),
                 saved_clock: Cell::new(None),
+                adjustment: Cell::new(None),
                 group: RefCell::new(Group {
                     pending: Vec::new(),
                     next: 1,
@@ -143,6 +146,21 @@ impl<S: Store + 'static, R: Runtime + 'static> GroupCommit<S, R> {
     /// Saves the service clock's reading with every commit from now on.
     pub fn set_clock(&self, clock: Rc<dyn Clock>) {
         *self.inner.clock.borrow_mut() = Some(clock);
+    }
+
+    /// Saves `adjustment` with every commit from now on (one restored at `open()`).
+    pub fn keep_adjustment(&self, adjustment: ClockAdjustment) {
+        self.inner.adjustment.set(Some(adjustment));
+    }
+
+    /// [`GroupCommit::keep_adjustment`], and a commit of its own: resolves when it is durable.
+    pub async fn save_adjustment(&self, adjustment: ClockAdjustment) -> Result<(), StoreError> {
+        self.keep_adjustment(adjustment);
+        if self.inner.backend.is_none() {
+            return Ok(());
+        }
+        let ticket = self.enqueue(vec![Pending::Clock])?;
+        self.durable(ticket).await
     }
 
     /// What the store saved, to rebuild the engine at `open()`. A store nobody has written to,
@@ -345,6 +363,7 @@ impl<S: Store + 'static, R: Runtime + 'static> Inner<S, R> {
             ops.push(layout::clock_op(SavedClock {
                 now: clock.now().as_millis(),
                 wall: self.runtime.wall_millis(),
+                adjustment: self.adjustment.get(),
             })?);
         }
         backend.write(ops).await

@@ -34,8 +34,8 @@ mod decode;
 pub use decode::{Decoder, Loaded};
 
 use crate::engine::{
-    Change, MessageId, MessageRecord, PopReceipt, QueueName, QueueRecord, ServiceProperties,
-    Snapshot, Timestamp,
+    Change, ClockAdjustment, MessageId, MessageRecord, PopReceipt, QueueName, QueueRecord,
+    ServiceProperties, Snapshot, Timestamp,
 };
 use crate::store::StoreError;
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,8 @@ pub enum Pending {
     Change(Change),
     /// Everything stored goes, and the snapshot's queues, messages and properties take its place.
     Replace(Snapshot),
+    /// Nothing but the clock record, which every write carries: a clock adjustment to keep.
+    Clock,
 }
 
 /// Names one record.
@@ -211,6 +213,10 @@ pub struct SavedClock {
     pub now: u64,
     /// `Date.now()` when it was saved.
     pub wall: u64,
+    /// The adjustment made through `/_azqueue/clock`, if any: restored at `open()`, so a
+    /// moved clock stays moved across a restart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjustment: Option<ClockAdjustment>,
 }
 
 impl Key {
@@ -351,6 +357,7 @@ pub fn ops(batch: Vec<Pending>) -> Result<Vec<RecordOp>, StoreError> {
                     change_ops(change, &mut all)?;
                 }
             }
+            Pending::Clock => {}
         }
     }
     Ok(coalesce(all))
@@ -517,7 +524,9 @@ mod tests {
         for p in batch {
             match p {
                 Pending::Change(c) => change_ops(c.clone(), &mut all).unwrap(),
-                Pending::Replace(_) => unreachable!("the workload replaces nothing"),
+                Pending::Replace(_) | Pending::Clock => {
+                    unreachable!("the workload only changes queues")
+                }
             }
         }
         all

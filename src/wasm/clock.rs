@@ -4,10 +4,12 @@
 //! here. A callback clock is how the teaching page pauses, slows down or fast-forwards time
 //! without the engine knowing.
 
-use crate::engine::{Clock, Timestamp};
+use crate::engine::{Clock, ClockAdjustment, ClockChange, Timestamp};
+use crate::rest::dev_clock::ClockReading;
+use std::cell::Cell;
 use wasm_bindgen::JsCast;
 
-/// `Date.now()`.
+/// `Date.now()`: the wall clock.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct JsClock;
 
@@ -68,4 +70,49 @@ impl Clock for AnyClock {
 /// Whole milliseconds, or `None` for NaN, infinities and times before 1970.
 fn millis(ms: f64) -> Option<Timestamp> {
     (ms.is_finite() && ms >= 0.0).then(|| Timestamp::from_millis(ms as u64))
+}
+
+/// The clock a service's queues run on: the clock chosen at `open()`, adjusted through
+/// `/_azqueue/clock` (moved ahead, set, paused). Authentication never reads it: request dates
+/// and SAS windows are checked against [`JsClock`], the wall clock every client signs with.
+#[derive(Debug)]
+pub(crate) struct ServiceClock {
+    base: AnyClock,
+    adjustment: Cell<ClockAdjustment>,
+}
+
+impl ServiceClock {
+    pub(crate) fn new(base: AnyClock) -> Self {
+        ServiceClock {
+            base,
+            adjustment: Cell::new(ClockAdjustment::default()),
+        }
+    }
+
+    pub(crate) fn set_adjustment(&self, adjustment: ClockAdjustment) {
+        self.adjustment.set(adjustment);
+    }
+
+    /// Applies `changes` in order and returns the new adjustment.
+    pub(crate) fn apply(&self, changes: &[ClockChange]) -> ClockAdjustment {
+        let mut adjustment = self.adjustment.get();
+        for change in changes {
+            adjustment.apply(*change, self.base.now());
+        }
+        self.adjustment.set(adjustment);
+        adjustment
+    }
+
+    /// What `/_azqueue/clock` answers.
+    pub(crate) fn reading(&self) -> ClockReading {
+        let adjustment = self.adjustment.get();
+        let now = adjustment.now(self.base.now());
+        ClockReading::new(now, JsClock.now(), adjustment.is_paused())
+    }
+}
+
+impl Clock for ServiceClock {
+    fn now(&self) -> Timestamp {
+        self.adjustment.get().now(self.base.now())
+    }
 }

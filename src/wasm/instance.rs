@@ -2,12 +2,12 @@
 //! fetch handlers, and the single path every operation takes: engine op under a short borrow →
 //! commit → notify subscribers.
 
-use super::clock::AnyClock;
+use super::clock::{JsClock, ServiceClock};
 use super::error::coded;
 use super::events;
 use super::store::{ServiceStore, store_error_to_js};
 use crate::engine::{Change, Clock, Emulator, Event, Snapshot, Timestamp};
-use crate::rest::{ErrorCode, Service};
+use crate::rest::{Clocks, ErrorCode, Service};
 use crate::store::document;
 use crate::store::layout::Pending;
 use std::cell::{Cell, RefCell};
@@ -21,7 +21,7 @@ type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 #[derive(Debug)]
 pub(crate) struct Instance {
     service: RefCell<Service>,
-    clock: AnyClock,
+    clock: Rc<ServiceClock>,
     store: ServiceStore,
     /// The account the `Queue`/`QueueService` methods act on (the REST surface serves all).
     account: String,
@@ -32,7 +32,7 @@ pub(crate) struct Instance {
 impl Instance {
     pub(crate) fn new(
         service: Service,
-        clock: AnyClock,
+        clock: Rc<ServiceClock>,
         store: ServiceStore,
         account: String,
     ) -> Self {
@@ -50,6 +50,11 @@ impl Instance {
     /// back into this service.
     pub(crate) fn now(&self) -> Timestamp {
         self.clock.now()
+    }
+
+    /// The queues' clock and its adjustment (`/_azqueue/clock`).
+    pub(crate) fn clock(&self) -> &ServiceClock {
+        &self.clock
     }
 
     pub(crate) fn account(&self) -> &str {
@@ -169,10 +174,13 @@ impl Instance {
         &self,
         req: &http::Request<Vec<u8>>,
     ) -> Result<http::Response<Vec<u8>>, JsValue> {
-        let now = self.now();
+        let clocks = Clocks {
+            queue: self.now(),
+            wall: JsClock.now(),
+        };
         let (response, batch, events) = {
             let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-            let response = service.handle(now, req);
+            let response = service.handle_at(clocks, req);
             let emulator = service.emulator_mut();
             (response, emulator.take_changes(), emulator.take_events())
         };

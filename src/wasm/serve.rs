@@ -8,7 +8,9 @@
 use super::fetch;
 use super::instance::Instance;
 use super::store;
-use crate::engine::Snapshot;
+use super::store::store_error_to_js;
+use crate::engine::{ClockChange, Snapshot};
+use crate::rest::dev_clock;
 use crate::rest::dev_paths::{self, DevRoute};
 use crate::store::document::from_document;
 use serde::Serialize;
@@ -103,6 +105,11 @@ async fn answer(
             .replace_state(Snapshot::default())
             .await
             .map(|()| None),
+        DevRoute::Clock => Ok(Some(dev_paths::to_json(&instance.clock().reading()))),
+        DevRoute::SetClock => match dev_clock::parse_changes(req.body()) {
+            Ok(changes) => set_clock(instance, &changes).await.map(Some),
+            Err(why) => return dev_paths::json(400, dev_paths::error_body(&why)),
+        },
         DevRoute::StoreInfo => {
             let store = instance.store();
             let body = StoreInfo {
@@ -130,6 +137,21 @@ async fn answer(
             dev_paths::json(500, dev_paths::to_json(&body))
         }
     }
+}
+
+/// Applies clock changes, keeps the adjustment in the store (so a restart resumes it), and
+/// answers the new reading once that is durable.
+pub(crate) async fn set_clock(
+    instance: &Instance,
+    changes: &[ClockChange],
+) -> Result<String, JsValue> {
+    let adjustment = instance.clock().apply(changes);
+    instance
+        .store()
+        .save_adjustment(adjustment)
+        .await
+        .map_err(|e| store_error_to_js(&e))?;
+    Ok(dev_paths::to_json(&instance.clock().reading()))
 }
 
 /// `GET /_azqueue/store`'s body (fields in the order the JSON has always had them).

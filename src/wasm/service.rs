@@ -2,7 +2,7 @@
 //! JS counterpart of `QueueServiceClient`, plus the fetch handler that serves the same queues to
 //! the official SDKs over the REST protocol.
 
-use super::clock::{AnyClock, FnClock, JsClock};
+use super::clock::{AnyClock, FnClock, JsClock, ServiceClock};
 use super::connection::Connection;
 use super::error::invalid_input;
 use super::inspect;
@@ -103,12 +103,18 @@ impl QueueService {
             None => Box::new(OsEntropy),
         };
         let cors = options::cors_option(&get("cors"))?;
-        store.set_clock(Rc::new(clock.clone()));
+        let clock = Rc::new(ServiceClock::new(clock));
+        store.set_clock(clock.clone());
 
         let snapshot = store
             .load()
             .await
             .map_err(|e| super::open_error::store_unreadable(&e))?;
+        // A clock moved through `/_azqueue/clock` stays moved across a restart.
+        if let Some(adjustment) = store.saved_clock().and_then(|c| c.adjustment) {
+            clock.set_adjustment(adjustment);
+            store.keep_adjustment(adjustment);
+        }
         let mut emulator = Emulator::from_snapshot(snapshot, entropy);
         // The memory store keeps nothing but the engine itself: no change is ever committed.
         emulator.record_changes(store.backend().is_some());

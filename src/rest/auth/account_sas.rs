@@ -170,7 +170,7 @@ pub(super) fn authenticate(
     let permissions = parse_permissions(f.sp)?;
     let start = parse_time(f.st)?;
     let expiry = parse_time(f.se)?.ok_or_else(|| mandatory("se"))?;
-    check_window(start, expiry, input.now)?;
+    check_window(start, expiry, input.wall)?;
     check_protocol(f.spr, input.https)?;
     check_ip(f.sip, input.client_ip)?;
     Ok(Principal::AccountSas {

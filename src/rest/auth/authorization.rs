@@ -91,7 +91,7 @@ pub(super) fn authenticate(
             cred.account, input.account
         )));
     }
-    request_date::check(input.headers, input.now)?;
+    request_date::check(input.headers, input.wall)?;
     let tried = candidates(cred.scheme, input);
     if tried
         .iter()

@@ -75,7 +75,7 @@ pub(super) fn authenticate(token: &str, input: &AuthInput) -> Result<Principal, 
     }
     let claims = decode(token).ok_or_else(|| refused(None, "The access token is not a JWT."))?;
     let tenant = claims.tid.as_deref();
-    let now_secs = (input.now.as_millis() / 1000) as i64;
+    let now_secs = (input.wall.as_millis() / 1000) as i64;
     let (Some(nbf), Some(exp)) = (seconds(claims.nbf), seconds(claims.exp)) else {
         return Err(refused(
             tenant,

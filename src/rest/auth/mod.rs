@@ -6,7 +6,11 @@
 //! 2. [`authorize`] checks that principal against the routed [`Operation`].
 //!
 //! Invariants:
-//! - Pure functions: no I/O, no clock (`now` comes in [`AuthInput`]), no panics on any input.
+//! - Pure functions: no I/O, no clock (`wall` comes in [`AuthInput`]), no panics on any input.
+//! - Every time check here (the request date's window, SAS start and expiry, a token's
+//!   lifetime) is against the wall clock, never the clock the queues run on: the caller signs
+//!   with its own real time, so moving the queues' clock (a test's virtual time) must not make
+//!   its requests stale or its SAS expired.
 //! - Neither a key nor an *expected* signature is ever written into an error, a `Debug` output
 //!   or a log. Errors do carry the string-to-sign and the signature the *client* sent, because
 //!   that is what the real service reports and what a developer needs to fix their signing.
@@ -57,7 +61,8 @@ pub struct AuthInput<'a> {
     pub https: bool,
     /// The caller's address, when the host knows it; `sip` is enforced only then.
     pub client_ip: Option<std::net::IpAddr>,
-    pub now: Timestamp,
+    /// The wall clock (not the queues' clock, which may be virtual): see the invariants above.
+    pub wall: Timestamp,
     /// Whether bearer tokens are checked or refused.
     pub oauth: OAuth,
     /// The queue endpoint as the client addressed it (`https://host:port/account` path-style,

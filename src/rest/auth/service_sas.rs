@@ -122,7 +122,7 @@ pub(super) fn authenticate(
     let permissions = permissions.ok_or_else(|| mandatory("sp"))?;
     let expiry = expiry.ok_or_else(|| mandatory("se"))?;
 
-    check_window(start, expiry, input.now)?;
+    check_window(start, expiry, input.wall)?;
     if f.signs_ip_and_protocol() {
         check_protocol(f.spr, input.https)?;
         check_ip(f.sip, input.client_ip)?;
