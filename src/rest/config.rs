@@ -68,7 +68,9 @@ impl ServiceConfig {
     }
 
     /// Accounts in Azurite's `AZURITE_ACCOUNTS` form: `name:key1[:key2];name2:key1`.
-    /// Keys must be base64. As in Azurite, the list replaces the development account.
+    /// Keys must be base64. As in Azurite, the list replaces the development account. Keys of
+    /// one's own may be real ones, so the development paths, which carry no credentials, are
+    /// off (SECURITY.md).
     pub fn from_azurite_accounts(spec: &str) -> Result<Self, String> {
         let mut accounts = Vec::new();
         for entry in spec.split(';').map(str::trim).filter(|e| !e.is_empty()) {
@@ -94,6 +96,7 @@ impl ServiceConfig {
         }
         Ok(ServiceConfig {
             accounts,
+            inspect: false,
             ..ServiceConfig::dev()
         })
     }
@@ -113,6 +116,10 @@ mod tests {
         assert_eq!(c.accounts.len(), 2);
         assert_eq!(c.account("a1").unwrap().keys.len(), 2);
         assert!(c.account(DEV_ACCOUNT).is_none());
+        assert!(
+            !c.inspect,
+            "the development paths are off with accounts of one's own"
+        );
         assert!(ServiceConfig::from_azurite_accounts("a1").is_err());
         assert!(ServiceConfig::from_azurite_accounts("a1:not base64!").is_err());
     }
