@@ -3,17 +3,14 @@
 //! run on. Pure: every method takes the base clock's reading.
 
 use super::time::{NEVER, Timestamp};
-use serde::{Deserialize, Serialize};
 
 /// The adjustment a service's clock applies to its base clock (the wall clock, or a page's own
 /// `now` callback). The default is none: the base clock as it is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockAdjustment {
     /// Added to the base clock's reading while the clock runs.
     pub offset_ms: i64,
     /// The reading the clock is stopped at, while it is paused.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused_at: Option<u64>,
 }
 

@@ -8,11 +8,10 @@
 //!   `paused` (bool), applied in that order, and answers the reading after them.
 
 use crate::engine::{ClockChange, NEVER, Timestamp};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// What the clock reads, as the paths answer it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockReading {
     pub now: u64,
     pub offset_ms: i64,
@@ -27,6 +26,15 @@ impl ClockReading {
             offset_ms: (now.as_millis() as i128 - wall.as_millis() as i128) as i64,
             paused,
         }
+    }
+
+    /// `{"now":…,"offsetMs":…,"paused":…}`. Written out rather than derived: three numbers
+    /// and a flag are not worth a serializer's share of the wasm.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"now\":{},\"offsetMs\":{},\"paused\":{}}}",
+            self.now, self.offset_ms, self.paused
+        )
     }
 }
 
@@ -44,7 +52,10 @@ const EXPECTED: &str = "the body must be a JSON object with `advanceMs` (millise
 
 /// The changes a POST body asks for, in the order they apply; `Err` is the 400's reason.
 pub fn parse_changes(body: &[u8]) -> Result<Vec<ClockChange>, String> {
-    let body: Body = serde_json::from_slice(body).map_err(|e| format!("{EXPECTED}: {e}"))?;
+    // `from_str`, not `from_slice`: the store's records are read with `from_str`, and a second
+    // reader type would put a second copy of serde_json's parser in the wasm.
+    let text = std::str::from_utf8(body).map_err(|_| format!("{EXPECTED}: not UTF-8"))?;
+    let body: Body = serde_json::from_str(text).map_err(|e| format!("{EXPECTED}: {e}"))?;
     let mut changes = Vec::new();
     if let Some(ms) = body.set_ms {
         if ms > NEVER.as_millis() {
@@ -119,7 +130,7 @@ mod tests {
         let behind = ClockReading::new(Timestamp::from_secs(1_704_067_000), wall, true);
         assert_eq!(behind.offset_ms, -200_000);
         assert_eq!(
-            serde_json::to_string(&r).unwrap(),
+            r.to_json(),
             r#"{"now":1704067231000,"offsetMs":31000,"paused":false}"#
         );
     }

@@ -359,11 +359,13 @@ impl<S: Store + 'static, R: Runtime + 'static> Inner<S, R> {
         };
         let mut ops = layout::ops(batch)?;
         let clock = self.clock.borrow().clone();
+        let adjustment = self.adjustment.get();
         if let Some(clock) = clock {
             ops.push(layout::clock_op(SavedClock {
                 now: clock.now().as_millis(),
                 wall: self.runtime.wall_millis(),
-                adjustment: self.adjustment.get(),
+                offset_ms: adjustment.map(|a| a.offset_ms),
+                paused_at: adjustment.and_then(|a| a.paused_at),
             })?);
         }
         backend.write(ops).await

@@ -213,10 +213,24 @@ pub struct SavedClock {
     pub now: u64,
     /// `Date.now()` when it was saved.
     pub wall: u64,
-    /// The adjustment made through `/_azqueue/clock`, if any: restored at `open()`, so a
-    /// moved clock stays moved across a restart.
+    /// The adjustment made through `/_azqueue/clock` ([`ClockAdjustment::offset_ms`]), if
+    /// any: restored at `open()`, so a moved clock stays moved across a restart. Flat fields
+    /// rather than a nested record: each derived record costs its share of the wasm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjustment: Option<ClockAdjustment>,
+    pub offset_ms: Option<i64>,
+    /// [`ClockAdjustment::paused_at`], when the adjustment is a paused clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_at: Option<u64>,
+}
+
+impl SavedClock {
+    /// The adjustment this record carries, if it carries one.
+    pub fn adjustment(&self) -> Option<ClockAdjustment> {
+        self.offset_ms.map(|offset_ms| ClockAdjustment {
+            offset_ms,
+            paused_at: self.paused_at,
+        })
+    }
 }
 
 impl Key {

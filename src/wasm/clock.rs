@@ -4,7 +4,10 @@
 //! here. A callback clock is how the teaching page pauses, slows down or fast-forwards time
 //! without the engine knowing.
 
-use crate::engine::{Clock, ClockAdjustment, ClockChange, Timestamp};
+#[cfg(feature = "server-clock")]
+use crate::engine::ClockChange;
+use crate::engine::{Clock, ClockAdjustment, Timestamp};
+#[cfg(feature = "server-clock")]
 use crate::rest::dev_clock::ClockReading;
 use std::cell::Cell;
 use wasm_bindgen::JsCast;
@@ -94,6 +97,7 @@ impl ServiceClock {
     }
 
     /// Applies `changes` in order and returns the new adjustment.
+    #[cfg(feature = "server-clock")]
     pub(crate) fn apply(&self, changes: &[ClockChange]) -> ClockAdjustment {
         let mut adjustment = self.adjustment.get();
         for change in changes {
@@ -104,6 +108,7 @@ impl ServiceClock {
     }
 
     /// What `/_azqueue/clock` answers.
+    #[cfg(feature = "server-clock")]
     pub(crate) fn reading(&self) -> ClockReading {
         let adjustment = self.adjustment.get();
         let now = adjustment.now(self.base.now());

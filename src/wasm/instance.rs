@@ -53,6 +53,7 @@ impl Instance {
     }
 
     /// The queues' clock and its adjustment (`/_azqueue/clock`).
+    #[cfg(feature = "server-clock")]
     pub(crate) fn clock(&self) -> &ServiceClock {
         &self.clock
     }

@@ -8,9 +8,11 @@
 use super::fetch;
 use super::instance::Instance;
 use super::store;
+#[cfg(feature = "server-clock")]
 use super::store::store_error_to_js;
-use crate::engine::{ClockChange, Snapshot};
-use crate::rest::dev_clock;
+#[cfg(feature = "server-clock")]
+use crate::engine::ClockChange;
+use crate::engine::Snapshot;
 use crate::rest::dev_paths::{self, DevRoute};
 use crate::store::document::from_document;
 use serde::Serialize;
@@ -105,11 +107,19 @@ async fn answer(
             .replace_state(Snapshot::default())
             .await
             .map(|()| None),
-        DevRoute::Clock => Ok(Some(dev_paths::to_json(&instance.clock().reading()))),
-        DevRoute::SetClock => match dev_clock::parse_changes(req.body()) {
+        #[cfg(feature = "server-clock")]
+        DevRoute::Clock => Ok(Some(instance.clock().reading().to_json())),
+        #[cfg(feature = "server-clock")]
+        DevRoute::SetClock => match crate::rest::dev_clock::parse_changes(req.body()) {
             Ok(changes) => set_clock(instance, &changes).await.map(Some),
             Err(why) => return dev_paths::json(400, dev_paths::error_body(&why)),
         },
+        #[cfg(not(feature = "server-clock"))]
+        DevRoute::Clock | DevRoute::SetClock => {
+            let why = "this build has no server clock (the Node server's has); in a page or \
+                       a worker, pass `now` to QueueService.open()";
+            return dev_paths::json(501, dev_paths::error_body(why));
+        }
         DevRoute::StoreInfo => {
             let store = instance.store();
             let body = StoreInfo {
@@ -141,6 +151,7 @@ async fn answer(
 
 /// Applies clock changes, keeps the adjustment in the store (so a restart resumes it), and
 /// answers the new reading once that is durable.
+#[cfg(feature = "server-clock")]
 pub(crate) async fn set_clock(
     instance: &Instance,
     changes: &[ClockChange],
@@ -151,7 +162,7 @@ pub(crate) async fn set_clock(
         .save_adjustment(adjustment)
         .await
         .map_err(|e| store_error_to_js(&e))?;
-    Ok(dev_paths::to_json(&instance.clock().reading()))
+    Ok(instance.clock().reading().to_json())
 }
 
 /// `GET /_azqueue/store`'s body (fields in the order the JSON has always had them).

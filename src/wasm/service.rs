@@ -111,7 +111,7 @@ impl QueueService {
             .await
             .map_err(|e| super::open_error::store_unreadable(&e))?;
         // A clock moved through `/_azqueue/clock` stays moved across a restart.
-        if let Some(adjustment) = store.saved_clock().and_then(|c| c.adjustment) {
+        if let Some(adjustment) = store.saved_clock().and_then(|c| c.adjustment()) {
             clock.set_adjustment(adjustment);
             store.keep_adjustment(adjustment);
         }
