@@ -86,3 +86,55 @@ console.log(JSON.stringify(out));
     missing: [404, 'QueueNotFound'],
   });
 });
+
+test('moving the virtual clock 8 days ahead keeps the SDK signing, and the messages follow it', async () => {
+  // The SDK dates each request with the real time (x-ms-date); the queues run on `now`. The
+  // request-date window (15 minutes) is the wall clock's business, so it must not fail here.
+  const r = await runInProject(
+    'eight-days.mjs',
+    `${NO_SOCKETS}
+import { QueueServiceClient, generateQueueSASQueryParameters, QueueSASPermissions,
+  StorageSharedKeyCredential } from '@azure/storage-queue';
+import { QueueService } from 'azqueue';
+
+const DAY = 86_400_000;
+let now = Date.now();
+const service = await QueueService.open({ now: () => now });
+const client = QueueServiceClient.fromConnectionString('UseDevelopmentStorage=true', { httpClient: service.httpClient() });
+const queue = client.getQueueClient('orders');
+await queue.create();
+await queue.sendMessage('forever', { messageTimeToLive: -1 });
+await queue.sendMessage('for a week', { messageTimeToLive: 7 * 24 * 3600 });
+const [m] = (await queue.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
+// A SAS valid for the next real hour, made before the clock moves.
+const key = new StorageSharedKeyCredential('devstoreaccount1',
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==');
+const sas = generateQueueSASQueryParameters({ queueName: 'orders', permissions: QueueSASPermissions.parse('rp'),
+  startsOn: new Date(Date.now() - 60_000), expiresOn: new Date(Date.now() + 3_600_000) }, key).toString();
+
+now += 8 * DAY;
+const props = await queue.getProperties();
+const sasQueue = new QueueServiceClient('http://127.0.0.1:10001/devstoreaccount1?' + sas, undefined,
+  { httpClient: service.httpClient() }).getQueueClient('orders');
+const sasPeek = (await sasQueue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+const [again] = (await queue.receiveMessages()).receivedMessageItems;
+console.log(JSON.stringify({
+  first: [m.messageText, m.dequeueCount],
+  count: props.approximateMessagesCount,
+  sasPeek: sasPeek.map((p) => p.messageText),
+  again: [again.messageText, again.dequeueCount, again.messageId === m.messageId],
+  // Whole seconds: the answer's dates are RFC 1123 strings.
+  visibleInSecs: Math.ceil((again.nextVisibleOn.getTime() - now) / 1000),
+}));
+await service.close();
+`,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    first: ['forever', 1],
+    count: 1,
+    sasPeek: ['forever'],
+    again: ['forever', 2, true],
+    visibleInSecs: 30,
+  });
+});
