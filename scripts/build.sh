@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Without `server-clock` (Cargo.toml): a server feature, and www/pkg has a size ceiling.
+# Without `server-clock` (Cargo.toml): a server feature, and pkg/web has a size ceiling.
 cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features
 cargo build --lib --release --target wasm32-unknown-unknown
 # Ask cargo where it put the output (CARGO_TARGET_DIR or a config may move it from target/).
