@@ -56,6 +56,10 @@ const USAGE = `usage: ${PROGRAM} [options]
   --oauth basic             accept Entra ID bearer tokens over HTTPS (with --cert): audience,
                             issuer and lifetime are checked, the signature is not; over HTTP
                             a bearer request is refused (403 AuthenticationFailed)
+  --clockStart TIME         the queues' clock starts at TIME (ISO 8601, or milliseconds since
+                            the epoch) and runs on from there
+  --clockPaused             the queues' clock stands still until moved; both are moved later
+                            with POST /_azqueue/clock (docs/clock.md)
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -64,6 +68,9 @@ const USAGE = `usage: ${PROGRAM} [options]
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.`;
 
 class UsageError extends Error {}
+
+/** 9999-12-31T23:59:59Z, the latest time Azure writes. */
+const MAX_TIME_MS = 253402300799000;
 
 /**
  * The options `parseArgs` reads: ports and counts as numbers, flags as true, the rest as given.
@@ -82,6 +89,8 @@ class UsageError extends Error {}
  * @property {string} [key]
  * @property {string} [pwd]
  * @property {'basic'} [oauth] the only kind there is
+ * @property {number} [clockStart] milliseconds since the epoch
+ * @property {boolean} [clockPaused]
  * @property {boolean} [skipApiVersionCheck]
  * @property {boolean} [loose]
  * @property {boolean} [disableProductStyleUrl]
@@ -118,6 +127,8 @@ const OPTIONS = {
   '--loose': ['flag', 'loose'],
   '-L': ['flag', 'loose'],
   '--disableProductStyleUrl': ['flag', 'disableProductStyleUrl'],
+  '--clockStart': ['value', 'clockStart'],
+  '--clockPaused': ['flag', 'clockPaused'],
   '--help': ['flag', 'help'],
   '-h': ['flag', 'help'],
 };
@@ -166,6 +177,18 @@ export function parseArgs(argv) {
       throw new UsageError(`--${key} must be a positive integer, not ${JSON.stringify(opts[key])}`);
     }
     opts[key] = n;
+  }
+  if (opts.clockStart !== undefined) {
+    const given = String(opts.clockStart);
+    // ISO 8601 by shape first: Date.parse alone reads almost anything ("-5" is May 2001).
+    const iso = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+    const ms = /^\d+$/.test(given) ? Number(given) : iso.test(given) ? Date.parse(given) : NaN;
+    if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_TIME_MS) {
+      throw new UsageError(
+        `--clockStart takes an ISO 8601 time (2030-01-01T00:00:00Z) or milliseconds since the epoch, not ${JSON.stringify(given)}`,
+      );
+    }
+    opts.clockStart = ms;
   }
   opts.webHost ??= opts.queueHost;
   if (opts.key && !opts.cert) throw new UsageError('--key needs --cert');
@@ -347,6 +370,28 @@ function debugEntry(
 }
 
 /**
+ * --clockStart / --clockPaused: the same change a POST /_azqueue/clock makes, in process.
+ * @param {import('../../pkg/node/azqueue.js').QueueService} service
+ * @param {Options} opts
+ */
+async function startClock(service, opts) {
+  const change = {
+    ...(opts.clockStart !== undefined && { setMs: opts.clockStart }),
+    ...(opts.clockPaused && { paused: true }),
+  };
+  const headers = ['host', 'localhost', 'x-azqueue-dev', '1'].join('\n');
+  const body = new TextEncoder().encode(JSON.stringify(change));
+  const r = await service.handleRaw('POST', '/_azqueue/clock', headers, body);
+  const status = r.status;
+  const text = new TextDecoder().decode(r.body);
+  r.free();
+  if (status !== 200) {
+    const why = status === 403 ? 'the development paths are off (AZURITE_ACCOUNTS)' : text;
+    throw new Error(`--clockStart and --clockPaused cannot be used: ${why}`);
+  }
+}
+
+/**
  * Starts the queue service and, with `webPort`, the page; resolves to { queueUrl, webUrl,
  * connectionString, close() } (`webUrl` undefined when no page is served). `log(line)` receives
  * access-log lines unless `silent`; `warn(line)` says why the page is not served when its port
@@ -369,6 +414,15 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     accounts,
     oauth: opts.oauth,
   });
+  if (opts.clockStart !== undefined || opts.clockPaused) {
+    try {
+      await startClock(service, opts);
+    } catch (err) {
+      await service.close().catch(() => {});
+      await journal?.close();
+      throw err;
+    }
+  }
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
 
   // Entries come from the wasm connection with the URL's sig, Authorization's credential
