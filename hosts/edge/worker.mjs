@@ -24,7 +24,19 @@ export default {
       return azureError(request, 500, 'InternalError', unbound);
     }
     const target = route(request.method, request.url);
-    if (target.kind === 'none' && new URL(request.url).pathname.startsWith('/_azqueue/')) {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/_azqueue/clock') {
+      // docs/clock.md: every queue's object decides visibility at its own request's `now` and
+      // wakes on real alarms, so there is no one clock to move; deployed, real time is right.
+      return Response.json(
+        {
+          error:
+            'the edge Worker runs on real time and has no clock to move; move time against the Node server (npx azqueue) or in process (QueueService.open({ now }))',
+        },
+        { status: 404 },
+      );
+    }
+    if (target.kind === 'none' && pathname.startsWith('/_azqueue/')) {
       return Response.json(
         {
           error:
