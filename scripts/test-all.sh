@@ -88,7 +88,7 @@ layer build        scripts/build.sh
 # the package's own types, one tsc project per runtime (tsconfig*.json; needs the build above).
 layer js           'npx --no-install prettier --check www hosts tests scripts types src/wasm package && s=0 && for p in tsconfig*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
 layer e2e          node --test tests/e2e/
-layer python       .venv/bin/python tests/e2e/python_smoke.py
+layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py"
 # Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
 # on IndexedDB in Chromium (a page reload and a browser kill midway) and on the edge Worker
 # (workerd killed midway).
