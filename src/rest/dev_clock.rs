@@ -134,4 +134,25 @@ mod tests {
             r#"{"now":1704067231000,"offsetMs":31000,"paused":false}"#
         );
     }
+
+    proptest::proptest! {
+        /// Whatever a client sends, the body is read or refused with a reason, never a panic;
+        /// whatever it asks for, the clock reads a time Azure can write.
+        #[test]
+        fn any_body_is_read_or_refused_and_any_change_keeps_the_clock_in_range(
+            body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..48),
+            json in r#"\{("(advanceMs|setMs|paused)": ?(-?[0-9]{1,20}(\.[0-9])?|true|false|null|"x"),? ?){0,3}\}"#,
+            base in 0u64..=crate::engine::NEVER.as_millis(),
+        ) {
+            let _ = parse_changes(&body);
+            if let Ok(changes) = parse_changes(json.as_bytes()) {
+                let mut adjustment = crate::engine::ClockAdjustment::default();
+                for change in changes {
+                    adjustment.apply(change, Timestamp::from_millis(base));
+                }
+                let now = adjustment.now(Timestamp::from_millis(base));
+                proptest::prop_assert!(now <= NEVER);
+            }
+        }
+    }
 }
