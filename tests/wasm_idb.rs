@@ -4,6 +4,7 @@
 //! a reopen of 100k messages.
 #![cfg(target_arch = "wasm32")]
 
+mod idb_trace;
 mod wasm_scenarios;
 
 use azqueue::engine::{
@@ -718,17 +719,18 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
 #[wasm_bindgen_test]
 async fn the_log_folds_and_replays_to_the_engine_state() {
     use azqueue::engine::{MessageCount, MessageText};
+    use idb_trace::{trace_database, trace_dump, trace_end, trace_wrong};
     let name = fresh_name("wal");
+    // Issue 23: this test failed in WebKitGTK with what looked like a corrupt wasm heap; the
+    // trace says whether IndexedDB's answers were already wrong.
+    trace_database(&name);
     let t = Timestamp::from_secs(1_700_000_000);
     let queue = QueueName::parse("wal").unwrap();
     let mut emu = Emulator::new(Box::new(SeededEntropy::new(5)));
     let store = IdbStore::new(&name);
     emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
         .unwrap();
-    store
-        .write(ops_of_changes(emu.take_changes()).unwrap())
-        .await
-        .unwrap();
+    traced_write(&store, &name, &mut emu, "the queue").await;
     let mut commits = 1;
     // About 28 operations a round: three folds, so deletes of messages folded by an earlier fold
     // are folded too.
@@ -753,10 +755,7 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
             emu.delete_message(t, "devstoreaccount1", &queue, &m.id, &m.pop_receipt)
                 .unwrap();
         }
-        store
-            .write(ops_of_changes(emu.take_changes()).unwrap())
-            .await
-            .unwrap();
+        traced_write(&store, &name, &mut emu, &format!("round {round}")).await;
         commits += 1;
     }
     let counts = read_database(
@@ -780,9 +779,76 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     .await;
 
     let again = IdbStore::new(&name);
-    assert_loads_as(&again, emu.snapshot(), "records plus the log").await;
+    let want = emu.snapshot();
+    let loaded = match again.load().await {
+        Ok(loaded) => loaded.snapshot,
+        Err(e) => {
+            trace_dump(&name, true);
+            panic!(
+                "the reopened store did not load: {e}; {:?}",
+                trace_wrong(&name)
+            );
+        }
+    };
+    let (wrong, reads) = trace_wrong(&name);
+    if wrong > 0 || sorted_snapshot(loaded.clone()) != sorted_snapshot(want.clone()) {
+        trace_dump(&name, true);
+        print_first_difference(&sorted_snapshot(loaded), &sorted_snapshot(want));
+        panic!("records plus the log: {wrong} of {reads} IndexedDB answers were wrong");
+    }
+    trace_end(&name);
     again.close_and_wait().await;
     delete_database(&name).await.unwrap();
+}
+
+/// Commits the engine's outbox to `store` as the group commit does, noting what wasm encoded
+/// (the log value the commit writes unless it folds) among the trace's events; on failure,
+/// prints the records the database should hold.
+async fn traced_write(store: &IdbStore, name: &str, emu: &mut Emulator, what: &str) {
+    use idb_trace::{trace_dump, trace_hash, trace_note, trace_wrong};
+    let ops = ops_of_changes(emu.take_changes()).unwrap();
+    let value = azqueue::store::wal::encode(&ops);
+    trace_note(&format!(
+        "{what}: wasm encoded {} ops, as a log value {}",
+        ops.len(),
+        trace_hash(&value)
+    ));
+    if let Err(e) = store.write(ops).await {
+        trace_dump(name, true);
+        panic!("{what}: the write failed: {e}; {:?}", trace_wrong(name));
+    }
+}
+
+/// A snapshot with messages in sequence order and no service properties (the engine reports
+/// defaults nobody stored).
+fn sorted_snapshot(mut s: azqueue::engine::Snapshot) -> azqueue::engine::Snapshot {
+    for a in &mut s.accounts {
+        a.properties = None;
+        for q in &mut a.queues {
+            q.messages.sort_by_key(|m| m.seq);
+        }
+    }
+    s
+}
+
+/// The first message (or queue) where `loaded` differs from `want`, both printed.
+fn print_first_difference(loaded: &azqueue::engine::Snapshot, want: &azqueue::engine::Snapshot) {
+    for (la, wa) in loaded.accounts.iter().zip(&want.accounts) {
+        for (lq, wq) in la.queues.iter().zip(&wa.queues) {
+            web_sys::console::error_1(
+                &format!(
+                    "queue {}: {} messages loaded, {} in the engine",
+                    wq.queue.name.as_str(),
+                    lq.messages.len(),
+                    wq.messages.len()
+                )
+                .into(),
+            );
+            if let Some((l, w)) = lq.messages.iter().zip(&wq.messages).find(|(l, w)| l != w) {
+                web_sys::console::error_1(&format!("loaded {l:?}\nwanted {w:?}").into());
+            }
+        }
+    }
 }
 
 /// `store` loads exactly `want`, an engine's snapshot: messages compared in sequence order,
