@@ -1,0 +1,149 @@
+// Runs one wasm browser test alone, again and again, each run in a fresh browser, and counts
+// (issue 23). Called by scripts/loop-browser-test.sh, which builds the test binary and sets the
+// environment:
+//   node scripts/loop-browser-test.mjs <webkit|chrome|firefox> <runs> <test .wasm> <test name>
+// wasm-bindgen's runner serves the test page once (its interactive mode: NO_HEADLESS), so the
+// 45 MB debug wasm is processed once, not per run; each run is then a new WebDriver session
+// (a new browser process) that loads the page, which runs the one test, and the page's output
+// is read as the runner reads it. A failed run's page output is kept in $LOOP_LOGS; nothing is
+// retried. The last line is the tally:
+//   loop <browser> <test>: <runs> runs, <passed> passed, <failed> failed
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+const [browser, runsText, wasm, test] = process.argv.slice(2);
+const runs = Number(runsText);
+const logs = process.env.LOOP_LOGS ?? `/tmp/loop-${browser}`;
+const testTimeout = Number(process.env.WASM_BINDGEN_TEST_TIMEOUT ?? 180) * 1000;
+mkdirSync(logs, { recursive: true });
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (s.address());
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `command` and resolves once its output matches `ready`. */
+function start(command, args, env, ready) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (/** @type {Buffer} */ b) => {
+      seen += b.toString();
+      if (ready.test(seen)) resolve(child);
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.on('exit', (code) => reject(new Error(`${command} exited (${code}) before it was ready:\n${seen}`)));
+  });
+}
+
+const serverPort = await freePort();
+const server = await start(
+  'wasm-bindgen-test-runner',
+  [wasm, '--exact', test],
+  { NO_HEADLESS: '1', WASM_BINDGEN_TEST_ADDRESS: `127.0.0.1:${serverPort}` },
+  /Interactive browsers tests are now available/,
+);
+const driverPort = await freePort();
+const drivers = {
+  chrome: [process.env.CHROMEDRIVER ?? 'chromedriver', [`--port=${driverPort}`]],
+  firefox: [process.env.GECKODRIVER ?? 'geckodriver', [`--port=${driverPort}`]],
+  webkit: [process.env.SAFARIDRIVER ?? 'WebKitWebDriver', [`--port=${driverPort}`]],
+};
+const [driverCommand, driverArgs] = drivers[/** @type {keyof typeof drivers} */ (browser)];
+const driver = spawn(driverCommand, driverArgs, { stdio: 'ignore' });
+const base = `http://127.0.0.1:${driverPort}`;
+/** The session of the run under way, ended with the loop if it is stopped (SIGTERM, SIGINT). */
+let current = '';
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, async () => {
+    if (current) await fetch(`${base}/session/${current}`, { method: 'DELETE' }).catch(() => {});
+    driver.kill();
+    server.kill();
+    console.log(`stopped by ${signal}`);
+    process.exit(1);
+  });
+}
+
+/** One WebDriver command. */
+async function wd(method, path, body) {
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value ?? json)}`);
+  return json.value;
+}
+
+const capabilities = {
+  chrome: { 'goog:chromeOptions': { args: ['headless', 'disable-dev-shm-usage', 'no-sandbox'] } },
+  firefox: { 'moz:firefoxOptions': { args: ['-headless'] } },
+  webkit: {},
+}[browser];
+
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+
+for (let i = 0; ; i++) {
+  try {
+    await wd('GET', '/status');
+    break;
+  } catch (e) {
+    if (i > 100) throw e;
+    await sleep(200);
+  }
+}
+
+/** One run: a new browser, the page, its output once it has a result line (or the time is up). */
+async function runOnce() {
+  const session = await wd('POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+  const id = session.sessionId;
+  current = id;
+  let output = '';
+  try {
+    await wd('POST', `/session/${id}/url`, { url: `http://127.0.0.1:${serverPort}/` });
+    const until = Date.now() + testTimeout;
+    while (Date.now() < until) {
+      output = await wd('POST', `/session/${id}/execute/sync`, {
+        script: "return document.getElementById('output')?.textContent ?? ''",
+        args: [],
+      });
+      if (/test result: /.test(output)) break;
+      await sleep(250);
+    }
+  } finally {
+    await wd('DELETE', `/session/${id}`).catch(() => {});
+    current = '';
+  }
+  return output;
+}
+
+let passed = 0;
+let failed = 0;
+for (let run = 1; run <= runs; run++) {
+  let output;
+  try {
+    output = await runOnce();
+  } catch (e) {
+    output = `the run failed outside the page: ${e instanceof Error ? e.stack : e}`;
+  }
+  if (/test result: ok\. 1 passed/.test(output)) {
+    passed++;
+  } else {
+    failed++;
+    writeFileSync(`${logs}/run-${run}.log`, output);
+    const why = output.split('\n').filter((l) => /panicked|RuntimeError|error|WRONG|timed out/i.test(l));
+    console.log(`run ${run} failed (${logs}/run-${run}.log)\n  ${why.slice(0, 4).join('\n  ')}`);
+  }
+  console.log(`progress ${browser}: ${run} runs, ${passed} passed, ${failed} failed ${new Date().toISOString()}`);
+}
+console.log(`loop ${browser} ${test}: ${runs} runs, ${passed} passed, ${failed} failed`);
+driver.kill();
+server.kill();
