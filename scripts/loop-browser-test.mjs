@@ -30,7 +30,10 @@ function freePort() {
 
 /** Starts `command` and resolves once its output matches `ready`. */
 function start(command, args, env, ready) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     const look = (/** @type {Buffer} */ b) => {
@@ -39,7 +42,9 @@ function start(command, args, env, ready) {
     };
     child.stdout.on('data', look);
     child.stderr.on('data', look);
-    child.on('exit', (code) => reject(new Error(`${command} exited (${code}) before it was ready:\n${seen}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`${command} exited (${code}) before it was ready:\n${seen}`)),
+    );
   });
 }
 
@@ -51,13 +56,15 @@ const server = await start(
   /Interactive browsers tests are now available/,
 );
 const driverPort = await freePort();
+/** @type {Record<string, string | undefined>} */
 const drivers = {
-  chrome: [process.env.CHROMEDRIVER ?? 'chromedriver', [`--port=${driverPort}`]],
-  firefox: [process.env.GECKODRIVER ?? 'geckodriver', [`--port=${driverPort}`]],
-  webkit: [process.env.SAFARIDRIVER ?? 'WebKitWebDriver', [`--port=${driverPort}`]],
+  chrome: process.env.CHROMEDRIVER ?? 'chromedriver',
+  firefox: process.env.GECKODRIVER ?? 'geckodriver',
+  webkit: process.env.SAFARIDRIVER ?? 'WebKitWebDriver',
 };
-const [driverCommand, driverArgs] = drivers[/** @type {keyof typeof drivers} */ (browser)];
-const driver = spawn(driverCommand, driverArgs, { stdio: 'ignore' });
+const driverCommand = drivers[browser];
+if (!driverCommand) throw new Error(`unknown browser ${browser}`);
+const driver = spawn(driverCommand, [`--port=${driverPort}`], { stdio: 'ignore' });
 const base = `http://127.0.0.1:${driverPort}`;
 /** The session of the run under way, ended with the loop if it is stopped (SIGTERM, SIGINT). */
 let current = '';
@@ -139,10 +146,14 @@ for (let run = 1; run <= runs; run++) {
   } else {
     failed++;
     writeFileSync(`${logs}/run-${run}.log`, output);
-    const why = output.split('\n').filter((l) => /panicked|RuntimeError|error|WRONG|timed out/i.test(l));
+    const why = output
+      .split('\n')
+      .filter((l) => /panicked|RuntimeError|error|WRONG|timed out/i.test(l));
     console.log(`run ${run} failed (${logs}/run-${run}.log)\n  ${why.slice(0, 4).join('\n  ')}`);
   }
-  console.log(`progress ${browser}: ${run} runs, ${passed} passed, ${failed} failed ${new Date().toISOString()}`);
+  console.log(
+    `progress ${browser}: ${run} runs, ${passed} passed, ${failed} failed ${new Date().toISOString()}`,
+  );
 }
 console.log(`loop ${browser} ${test}: ${runs} runs, ${passed} passed, ${failed} failed`);
 driver.kill();

@@ -30,6 +30,7 @@ case $browser in
   webkit)
     export SAFARIDRIVER=/usr/bin/WebKitWebDriver
     export JSC_useWasmIPInt=${JSC_useWasmIPInt:-0} JSC_useWasmLLInt=${JSC_useWasmLLInt:-0}
+    export JSC_useOMGJIT=${JSC_useOMGJIT:-0}
     ;;
   chrome) export CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver)} ;;
   firefox) export GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)} ;;

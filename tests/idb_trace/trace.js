@@ -15,7 +15,7 @@ let patched = false;
 
 /** FNV-1a over UTF-16 units: enough to tell two values apart in a log. */
 function hash(/** @type {unknown} */ value) {
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined';
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -25,7 +25,9 @@ function hash(/** @type {unknown} */ value) {
 }
 
 const keyText = (/** @type {unknown} */ key) =>
-  key instanceof IDBKeyRange ? `[${keyText(key.lower)}..${keyText(key.upper)}]` : JSON.stringify(key);
+  key instanceof IDBKeyRange
+    ? `[${keyText(key.lower)}..${keyText(key.upper)}]`
+    : JSON.stringify(key);
 
 function event(/** @type {string} */ line) {
   console.log(`idb trace: ${line}`);
@@ -43,7 +45,11 @@ function modelOf(/** @type {Trace} */ t, /** @type {string} */ name) {
 }
 
 /** The model's entries `query` selects, in key order, at most `count`. */
-function selected(/** @type {Map<string, Entry>} */ m, /** @type {unknown} */ query, /** @type {number | undefined} */ count) {
+function selected(
+  /** @type {Map<string, Entry>} */ m,
+  /** @type {unknown} */ query,
+  /** @type {number | undefined} */ count,
+) {
   const all = [...m.values()].filter((e) =>
     query === undefined || query === null
       ? true
@@ -55,15 +61,24 @@ function selected(/** @type {Map<string, Entry>} */ m, /** @type {unknown} */ qu
   return count ? all.slice(0, count) : all;
 }
 
-function compare(/** @type {Trace} */ t, /** @type {string} */ what, /** @type {unknown[]} */ want, /** @type {unknown[]} */ got) {
+function compare(
+  /** @type {Trace} */ t,
+  /** @type {string} */ what,
+  /** @type {unknown[]} */ want,
+  /** @type {unknown[]} */ got,
+) {
   t.reads++;
   const same = want.length === got.length && want.every((w, i) => w === got[i]);
   event(`${what} -> ${got.length} values ${hash(got.join('\n'))}${same ? '' : ' WRONG'}`);
   if (!same) {
     t.wrong++;
     console.error(`idb trace: ${what} answered other values than were written`);
-    console.error(`  written (${want.length}):\n${want.map((v) => `    ${hash(v)} ${v}`).join('\n')}`);
-    console.error(`  answered (${got.length}):\n${got.map((v) => `    ${hash(v)} ${v}`).join('\n')}`);
+    console.error(
+      `  written (${want.length}):\n${want.map((v) => `    ${hash(v)} ${v}`).join('\n')}`,
+    );
+    console.error(
+      `  answered (${got.length}):\n${got.map((v) => `    ${hash(v)} ${v}`).join('\n')}`,
+    );
   }
 }
 
@@ -151,7 +166,9 @@ export function traceDump(/** @type {string} */ name, /** @type {boolean} */ ful
   console.error(`idb trace of ${name}: ${t.wrong} wrong answers of ${t.reads} reads`);
   for (const [store, m] of t.stores) {
     for (const e of selected(m, undefined, undefined)) {
-      console.error(`record ${store} ${keyText(e.key)} ${hash(e.value)}${full ? `\n${e.value}` : ''}`);
+      console.error(
+        `record ${store} ${keyText(e.key)} ${hash(e.value)}${full ? `\n${e.value}` : ''}`,
+      );
     }
   }
 }
