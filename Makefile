@@ -34,7 +34,7 @@ fuzz:
 	cargo run --release --example fuzz -- run --seconds $${FUZZ_SECONDS:-600}
 	scripts/fuzz/afl.sh
 
-# The browser suites in WebKitGTK (not in make test: see scripts/test-all.sh):
+# The browser suites in WebKitGTK alone (make test runs them too, layer wasm-webkit):
 # scripts/test-webkit.sh.
 test-webkit: tools
 	scripts/test-webkit.sh

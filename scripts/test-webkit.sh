@@ -19,6 +19,13 @@
 #   handlers (0x00 `unreachable` at 0x1bc600, 0x01 `nop` at 0x1bc700, 0xd0 `ref.null` at
 #   0x1c9600).
 # Neither interpreter runs with this setting, so neither bug can.
+#
+# JSC_useOMGJIT=0: and never in the optimizing JIT (OMG) either, so every function runs in the
+# one tier it was compiled for, with no tier-up, OSR entry or code installed while it runs.
+# With only the interpreters off, the_log_folds_and_replays_to_the_engine_state (wasm_idb)
+# still failed twice as a corrupt heap (an out-of-bounds access in serde_json at f73d9b1; a
+# `serde_json::Error` holding the pointer 0xdf at 1fe5c0d) in safe Rust that Miri finds nothing
+# in natively; docs/webkit.md has the counts, the trace and what is and is not proven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SAFARIDRIVER=/usr/bin/WebKitWebDriver
@@ -26,6 +33,7 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
 export JSC_useWasmIPInt=${JSC_useWasmIPInt:-0}
 export JSC_useWasmLLInt=${JSC_useWasmLLInt:-0}
+export JSC_useOMGJIT=${JSC_useOMGJIT:-0}
 # -noreset: Xvfb otherwise resets when its last client goes (the first test binary's browser), and
 # a browser that connects meanwhile gets "cannot open display" (scripts/lib/browsers.mjs).
 exec xvfb-run -a -s '-screen 0 1280x1024x24 -noreset' cargo test --target wasm32-unknown-unknown --test wasm_browser --test wasm_idb "$@"
