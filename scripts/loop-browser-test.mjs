@@ -68,8 +68,11 @@ const driver = spawn(driverCommand, [`--port=${driverPort}`], { stdio: 'ignore' 
 const base = `http://127.0.0.1:${driverPort}`;
 /** The session of the run under way, ended with the loop if it is stopped (SIGTERM, SIGINT). */
 let current = '';
+/** Set once the loop is stopped: the run it cut short is not counted. */
+let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, async () => {
+    stopping = true;
     if (current) await fetch(`${base}/session/${current}`, { method: 'DELETE' }).catch(() => {});
     driver.kill();
     server.kill();
@@ -141,6 +144,7 @@ for (let run = 1; run <= runs; run++) {
   } catch (e) {
     output = `the run failed outside the page: ${e instanceof Error ? e.stack : e}`;
   }
+  if (stopping) break;
   if (/test result: ok\. 1 passed/.test(output)) {
     passed++;
   } else {
