@@ -213,7 +213,8 @@ fn engine(c: &mut Criterion) {
         group.bench_function("get32", |b| b.iter_custom(|iters| get32(&mut f, iters)));
         group.throughput(Throughput::Elements(1));
         group.bench_function("delete", |b| b.iter_custom(|iters| delete(&mut f, iters)));
-        let mut held: Vec<_> = (f.emu.queue(ACCT, &f.queue).unwrap().messages_in_order())
+        let stored = f.emu.queue(ACCT, &f.queue).unwrap().messages_in_order();
+        let mut held: Vec<_> = (stored.unwrap().iter())
             .map(|m| (m.id, m.pop_receipt.clone()))
             .collect();
         let mut cursor = 0;

@@ -11,7 +11,7 @@ use engine_support::*;
 use azqueue::engine::capacity::message_cost;
 use azqueue::engine::{
     Capacity, Emulator, MessageCount, MessageId, Metadata, PopReceipt, QueueError, QueueName,
-    SeededEntropy, TimeToLive, Timestamp,
+    TimeToLive, Timestamp,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -174,8 +174,8 @@ impl Run {
                 let _ = self.emu.delete_queue(now, acct, &name);
             }
             Op::Restore => {
-                let snapshot = self.emu.snapshot();
-                self.emu.replace_state(snapshot);
+                let snapshot = self.emu.snapshot().unwrap();
+                self.emu.replace_state(snapshot).unwrap();
                 prop_assert_eq!(
                     self.emu.stored_bytes(),
                     before,
@@ -187,7 +187,7 @@ impl Run {
         self.emu.take_changes();
         prop_assert_eq!(
             self.emu.stored_bytes(),
-            recounted_charge(&self.emu.snapshot()),
+            recounted_charge(&self.emu.snapshot().unwrap()),
             "running total after {:?}",
             op
         );
@@ -204,7 +204,7 @@ proptest! {
         bound_messages in 2u64..12,
         ops in prop::collection::vec(op(), 1..120),
     ) {
-        let mut emu = Emulator::new(Box::new(SeededEntropy::new(seed)));
+        let mut emu = emulator(seed);
         // Room for a few messages, so refusals happen and deletes make room again.
         let bound = bound_messages * message_cost(1000);
         emu.set_capacity(Capacity { stored_bytes: bound, ..Capacity::default() });
@@ -217,7 +217,7 @@ proptest! {
 
 #[test]
 fn a_put_past_the_bound_is_refused_anywhere_and_admitted_once_a_delete_frees_room() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(7)));
+    let mut emu = emulator(7);
     let (a, b) = (q("alpha"), q("beta"));
     for (acct, name) in [(ACCOUNTS[0], &a), (ACCOUNTS[1], &b)] {
         emu.create_queue(t0(), acct, name, Metadata::default())
@@ -278,7 +278,7 @@ fn a_put_past_the_bound_is_refused_anywhere_and_admitted_once_a_delete_frees_roo
 
 #[test]
 fn expiry_purged_by_a_read_frees_room_for_the_next_put() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(8)));
+    let mut emu = emulator(8);
     let (a, b) = (q("alpha"), q("beta"));
     for name in [&a, &b] {
         emu.create_queue(t0(), ACCOUNTS[0], name, Metadata::default())
@@ -315,7 +315,7 @@ fn expiry_purged_by_a_read_frees_room_for_the_next_put() {
 
 #[test]
 fn an_update_sees_the_room_expiry_freed_and_an_expired_message_is_not_found() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(9)));
+    let mut emu = emulator(9);
     let a = q("alpha");
     emu.create_queue(t0(), ACCOUNTS[0], &a, Metadata::default())
         .unwrap();

@@ -12,11 +12,11 @@
 
 use azqueue::engine::{
     AccountSnapshot, Change, Emulator, MessageCount, MessageId, MessageRecord, MessageText,
-    Metadata, NEVER, PopReceipt, QueueError, QueueName, QueueRecord, QueueSnapshot, SeededEntropy,
-    Snapshot, TimeToLive, Timestamp, VisibilityTimeout,
+    Metadata, NEVER, PopReceipt, QueueError, QueueName, QueueRecord, QueueSnapshot, Snapshot,
+    TimeToLive, Timestamp, VisibilityTimeout,
 };
 mod engine_support;
-use engine_support::{proptest_cases, recounted_charge};
+use engine_support::{emulator, proptest_cases, recounted_charge};
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -271,7 +271,7 @@ struct Run {
 
 impl Run {
     fn new(seed: u64) -> Result<Self, TestCaseError> {
-        let mut emu = Emulator::new(Box::new(SeededEntropy::new(seed)));
+        let mut emu = emulator(seed);
         let queue = QueueName::parse("model").unwrap();
         emu.create_queue(T0, ACCT, &queue, Metadata::default())
             .unwrap();
@@ -326,7 +326,7 @@ impl Run {
     }
 
     fn step(&mut self, op: &Op) -> Result<(), TestCaseError> {
-        let before = self.emu.snapshot();
+        let before = self.emu.snapshot().unwrap();
         let (now, q) = (self.now(), self.queue.clone());
         let mut failed = false;
         match op {
@@ -480,7 +480,7 @@ impl Run {
             Op::Advance { ms } => self.now += ms,
         }
         let outbox = self.emu.take_changes();
-        let after = self.emu.snapshot();
+        let after = self.emu.snapshot().unwrap();
         if failed {
             self.check_failure_changed_nothing(&before, &after, &outbox)?;
         }

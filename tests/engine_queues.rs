@@ -10,8 +10,8 @@ mod engine_support;
 use engine_support::*;
 
 use azqueue::engine::{
-    AccessPolicy, Change, CorsRule, Created, Emulator, Metadata, QueueError, SeededEntropy,
-    ServiceProperties, ServicePropertiesUpdate, SignedIdentifier,
+    AccessPolicy, Change, CorsRule, Created, Emulator, Metadata, QueueError, ServiceProperties,
+    ServicePropertiesUpdate, SignedIdentifier,
 };
 
 // --- Clear Messages, Delete Queue (§3.6, §3.15) ----------------------------------------
@@ -114,7 +114,7 @@ fn every_message_operation_on_a_missing_queue_is_queue_not_found() {
 
 #[test]
 fn create_queue_is_new_then_already_existed_with_identical_metadata() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     let name = q("jobs");
     assert_eq!(
         emu.create_queue(t0(), ACCT, &name, meta(&[("Team", "web")])),
@@ -136,7 +136,7 @@ fn create_queue_is_new_then_already_existed_with_identical_metadata() {
 
 #[test]
 fn create_queue_with_no_metadata_twice_is_already_existed() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     let name = q("jobs");
     emu.create_queue(t0(), ACCT, &name, Metadata::default())
         .unwrap();
@@ -148,7 +148,7 @@ fn create_queue_with_no_metadata_twice_is_already_existed() {
 
 #[test]
 fn create_queue_with_different_metadata_is_queue_already_exists() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     let name = q("jobs");
     emu.create_queue(t0(), ACCT, &name, meta(&[("team", "web")]))
         .unwrap();
@@ -169,7 +169,7 @@ fn create_queue_with_different_metadata_is_queue_already_exists() {
 
 /// Queues `a-1 a-2 a-3 b-1 b-2 c-1` in `ACCT`, and one queue in another account.
 fn listing_fixture() -> Emulator {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     for name in ["b-2", "a-3", "c-1", "a-1", "b-1", "a-2"] {
         let md = meta(&[("origin", name)]);
         emu.create_queue(t0(), ACCT, &q(name), md).unwrap();
@@ -308,7 +308,7 @@ fn set_queue_acl_then_get_returns_it_and_an_empty_set_clears() {
 
 #[test]
 fn service_properties_default_for_an_unknown_account() {
-    let emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let emu = emulator(1);
     assert_eq!(
         emu.service_properties("nobody"),
         ServiceProperties::default()
@@ -317,7 +317,7 @@ fn service_properties_default_for_an_unknown_account() {
 
 #[test]
 fn set_service_properties_updates_only_the_parts_given() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     let rule = CorsRule {
         allowed_origins: "https://example.com".into(),
         allowed_methods: "GET,PUT".into(),

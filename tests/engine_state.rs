@@ -10,8 +10,7 @@ mod engine_support;
 use engine_support::*;
 
 use azqueue::engine::{
-    CorsRule, Emulator, EventKind, Metadata, SeededEntropy, ServicePropertiesUpdate, TimeToLive,
-    Timestamp,
+    CorsRule, EventKind, Metadata, ServicePropertiesUpdate, TimeToLive, Timestamp,
 };
 
 // --- next_deadline ----------------------------------------------------------------------
@@ -91,10 +90,10 @@ fn snapshot_restores_messages_order_receipts_and_continues_the_sequence() {
     let b = get(&mut emu, t0(), &name, 1, 100).remove(0);
     emu.delete_message(t0(), ACCT, &name, &b.id, &b.pop_receipt)
         .unwrap();
-    let snapshot = emu.snapshot();
+    let snapshot = emu.snapshot().unwrap();
 
-    let mut restored = Emulator::from_snapshot(snapshot.clone(), Box::new(SeededEntropy::new(7)));
-    assert_eq!(restored.snapshot(), snapshot);
+    let mut restored = emulator_from(snapshot.clone(), 7);
+    assert_eq!(restored.snapshot().unwrap(), snapshot);
     assert!(restored.take_changes().is_empty());
     assert_eq!(
         texts(&peek(&mut restored, at(10), &name, 32)),
@@ -135,9 +134,9 @@ fn snapshot_message_order_need_not_be_sorted() {
     for body in ["a", "b", "c"] {
         put(&mut emu, t0(), &name, body);
     }
-    let mut snapshot = emu.snapshot();
+    let mut snapshot = emu.snapshot().unwrap();
     snapshot.accounts[0].queues[0].messages.reverse();
-    let mut restored = Emulator::from_snapshot(snapshot, Box::new(SeededEntropy::new(7)));
+    let mut restored = emulator_from(snapshot, 7);
     assert_eq!(
         texts(&peek(&mut restored, t0(), &name, 32)),
         ["a", "b", "c"]
@@ -146,7 +145,7 @@ fn snapshot_message_order_need_not_be_sorted() {
 
 #[test]
 fn snapshot_keeps_service_properties_and_empty_queues() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(1)));
+    let mut emu = emulator(1);
     emu.create_queue(t0(), ACCT, &q("empty"), Metadata::default())
         .unwrap();
     emu.set_service_properties(
@@ -156,7 +155,7 @@ fn snapshot_keeps_service_properties_and_empty_queues() {
             ..Default::default()
         },
     );
-    let restored = Emulator::from_snapshot(emu.snapshot(), Box::new(SeededEntropy::new(1)));
+    let restored = emulator_from(emu.snapshot().unwrap(), 1);
     assert_eq!(restored.service_properties(ACCT).cors.len(), 1);
     assert_eq!(restored.queue_names(ACCT), [q("empty")]);
 }
@@ -172,7 +171,7 @@ fn events_are_recorded_only_when_asked() {
 
 #[test]
 fn events_tell_the_story_of_a_message() {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(3)));
+    let mut emu = emulator(3);
     emu.record_events(true);
     let name = q("story");
     emu.create_queue(t0(), ACCT, &name, Metadata::default())

@@ -148,7 +148,7 @@ fn operations_that_arrive_during_a_commit_share_the_next_one() {
     loaded.snapshot.accounts[0].queues[0]
         .messages
         .sort_by_key(|m| m.seq);
-    let mut want = emu.snapshot();
+    let mut want = emu.snapshot().unwrap();
     want.accounts[0].properties = None;
     assert_eq!(loaded.snapshot, want);
     let clock = loaded.clock.expect("each commit saves the clock");

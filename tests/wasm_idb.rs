@@ -485,7 +485,7 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
         )
         .unwrap();
     }
-    let snapshot = emu.snapshot();
+    let snapshot = emu.snapshot().unwrap();
     let q = &snapshot.accounts[0].queues[0];
     // Schema-1 records, exactly as that build wrote them: array keys, object values.
     let key = |parts: &[&str]| -> JsValue {
@@ -607,7 +607,7 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
     let stored: Vec<MessageRecord> = (0..3)
         .map(|i| put(&mut emu, &format!("stored {i}")))
         .collect();
-    let queue_record = emu.snapshot().accounts[0].queues[0].queue.clone();
+    let queue_record = emu.snapshot().unwrap().accounts[0].queues[0].queue.clone();
     // Then, only in the log: delete "stored 0", put "logged", receive "stored 1".
     emu.delete_message(t, account, &queue, &stored[0].id, &stored[0].pop_receipt)
         .unwrap();
@@ -691,7 +691,7 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
         messages.sort_by_key(|m| m.seq);
         messages
     };
-    let expected = want(emu.snapshot());
+    let expected = want(emu.snapshot().unwrap());
     for round in 0..2 {
         let store = IdbStore::new(&name);
         let loaded = store.load().await.unwrap().snapshot;
@@ -779,7 +779,7 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
     .await;
 
     let again = IdbStore::new(&name);
-    let want = emu.snapshot();
+    let want = emu.snapshot().unwrap();
     let loaded = match again.load().await {
         Ok(loaded) => loaded.snapshot,
         Err(e) => {
@@ -897,7 +897,7 @@ async fn folded_queue_deletes_and_clears_remove_exactly_their_blocks() {
         counts[1].as_f64().unwrap()
     };
     let reopen_and_compare = |emu: &Emulator, what: &'static str| {
-        let (store, want) = (IdbStore::new(&name), emu.snapshot());
+        let (store, want) = (IdbStore::new(&name), emu.snapshot().unwrap());
         async move {
             assert_loads_as(&store, want, what).await;
             store.close_and_wait().await;

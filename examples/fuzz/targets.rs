@@ -75,7 +75,9 @@ impl Targets {
                 files.push(("xml", seed.body.clone()));
             }
         }
-        if let Ok(doc) = serde_json::to_vec(&self.signed.emulator().snapshot()) {
+        if let Some(doc) = (self.signed.emulator().snapshot().ok())
+            .and_then(|snapshot| serde_json::to_vec(&snapshot).ok())
+        {
             files.push(("snapshot", doc));
         }
         let mut written = 0;
@@ -256,8 +258,12 @@ impl Targets {
     /// The snapshot importer on mutated documents: a document it accepts rebuilds an engine
     /// whose own snapshot reads back the same.
     fn snapshot(&mut self, rng: &mut TestRng) -> Result<(), String> {
-        let exported = serde_json::to_vec(&self.signed.emulator().snapshot())
-            .map_err(|e| format!("export failed: {e}"))?;
+        let exported = self
+            .signed
+            .emulator()
+            .snapshot()
+            .map_err(|e| e.to_string())?;
+        let exported = serde_json::to_vec(&exported).map_err(|e| format!("export failed: {e}"))?;
         let mut doc = exported;
         let other = self.seed(rng).body.clone();
         mutate::havoc(rng, &mut doc, &other);
@@ -265,7 +271,7 @@ impl Targets {
             return Ok(());
         };
         let emu = Emulator::from_snapshot(snapshot, Box::new(SeededEntropy::new(1)));
-        let again = emu.snapshot();
+        let again = emu.snapshot().map_err(|e| e.to_string())?;
         let text = serde_json::to_vec(&again).map_err(|e| format!("re-export failed: {e}"))?;
         let reread: Snapshot =
             serde_json::from_slice(&text).map_err(|e| format!("re-export unreadable: {e}"))?;

@@ -86,7 +86,11 @@ impl Emulator {
         id: &MessageId,
         new_len: usize,
     ) -> Result<(), QueueError> {
-        match self.queue(account, name).ok().and_then(|q| q.text_len(id)) {
+        let old = match self.queue(account, name) {
+            Ok(q) => q.text_len(id)?,
+            Err(_) => None,
+        };
+        match old {
             Some(old) => self.admit_bytes((new_len as u64).saturating_sub(old as u64)),
             None => Ok(()),
         }

@@ -2,6 +2,7 @@
 //! (`rest/error/from_engine.rs`), for both faces.
 
 use super::ids::MessageId;
+use super::message_table::TableError;
 use super::name::QueueName;
 
 /// Why a queue operation did not happen. Nothing observable changed when one is returned
@@ -19,4 +20,18 @@ pub enum QueueError {
     /// A bound of `capacity.rs` (queues per account, stored bytes) would be passed.
     #[error("the server is busy: this would pass its bound on queues or stored bytes")]
     ServerBusy,
+    /// The store holding the queue's messages failed (not full: that is `ServerBusy`).
+    #[error("{0}")]
+    Storage(String),
+}
+
+impl From<TableError> for QueueError {
+    /// A full store is a bound like the others of `capacity.rs`: `503 ServerBusy`, which the
+    /// SDKs retry with backoff while consumers free room. Any other failure is the server's.
+    fn from(e: TableError) -> Self {
+        match e {
+            TableError::Full(_) => QueueError::ServerBusy,
+            TableError::Failed(_) => QueueError::Storage(e.to_string()),
+        }
+    }
 }

@@ -13,6 +13,7 @@
 //! teaching page) tell which lease is the live one, and a stale receipt from a fresh one.
 
 use super::Emulator;
+use super::error::QueueError;
 use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
 use super::metadata::Metadata;
@@ -50,9 +51,9 @@ pub struct QueueInspection<'a> {
 }
 
 /// One message as inspected.
-#[derive(Clone, Copy, Debug)]
-pub struct MessageInspection<'a> {
-    record: &'a MessageRecord,
+#[derive(Clone, Debug)]
+pub struct MessageInspection {
+    record: MessageRecord,
     pub state: MessageState,
 }
 
@@ -71,32 +72,43 @@ impl<'a> QueueInspection<'a> {
     }
 
     /// When the queue next changes by itself (a message reappears or expires).
-    pub fn next_deadline(&self) -> Option<Timestamp> {
-        self.queue.next_deadline(self.now)
+    ///
+    /// # Errors
+    /// What the queue's table reported.
+    pub fn next_deadline(&self) -> Result<Option<Timestamp>, QueueError> {
+        Ok(self.queue.next_deadline(self.now)?)
     }
 
     /// Every message in delivery order.
-    pub fn messages(&self) -> impl Iterator<Item = MessageInspection<'a>> + use<'a> {
+    ///
+    /// # Errors
+    /// What the queue's table reported.
+    pub fn messages(&self) -> Result<Vec<MessageInspection>, QueueError> {
         let now = self.now;
-        self.queue.messages_in_order().map(move |record| {
-            let state = if record.is_expired(now) {
-                MessageState::Expired
-            } else if record.is_visible(now) {
-                MessageState::Visible
-            } else {
-                MessageState::Invisible
-            };
-            MessageInspection { record, state }
-        })
+        Ok(self
+            .queue
+            .messages_in_order()?
+            .into_iter()
+            .map(move |record| {
+                let state = if record.is_expired(now) {
+                    MessageState::Expired
+                } else if record.is_visible(now) {
+                    MessageState::Visible
+                } else {
+                    MessageState::Invisible
+                };
+                MessageInspection { record, state }
+            })
+            .collect())
     }
 }
 
-impl<'a> MessageInspection<'a> {
-    pub fn id(&self) -> &'a MessageId {
+impl MessageInspection {
+    pub fn id(&self) -> &MessageId {
         &self.record.id
     }
 
-    pub fn text(&self) -> &'a str {
+    pub fn text(&self) -> &str {
         &self.record.text
     }
 
@@ -118,7 +130,7 @@ impl<'a> MessageInspection<'a> {
     }
 
     /// The current pop receipt: the only one a delete or update is accepted with.
-    pub fn pop_receipt(&self) -> &'a PopReceipt {
+    pub fn pop_receipt(&self) -> &PopReceipt {
         &self.record.pop_receipt
     }
 }
@@ -192,6 +204,8 @@ mod tests {
         let view = emu.inspect_queue(now, "acct", &q).unwrap();
         let states: Vec<_> = view
             .messages()
+            .unwrap()
+            .into_iter()
             .map(|m| (m.text().to_owned(), m.state, m.expires_on().is_some()))
             .collect();
         assert_eq!(
@@ -202,7 +216,7 @@ mod tests {
                 ("later".into(), MessageState::Invisible, false),
             ]
         );
-        let leased = view.messages().nth(1).unwrap();
+        let leased = view.messages().unwrap().swap_remove(1);
         assert_eq!(
             leased.pop_receipt(),
             &got[1].pop_receipt,

@@ -23,13 +23,17 @@ pub mod event;
 pub mod ids;
 pub mod inspection;
 pub mod limits;
+mod memory_table;
 pub mod message;
+pub mod message_table;
 pub mod metadata;
 pub mod name;
 mod order_index;
 pub mod params;
 pub mod properties;
 pub mod queue;
+pub mod sql;
+mod sql_table;
 pub mod time;
 
 pub use acl::{
@@ -43,7 +47,9 @@ pub use error::QueueError;
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
+pub use memory_table::MemoryTable;
 pub use message::MessageRecord;
+pub use message_table::{MemoryTables, MessageTable, TableError, TableSource};
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
@@ -51,6 +57,8 @@ pub use properties::{
     Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
+pub use sql::{SqlError, SqlExecutor, SqlValue};
+pub use sql_table::{SqlTable, SqlTables};
 #[cfg(not(target_arch = "wasm32"))]
 pub use time::SystemClock;
 pub use time::{Clock, ManualClock, NEVER, Timestamp};
@@ -88,7 +96,7 @@ pub struct Updated {
     pub time_next_visible: Timestamp,
 }
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 struct Account {
     queues: BTreeMap<QueueName, Queue>,
     properties: ServiceProperties,
@@ -105,6 +113,8 @@ fn record(outbox: &mut Option<Vec<Change>>, make: impl FnOnce() -> Change) {
 pub struct Emulator {
     accounts: BTreeMap<String, Account>,
     entropy: Box<dyn Entropy>,
+    /// Where each queue's messages are kept (memory unless the host gave SQL tables).
+    tables: Box<dyn TableSource>,
     /// Changes since the last drain; `None` while not recording (a memory-only host, which
     /// has nowhere to commit them, is spared building them).
     outbox: Option<Vec<Change>>,
@@ -130,9 +140,15 @@ impl std::fmt::Debug for Emulator {
 impl Emulator {
     /// An empty service drawing ids and receipts from `entropy`.
     pub fn new(entropy: Box<dyn Entropy>) -> Self {
+        Emulator::with_tables(entropy, Box::new(MemoryTables))
+    }
+
+    /// An empty service whose queues keep their messages in the tables `tables` opens.
+    pub fn with_tables(entropy: Box<dyn Entropy>, tables: Box<dyn TableSource>) -> Self {
         Emulator {
             accounts: BTreeMap::new(),
             entropy,
+            tables,
             outbox: Some(Vec::new()),
             events: None,
             capacity: Capacity::default(),
@@ -143,55 +159,100 @@ impl Emulator {
     /// Rebuilds the service from what a store saved. The outbox starts empty.
     pub fn from_snapshot(snapshot: Snapshot, entropy: Box<dyn Entropy>) -> Self {
         let mut emu = Emulator::new(entropy);
-        emu.replace_state(snapshot);
+        // Memory tables cannot fail, so every message of the snapshot is in.
+        let _ = emu.replace_state(snapshot);
         emu
+    }
+
+    /// [`Emulator::from_snapshot`] into the tables `tables` opens.
+    ///
+    /// # Errors
+    /// What a table reported while the snapshot was stored in it.
+    pub fn from_snapshot_in(
+        snapshot: Snapshot,
+        entropy: Box<dyn Entropy>,
+        tables: Box<dyn TableSource>,
+    ) -> Result<Self, QueueError> {
+        let mut emu = Emulator::with_tables(entropy, tables);
+        emu.replace_state(snapshot)?;
+        Ok(emu)
+    }
+
+    /// Adds a queue whose record and messages are already kept by this emulator's table source
+    /// (a SQL table at the edge): its messages stay where they are, nothing is queued to store.
+    ///
+    /// # Errors
+    /// What the table source reported when opening the queue's table.
+    pub fn attach_queue(&mut self, account: &str, record: QueueRecord) -> Result<(), QueueError> {
+        let table = self.tables.open(account, &record.name)?;
+        let queue = Queue::new(record, table);
+        self.charged_bytes += queue.stored_bytes();
+        let acct = self.accounts.entry(account.to_owned()).or_default();
+        if let Some(replaced) = acct.queues.insert(queue.name().clone(), queue) {
+            self.charged_bytes -= replaced.stored_bytes();
+        }
+        Ok(())
     }
 
     /// Replaces every account, queue and message with `snapshot` (an import, a reset), keeping
     /// the entropy source and event recording, so a seeded service stays deterministic. Pending
     /// changes are dropped and none are queued: the caller stores the snapshot as a whole.
-    pub fn replace_state(&mut self, snapshot: Snapshot) {
-        self.accounts.clear();
+    ///
+    /// # Errors
+    /// What a table reported; the state is then whatever was restored before it.
+    pub fn replace_state(&mut self, snapshot: Snapshot) -> Result<(), QueueError> {
         self.charged_bytes = 0;
         if let Some(outbox) = self.outbox.as_mut() {
             outbox.clear();
         }
+        for (_, account) in std::mem::take(&mut self.accounts) {
+            for (_, queue) in account.queues {
+                queue.destroy()?;
+            }
+        }
         for a in snapshot.accounts {
-            let account = self.accounts.entry(a.name).or_default();
+            let account = self.accounts.entry(a.name.clone()).or_default();
             if let Some(p) = a.properties {
                 account.properties = p;
             }
             for q in a.queues {
-                let queue = Queue::restore(q.queue, q.messages);
-                self.charged_bytes += queue.stored_bytes();
-                // A snapshot naming a queue twice keeps the last: uncharge the one replaced.
-                if let Some(replaced) = account.queues.insert(queue.name().clone(), queue) {
+                // A snapshot naming a queue twice keeps the last: the one replaced goes whole.
+                if let Some(replaced) = account.queues.remove(&q.queue.name) {
                     self.charged_bytes -= replaced.stored_bytes();
+                    replaced.destroy()?;
                 }
+                let table = self.tables.open(&a.name, &q.queue.name)?;
+                let mut queue = Queue::new(q.queue, table);
+                let restored = q.messages.into_iter().try_for_each(|m| queue.restore(m));
+                self.charged_bytes += queue.stored_bytes();
+                account.queues.insert(queue.name().clone(), queue);
+                restored?;
             }
         }
+        Ok(())
     }
 
     /// The whole state as a store would save it.
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            accounts: self
-                .accounts
-                .iter()
-                .map(|(name, a)| AccountSnapshot {
-                    name: name.clone(),
-                    properties: Some(a.properties.clone()),
-                    queues: a
-                        .queues
-                        .values()
-                        .map(|q| QueueSnapshot {
-                            queue: q.record.clone(),
-                            messages: q.messages_in_order().cloned().collect(),
-                        })
-                        .collect(),
-                })
-                .collect(),
+    ///
+    /// # Errors
+    /// What a table reported while its messages were read.
+    pub fn snapshot(&self) -> Result<Snapshot, QueueError> {
+        let mut accounts = Vec::with_capacity(self.accounts.len());
+        for (name, a) in &self.accounts {
+            let mut queues = Vec::with_capacity(a.queues.len());
+            for q in a.queues.values() {
+                queues.push(QueueSnapshot {
+                    queue: q.record.clone(),
+                    messages: q.messages_in_order()?,
+                });
+            }
+            accounts.push(AccountSnapshot {
+                name: name.clone(),
+                properties: Some(a.properties.clone()),
+                queues,
+            });
         }
+        Ok(Snapshot { accounts })
     }
 
     /// Changes since the last call, oldest first. Drain after every operation that must be
@@ -235,7 +296,7 @@ impl Emulator {
         &mut self,
         account: &str,
         name: &QueueName,
-        change: impl FnOnce(&mut Queue, &mut dyn Entropy) -> R,
+        change: impl FnOnce(&mut Queue, &mut dyn Entropy) -> Result<R, TableError>,
     ) -> Result<R, QueueError> {
         let q = self
             .accounts
@@ -246,7 +307,7 @@ impl Emulator {
         let out = change(q, self.entropy.as_mut());
         // The total includes `before`, so this cannot underflow.
         self.charged_bytes = self.charged_bytes - before + q.stored_bytes();
-        Ok(out)
+        Ok(out?)
     }
 
     /// A read-only view of a queue, for inspection (no purging, no side effects).
@@ -269,7 +330,24 @@ impl Emulator {
     /// subscribers). Its own lookup, so operations that look the queue up again anyway (with
     /// the entropy, after checking capacity) do not pay for a third.
     fn purge(&mut self, now: Timestamp, account: &str, name: &QueueName) -> Result<(), QueueError> {
-        let gone = self.with_queue(account, name, |q, _| q.purge_expired(now))?;
+        self.purge_expired(now, account, name, usize::MAX).map(drop)
+    }
+
+    /// Removes at most `limit` of `name`'s expired messages, earliest expiry first, recording
+    /// each as deleted (and as expired, for subscribers); returns how many. Housekeeping in
+    /// bounded steps (an edge alarm); the operations purge what they need themselves.
+    ///
+    /// # Errors
+    /// `QueueNotFound`, or what the queue's table reported.
+    pub fn purge_expired(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        limit: usize,
+    ) -> Result<usize, QueueError> {
+        let gone = self.with_queue(account, name, |q, _| q.purge_expired_at_most(now, limit))?;
+        let count = gone.len();
         for id in gone {
             record(&mut self.outbox, || Change::MessageDeleted {
                 account: account.to_owned(),
@@ -278,7 +356,7 @@ impl Emulator {
             });
             self.emit(now, account, name, EventKind::Expired { id });
         }
-        Ok(())
+        Ok(count)
     }
 
     /// Queues the durable rewrite of one message record.
@@ -313,7 +391,16 @@ impl Emulator {
                 Err(QueueError::QueueAlreadyExists(name.clone()))
             };
         }
-        let q = Queue::new(name.clone(), metadata);
+        let table = self.tables.open(account, name)?;
+        let q = Queue::new(
+            QueueRecord {
+                name: name.clone(),
+                metadata,
+                acl: Vec::new(),
+            },
+            table,
+        );
+        let acct = self.accounts.entry(account.to_owned()).or_default();
         record(&mut self.outbox, || Change::QueuePut {
             account: account.to_owned(),
             queue: q.record.clone(),
@@ -337,6 +424,7 @@ impl Emulator {
             .and_then(|a| a.queues.remove(name))
             .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
         self.charged_bytes -= removed.stored_bytes();
+        removed.destroy()?;
         record(&mut self.outbox, || Change::QueueDeleted {
             account: account.to_owned(),
             queue: name.clone(),
@@ -431,7 +519,7 @@ impl Emulator {
     ) -> Result<(), QueueError> {
         let queue = self.with_queue(account, name, |q, _| {
             change(q);
-            q.record.clone()
+            Ok(q.record.clone())
         })?;
         record(&mut self.outbox, || Change::QueuePut {
             account: account.to_owned(),
@@ -632,7 +720,9 @@ impl Emulator {
             .get(account)?
             .queues
             .values()
-            .filter_map(|q| q.next_deadline(now))
+            // A table that cannot be read has no deadline to offer; the requests that read it
+            // report its failure.
+            .filter_map(|q| q.next_deadline(now).ok().flatten())
             .min()
     }
 }

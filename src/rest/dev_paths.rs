@@ -21,7 +21,7 @@
 
 use super::config::ServiceConfig;
 use super::dev_guard;
-use crate::engine::{Emulator, QueueInspection, QueueName, Timestamp};
+use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
 use http::{Request, Response};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -99,7 +99,10 @@ pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Respo
                 .ok()
                 .and_then(|name| emu.inspect_queue(now, account, &name));
             match view {
-                Some(view) => queue_view(now, &view),
+                Some(view) => match queue_view(now, &view) {
+                    Ok(body) => body,
+                    Err(e) => return Some(json(500, error_body(&e.to_string()))),
+                },
                 None => return Some(json(404, error_body("no such queue"))),
             }
         }
@@ -209,9 +212,10 @@ struct MessageView<'a> {
 }
 
 /// The inspection model of one queue, times in milliseconds since the epoch.
-fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> String {
-    let messages = q
-        .messages()
+fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> Result<String, QueueError> {
+    let inspected = q.messages()?;
+    let messages = inspected
+        .iter()
         .map(|m| MessageView {
             dequeue_count: m.dequeue_count(),
             expires_on: m.expires_on().map(|t| t.as_millis()),
@@ -228,12 +232,12 @@ fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> String {
         .iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .collect();
-    to_json(&QueueView {
+    Ok(to_json(&QueueView {
         account: q.account,
         messages,
         metadata,
-        next_deadline: q.next_deadline().map(|t| t.as_millis()),
+        next_deadline: q.next_deadline()?.map(|t| t.as_millis()),
         now: now.as_millis(),
         queue: q.name().as_str(),
-    })
+    }))
 }

@@ -320,7 +320,7 @@ mod tests {
 
     fn engine_messages(emu: &Emulator) -> Vec<(String, u64, String)> {
         let mut out = Vec::new();
-        for a in emu.snapshot().accounts {
+        for a in emu.snapshot().unwrap().accounts {
             for q in a.queues {
                 for m in q.messages {
                     out.push((q.queue.name.as_str().to_owned(), m.seq, m.text.to_string()));

@@ -57,7 +57,8 @@ async fn load<S: Store>(store: &S) -> Result<Snapshot, String> {
 async fn expect_same<S: Store>(store: &S, emu: &Emulator, what: &str) -> Result<(), String> {
     let loaded = normalized(load(store).await?);
     let rebuilt = Emulator::from_snapshot(loaded.clone(), Box::new(SeededEntropy::new(0)));
-    if normalized(rebuilt.snapshot()) != normalized(emu.snapshot()) {
+    let snapshot = |e: &Emulator| e.snapshot().map_err(|e| e.to_string());
+    if normalized(snapshot(&rebuilt)?) != normalized(snapshot(emu)?) {
         return Err(format!(
             "{what}: the reloaded state differs from the engine's"
         ));
@@ -272,7 +273,11 @@ async fn a_replacement_leaves_only_the_new_state<S: Store>(store: &S) -> Result<
         .map_err(|e| e.to_string())?;
     }
     commit_all(store, &mut old).await?;
-    write(store, vec![Pending::Replace(new.snapshot())]).await?;
+    write(
+        store,
+        vec![Pending::Replace(new.snapshot().map_err(|e| e.to_string())?)],
+    )
+    .await?;
     expect_same(store, &new, "replace").await?;
     write(store, vec![Pending::Replace(Snapshot::default())]).await?;
     if !load(store)

@@ -99,7 +99,7 @@ mod tests {
             emu.put_message(t, "acct", &q, text, vis, TimeToLive::Never)
                 .unwrap();
         }
-        emu.snapshot()
+        emu.snapshot().unwrap()
     }
 
     #[test]

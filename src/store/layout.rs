@@ -622,7 +622,7 @@ mod tests {
             }
             let mut replayed = replayed.finish().snapshot;
             let mut loaded = decode(&store).finish().snapshot;
-            let mut want = emu.snapshot();
+            let mut want = emu.snapshot().unwrap();
             for s in [&mut loaded, &mut want, &mut replayed] {
                 s.accounts.retain(|a| !a.queues.is_empty());
                 for a in &mut s.accounts {

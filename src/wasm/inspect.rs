@@ -46,13 +46,21 @@ fn queue(q: &QueueInspection<'_>) -> JsValue {
         .set("metadata", metadata(q.metadata()))
         .set(
             "nextDeadline",
-            q.next_deadline().map(date).unwrap_or(JsValue::NULL),
+            q.next_deadline()
+                .ok()
+                .flatten()
+                .map(date)
+                .unwrap_or(JsValue::NULL),
         )
-        .set("messages", array(q.messages().map(message)))
+        .set(
+            "messages",
+            // A table that cannot be read shows no messages; the operations on it report why.
+            array(q.messages().unwrap_or_default().into_iter().map(message)),
+        )
         .build()
 }
 
-fn message(m: MessageInspection<'_>) -> JsValue {
+fn message(m: MessageInspection) -> JsValue {
     JsObject::new()
         .set("messageId", m.id().to_string())
         .set("messageText", m.text())

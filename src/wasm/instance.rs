@@ -201,7 +201,9 @@ impl Instance {
             .await
             .map_err(|e| store_error_to_js(&e))?;
         let now = self.now();
-        let snapshot = self.read(|s| s.emulator().snapshot())?;
+        let snapshot = self
+            .read(|s| s.emulator().snapshot())?
+            .map_err(JsValue::from)?;
         document::to_document(snapshot, now).map_err(|e| js_sys::Error::new(&e).into())
     }
 
@@ -215,8 +217,7 @@ impl Instance {
             self.store
                 .enqueue(replacement)
                 .map_err(|e| store_error_to_js(&e))?;
-            emu.replace_state(snapshot);
-            Ok(())
+            emu.replace_state(snapshot).map_err(JsValue::from)
         })
         .await?;
         self.store.flush().await.map_err(|e| store_error_to_js(&e))

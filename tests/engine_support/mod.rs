@@ -5,9 +5,46 @@
 
 use azqueue::engine::{
     AccessPolicy, Emulator, MessageCount, MessageRecord, MessageText, Metadata, PolicyTime,
-    QueueName, QueuePermissions, SeededEntropy, SignedIdentifier, TimeToLive, Timestamp,
+    QueueName, QueuePermissions, SeededEntropy, SignedIdentifier, Snapshot, TimeToLive, Timestamp,
     VisibilityTimeout,
 };
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sqlite;
+
+/// Which message table the suite runs over: SQL when this module was compiled into
+/// `tests/engine_over_sql.rs` (which includes every engine suite again), memory otherwise.
+pub fn over_sql() -> bool {
+    module_path!().starts_with("engine_over_sql")
+}
+
+/// A fresh service drawing from `SeededEntropy::new(seed)`, over the suite's table.
+pub fn emulator(seed: u64) -> Emulator {
+    let entropy = Box::new(SeededEntropy::new(seed));
+    #[cfg(not(target_arch = "wasm32"))]
+    if over_sql() {
+        return Emulator::with_tables(entropy, sql_tables());
+    }
+    Emulator::new(entropy)
+}
+
+/// A service rebuilt from `snapshot`, over the suite's table.
+pub fn emulator_from(snapshot: Snapshot, seed: u64) -> Emulator {
+    let entropy = Box::new(SeededEntropy::new(seed));
+    #[cfg(not(target_arch = "wasm32"))]
+    if over_sql() {
+        return Emulator::from_snapshot_in(snapshot, entropy, sql_tables()).unwrap();
+    }
+    Emulator::from_snapshot(snapshot, entropy)
+}
+
+/// SQL tables in a fresh in-memory SQLite database.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sql_tables() -> Box<azqueue::engine::SqlTables> {
+    let exec: std::rc::Rc<dyn azqueue::engine::SqlExecutor> =
+        std::rc::Rc::new(sqlite::Sqlite::in_memory());
+    Box::new(azqueue::engine::SqlTables::new(exec, "azqueue_messages/"))
+}
 
 pub const ACCT: &str = "devstoreaccount1";
 pub const T0: u64 = 1_700_000_000;
@@ -53,7 +90,7 @@ pub fn meta(pairs: &[(&str, &str)]) -> Metadata {
 
 /// A fresh service with one empty queue `orders` and a drained outbox.
 pub fn setup() -> (Emulator, QueueName) {
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(42)));
+    let mut emu = emulator(42);
     let name = q("orders");
     emu.create_queue(t0(), ACCT, &name, Metadata::default())
         .unwrap();

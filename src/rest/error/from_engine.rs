@@ -16,6 +16,7 @@ impl From<QueueError> for RestError {
             QueueError::QueueAlreadyExists(_) => ErrorCode::QueueAlreadyExists,
             QueueError::MessageNotFound(_) => ErrorCode::MessageNotFound,
             QueueError::ServerBusy => ErrorCode::ServerBusy,
+            QueueError::Storage(_) => ErrorCode::InternalError,
         })
     }
 }

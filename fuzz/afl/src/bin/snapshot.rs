@@ -9,7 +9,7 @@ fn main() {
             return;
         };
         let emu = Emulator::from_snapshot(snapshot, Box::new(SeededEntropy::new(1)));
-        let again = emu.snapshot();
+        let again = emu.snapshot().expect("a memory engine's snapshot");
         let text = serde_json::to_vec(&again).expect("a snapshot encodes");
         let reread: Snapshot = serde_json::from_slice(&text).expect("a re-export reads");
         assert!(

@@ -1,0 +1,126 @@
+//! The seam between a queue's rules and what holds its messages.
+//!
+//! [`Queue`](super::Queue) decides (visibility, dequeue counts, receipts, expiry, limits); a
+//! [`MessageTable`] only stores and finds, in the two orders the rules need: by
+//! (time_next_visible, seq) for delivery and by (expiration_time, seq) for expiry. Two tables
+//! exist: [`MemoryTable`](super::memory_table::MemoryTable), the queue in this process's memory,
+//! and [`SqlTable`](super::sql_table::SqlTable), the queue as rows of a SQL table reached through
+//! a synchronous [`SqlExecutor`](super::sql::SqlExecutor) (a Durable Object's SQLite at the edge).
+//!
+//! Every method that touches stored messages may fail (a SQL store can be full or broken); the
+//! memory table never does. A method that fails leaves the table as it was, or, for the SQL
+//! table, with writes its host rolls back with the transaction the request runs in.
+
+use super::ids::{MessageId, PopReceipt};
+use super::message::MessageRecord;
+use super::name::QueueName;
+use super::time::Timestamp;
+use std::sync::Arc;
+
+/// Why a table could not do what it was asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The store has no room left (SQLite's `SQLITE_FULL`, a Durable Object past its 10 GB).
+    #[error("the message store is full: {0}")]
+    Full(String),
+    /// Anything else the store reported, or a stored row this build cannot read.
+    #[error("the message store failed: {0}")]
+    Failed(String),
+}
+
+/// What holds one queue's messages. Methods take `now` where the order they read depends on it.
+pub trait MessageTable: std::fmt::Debug {
+    /// Messages stored, expired ones not yet removed included (kept, never counted).
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes charged for the stored messages (`capacity::message_cost` of each).
+    fn stored_bytes(&self) -> u64;
+
+    /// The sequence the next inserted message gets: one past the highest ever inserted.
+    fn next_seq(&self) -> u64;
+
+    /// Stores `m` (a new message, or one restored from a snapshot). A message with the same
+    /// id replaces the one stored.
+    fn insert(&mut self, m: MessageRecord) -> Result<(), TableError>;
+
+    /// The length of a stored message's text.
+    fn text_len(&self, id: &MessageId) -> Result<Option<usize>, TableError>;
+
+    /// Removes up to `limit` messages whose expiration time is at or before `now`, earliest
+    /// expiry first, and returns their ids.
+    fn remove_expired(
+        &mut self,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<MessageId>, TableError>;
+
+    /// Up to `count` messages with `time_next_visible <= now`, in (time_next_visible, seq)
+    /// order, each hidden until `hidden_until` with its dequeue count incremented and a receipt
+    /// from `receipt` (called once per message, in that order). Returns them as rewritten.
+    fn take_visible(
+        &mut self,
+        now: Timestamp,
+        count: usize,
+        hidden_until: Timestamp,
+        receipt: &mut dyn FnMut() -> PopReceipt,
+    ) -> Result<Vec<MessageRecord>, TableError>;
+
+    /// Up to `count` messages with `time_next_visible <= now`, in that order, unchanged.
+    /// Mutable so the memory table may tidy its index's head.
+    fn peek(&mut self, now: Timestamp, count: usize) -> Result<Vec<MessageRecord>, TableError>;
+
+    /// Removes `id` if `receipt` is its current pop receipt; whether it did.
+    fn remove_current(&mut self, id: &MessageId, receipt: &PopReceipt) -> Result<bool, TableError>;
+
+    /// If `receipt` is `id`'s current pop receipt: replaces its text (when given), makes it
+    /// visible at `visible_at` with a receipt from `new_receipt`, and returns it as rewritten.
+    fn update_current(
+        &mut self,
+        id: &MessageId,
+        receipt: &PopReceipt,
+        text: Option<Arc<str>>,
+        visible_at: Timestamp,
+        new_receipt: &mut dyn FnMut() -> PopReceipt,
+    ) -> Result<Option<MessageRecord>, TableError>;
+
+    /// Removes every message; returns how many there were.
+    fn clear(&mut self) -> Result<usize, TableError>;
+
+    /// Every stored message in delivery order, visible or not (inspection, snapshots).
+    fn in_order(&self) -> Result<Vec<MessageRecord>, TableError>;
+
+    /// The earliest `time_next_visible` strictly after `now`, and the earliest expiration time
+    /// strictly after `now` that is not [`NEVER`](super::time::NEVER).
+    fn next_times(
+        &self,
+        now: Timestamp,
+    ) -> Result<(Option<Timestamp>, Option<Timestamp>), TableError>;
+
+    /// Removes the table itself (Delete Queue): its messages, and for SQL its table.
+    fn destroy(self: Box<Self>) -> Result<(), TableError>;
+}
+
+/// Where an emulator's queues keep their messages: it opens the table of each queue it
+/// creates or restores.
+pub trait TableSource: std::fmt::Debug {
+    /// The table of `account`'s queue `queue`, empty or as stored before.
+    fn open(
+        &mut self,
+        account: &str,
+        queue: &QueueName,
+    ) -> Result<Box<dyn MessageTable>, TableError>;
+}
+
+/// The default source: every queue in memory.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MemoryTables;
+
+impl TableSource for MemoryTables {
+    fn open(&mut self, _: &str, _: &QueueName) -> Result<Box<dyn MessageTable>, TableError> {
+        Ok(Box::<super::memory_table::MemoryTable>::default())
+    }
+}

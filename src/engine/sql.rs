@@ -1,0 +1,73 @@
+//! The synchronous SQL executor a [`SqlTable`](super::SqlTable) runs on: one call, one
+//! statement, every row back. At the edge it is a Durable Object's `ctx.storage.sql.exec`
+//! (`src/wasm/sql_executor.rs`); natively, SQLite through `rusqlite` (the engine tests).
+//!
+//! Transactions are the host's: it runs a request's statements inside one (a Durable Object's
+//! `transactionSync`) and answers only once it committed.
+
+/// A value bound to a statement or read from a row, in SQLite's storage classes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SqlValue {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+impl SqlValue {
+    /// The value as an integer: SQLite's integers, and reals that hold one exactly (a JS host
+    /// hands every number over as a double).
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            SqlValue::Integer(n) => Some(n),
+            SqlValue::Real(x) if x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15 => {
+                Some(x as i64)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            SqlValue::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Takes the text out of the value, leaving `Null`.
+    pub fn take_text(&mut self) -> Option<String> {
+        match std::mem::replace(self, SqlValue::Null) {
+            SqlValue::Text(s) => Some(s),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
+/// What kind of failure a statement met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SqlErrorKind {
+    /// The database is full (`SQLITE_FULL`).
+    Full,
+    /// A UNIQUE (or other) constraint refused the write.
+    Constraint,
+    Other,
+}
+
+/// A statement that failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SqlError {
+    pub kind: SqlErrorKind,
+    pub message: String,
+}
+
+/// Runs one statement with its parameters and returns every row it produced.
+pub trait SqlExecutor: std::fmt::Debug {
+    /// # Errors
+    /// What the database reported.
+    fn exec(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Vec<SqlValue>>, SqlError>;
+}
