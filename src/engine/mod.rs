@@ -109,6 +109,13 @@ fn record(outbox: &mut Option<Vec<Change>>, make: impl FnOnce() -> Change) {
     }
 }
 
+/// [`record`], for a change to messages: only while those are recorded.
+fn record_message(on: bool, outbox: &mut Option<Vec<Change>>, make: impl FnOnce() -> Change) {
+    if on {
+        record(outbox, make);
+    }
+}
+
 /// The whole service: accounts → queues → messages, plus the outbox of changes.
 pub struct Emulator {
     accounts: BTreeMap<String, Account>,
@@ -119,6 +126,8 @@ pub struct Emulator {
     /// has nowhere to commit them, is spared building them).
     outbox: Option<Vec<Change>>,
     events: Option<Vec<Event>>,
+    /// Whether changes to messages go to the outbox too (not when their table keeps them).
+    message_changes: bool,
     /// Bounds on queues and stored bytes (`capacity.rs`).
     capacity: Capacity,
     /// The sum of every queue's [`Queue::stored_bytes`], kept as they change so admitting a
@@ -151,6 +160,7 @@ impl Emulator {
             tables,
             outbox: Some(Vec::new()),
             events: None,
+            message_changes: true,
             capacity: Capacity::default(),
             charged_bytes: 0,
         }
@@ -268,6 +278,13 @@ impl Emulator {
         self.outbox = on.then(Vec::new);
     }
 
+    /// Whether message changes (`MessagePut`, `MessageDeleted`, `QueueCleared`) are recorded
+    /// with the others (the default). A host whose messages live in a table that stores them
+    /// itself (a [`SqlTable`]) needs only the queues' and the service's changes.
+    pub fn record_message_changes(&mut self, on: bool) {
+        self.message_changes = on;
+    }
+
     /// Starts (or stops) recording [`Event`]s for [`Emulator::take_events`].
     pub fn record_events(&mut self, on: bool) {
         self.events = on.then(Vec::new);
@@ -349,10 +366,12 @@ impl Emulator {
         let gone = self.with_queue(account, name, |q, _| q.purge_expired_at_most(now, limit))?;
         let count = gone.len();
         for id in gone {
-            record(&mut self.outbox, || Change::MessageDeleted {
-                account: account.to_owned(),
-                queue: name.clone(),
-                id,
+            record_message(self.message_changes, &mut self.outbox, || {
+                Change::MessageDeleted {
+                    account: account.to_owned(),
+                    queue: name.clone(),
+                    id,
+                }
             });
             self.emit(now, account, name, EventKind::Expired { id });
         }
@@ -361,10 +380,12 @@ impl Emulator {
 
     /// Queues the durable rewrite of one message record.
     fn queue_message_put(&mut self, account: &str, name: &QueueName, message: &MessageRecord) {
-        record(&mut self.outbox, || Change::MessagePut {
-            account: account.to_owned(),
-            queue: name.clone(),
-            message: message.clone(),
+        record_message(self.message_changes, &mut self.outbox, || {
+            Change::MessagePut {
+                account: account.to_owned(),
+                queue: name.clone(),
+                message: message.clone(),
+            }
         });
     }
 
@@ -617,10 +638,12 @@ impl Emulator {
         if !self.with_queue(account, name, |q, _| q.delete(id, receipt))? {
             return Err(QueueError::MessageNotFound(*id));
         }
-        record(&mut self.outbox, || Change::MessageDeleted {
-            account: account.to_owned(),
-            queue: name.clone(),
-            id: *id,
+        record_message(self.message_changes, &mut self.outbox, || {
+            Change::MessageDeleted {
+                account: account.to_owned(),
+                queue: name.clone(),
+                id: *id,
+            }
         });
         self.emit(now, account, name, EventKind::Deleted { id: *id });
         Ok(())
@@ -677,9 +700,11 @@ impl Emulator {
         // Purge first so expired messages are reported as expired, not as cleared.
         self.purge(now, account, name)?;
         let count = self.with_queue(account, name, |q, _| q.clear())?;
-        record(&mut self.outbox, || Change::QueueCleared {
-            account: account.to_owned(),
-            queue: name.clone(),
+        record_message(self.message_changes, &mut self.outbox, || {
+            Change::QueueCleared {
+                account: account.to_owned(),
+                queue: name.clone(),
+            }
         });
         self.emit(now, account, name, EventKind::Cleared { count });
         Ok(())

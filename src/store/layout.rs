@@ -143,7 +143,9 @@ struct StoredMessageV1<'a> {
 }
 
 /// A stored message value of either schema: its account, queue and record.
-fn parse_message(value: &str) -> Result<(Cow<'_, str>, Cow<'_, str>, MessageRecord), StoreError> {
+pub(crate) fn parse_message(
+    value: &str,
+) -> Result<(Cow<'_, str>, Cow<'_, str>, MessageRecord), StoreError> {
     if value.starts_with('[') {
         let m: MessageIn = parse("message", value)?;
         let record = MessageRecord {

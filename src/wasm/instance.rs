@@ -5,6 +5,7 @@
 use super::clock::{JsClock, ServiceClock};
 use super::error::coded;
 use super::events;
+use super::sql_host::SqlHost;
 use super::store::{ServiceStore, store_error_to_js};
 use crate::engine::{Change, Clock, Emulator, Event, Snapshot, Timestamp};
 use crate::rest::{Clocks, ErrorCode, Service};
@@ -17,6 +18,9 @@ use wasm_bindgen::JsValue;
 /// An operation's result, with the changes to commit and the events to deliver after.
 type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 
+/// A REST answer, with the changes to commit and the events to deliver after.
+type Handled = (http::Response<Vec<u8>>, Vec<Change>, Vec<Event>);
+
 /// One service instance as JS sees it.
 #[derive(Debug)]
 pub(crate) struct Instance {
@@ -27,6 +31,11 @@ pub(crate) struct Instance {
     account: String,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
     next_listener: Cell<u32>,
+    /// The host's SQL, when it keeps the messages (`open({ sql })`).
+    sql: Option<SqlHost>,
+    /// A statement failed: the tables' kept counts may no longer match what is stored (the
+    /// transaction was rolled back), so the host should open the service again.
+    needs_reopen: Cell<bool>,
 }
 
 impl Instance {
@@ -35,6 +44,7 @@ impl Instance {
         clock: Rc<ServiceClock>,
         store: ServiceStore,
         account: String,
+        sql: Option<SqlHost>,
     ) -> Self {
         Instance {
             service: RefCell::new(service),
@@ -43,7 +53,26 @@ impl Instance {
             account,
             listeners: RefCell::new(Vec::new()),
             next_listener: Cell::new(0),
+            sql,
+            needs_reopen: Cell::new(false),
         }
+    }
+
+    /// Whether a SQL statement failed since the service opened (see [`Instance::needs_reopen`]).
+    pub(crate) fn needs_reopen(&self) -> bool {
+        self.needs_reopen.get()
+    }
+
+    /// Notes a statement that failed since the last look.
+    fn note_sql_failure(&self) -> bool {
+        let failed = self
+            .sql
+            .as_ref()
+            .is_some_and(|host| host.sql.take_failure());
+        if failed {
+            self.needs_reopen.set(true);
+        }
+        failed
     }
 
     /// Read once per operation, before any borrow: a callback clock is JS code and may call
@@ -111,7 +140,10 @@ impl Instance {
         let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
         let emulator = service.emulator_mut();
         let result = op(emulator, now, &self.account);
-        Ok((result, emulator.take_changes(), emulator.take_events()))
+        let applied = (result, emulator.take_changes(), emulator.take_events());
+        drop(service);
+        self.note_sql_failure();
+        Ok(applied)
     }
 
     /// [`Instance::run`] as a Promise, for the `Queue` methods called in tight loops. When the
@@ -172,18 +204,26 @@ impl Instance {
     /// a short borrow, commit, then tell subscribers. A failed commit answers
     /// `500 InternalError`.
     pub(crate) async fn serve_rest(
-        &self,
+        self: &Rc<Self>,
         req: &http::Request<Vec<u8>>,
     ) -> Result<http::Response<Vec<u8>>, JsValue> {
         let clocks = Clocks {
             queue: self.now(),
             wall: JsClock.now(),
         };
-        let (response, batch, events) = {
-            let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-            let response = service.handle_at(clocks, req);
-            let emulator = service.emulator_mut();
-            (response, emulator.take_changes(), emulator.take_events())
+        let (response, batch, events) = match &self.sql {
+            None => self.handle(clocks, req)?,
+            Some(host) => match self.handle_in_transaction(host, clocks, req) {
+                Ok(handled) => handled,
+                Err(e) => {
+                    let why = super::thrown::message_of(&e);
+                    web_sys::console::error_1(
+                        &format!("azqueue: a request's transaction was rolled back: {why}").into(),
+                    );
+                    self.needs_reopen.set(true);
+                    return Ok(super::fetch::internal_error());
+                }
+            },
         };
         if let Err(e) = self.store.commit(batch).await {
             web_sys::console::error_1(&format!("azqueue: commit failed: {e}").into());
@@ -192,6 +232,43 @@ impl Instance {
         self.deliver_events(events);
         super::headroom::keep_ahead();
         Ok(response)
+    }
+
+    /// The REST service's answer to `req`, under a short borrow.
+    fn handle(&self, clocks: Clocks, req: &http::Request<Vec<u8>>) -> Result<Handled, JsValue> {
+        let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+        let response = service.handle_at(clocks, req);
+        let emulator = service.emulator_mut();
+        Ok((response, emulator.take_changes(), emulator.take_events()))
+    }
+
+    /// [`Instance::handle`] inside the host's `transaction`: every statement the request runs
+    /// commits together, and if one failed, the host rolls them all back (the callback throws).
+    fn handle_in_transaction(
+        self: &Rc<Self>,
+        host: &SqlHost,
+        clocks: Clocks,
+        req: &http::Request<Vec<u8>>,
+    ) -> Result<Handled, JsValue> {
+        let out: Rc<RefCell<Option<Handled>>> = Rc::new(RefCell::new(None));
+        let work = {
+            let (instance, out, req) = (self.clone(), out.clone(), req.clone());
+            wasm_bindgen::closure::Closure::once_into_js(move || -> Result<(), JsValue> {
+                let handled = instance.handle(clocks, &req)?;
+                if instance.note_sql_failure() {
+                    return Err(js_sys::Error::new(
+                        "a statement failed, so none of the request's writes stand",
+                    )
+                    .into());
+                }
+                *out.borrow_mut() = Some(handled);
+                Ok(())
+            })
+        };
+        host.transaction.call1(&JsValue::NULL, &work)?;
+        out.borrow_mut()
+            .take()
+            .ok_or_else(|| js_sys::Error::new("sql.transaction did not run its callback").into())
     }
 
     /// The whole state as a snapshot document, once everything in it is durable.

@@ -34,6 +34,7 @@ mod result_shapes;
 mod results;
 mod serve;
 mod service;
+mod sql_host;
 mod store;
 mod thrown;
 mod types;

@@ -16,12 +16,13 @@ use crate::engine::Snapshot;
 use crate::rest::dev_paths::{self, DevRoute};
 use crate::store::document::from_document;
 use serde::Serialize;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Answers `req`. Rejects only when the service itself fails (re-entered), never for an Azure
 /// error: those are responses.
 pub(crate) async fn serve(
-    instance: &Instance,
+    instance: &Rc<Instance>,
     req: &http::Request<Vec<u8>>,
 ) -> Result<http::Response<Vec<u8>>, JsValue> {
     let routed = instance.read(|s| dev_paths::route(s.config(), s.emulator(), req))?;
@@ -37,7 +38,7 @@ pub(crate) async fn serve(
 /// from `undefined` would throw from inside the wasm, through the task queue that every other
 /// request of the instance shares.
 pub(crate) async fn fetch(
-    instance: &Instance,
+    instance: &Rc<Instance>,
     request: JsValue,
 ) -> Result<web_sys::Response, JsValue> {
     let request = as_request(request)?;

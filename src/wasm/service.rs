@@ -13,20 +13,25 @@ use super::queue::{Queue, queue_name};
 use super::raw;
 use super::results;
 use super::serve;
+use super::sql_host::SqlHost;
 use super::store::store_error_to_js;
 use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
 };
 use crate::engine::{
-    Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate, Snapshot,
-    Timestamp,
+    Capacity, Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate,
+    Snapshot, SqlExecutor, SqlTables, Timestamp,
 };
 use crate::rest::{AccountConfig, OAuth, Service, ServiceConfig};
 use crate::store::document;
 use base64::Engine as _;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+/// The prefix of the SQL tables messages are kept in (`open({ sql })`): one table per queue,
+/// `azqueue_messages/<account>/<queue>`.
+pub(crate) const MESSAGE_TABLES: &str = "azqueue_messages/";
 
 /// An Azure Queue service running in this JS realm.
 ///
@@ -64,6 +69,10 @@ impl QueueService {
         };
 
         let store = super::store::open(&options).await.map_err(|e| e.to_js())?;
+        let sql = match get("sql") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(SqlHost::from_option(&v).map_err(invalid_input)?),
+        };
 
         let mut config = accounts(&get("accounts"))?;
         if let Some(anonymous) = get("anonymous").as_bool() {
@@ -115,7 +124,23 @@ impl QueueService {
             clock.set_adjustment(adjustment);
             store.keep_adjustment(adjustment);
         }
-        let mut emulator = Emulator::from_snapshot(snapshot, entropy);
+        let mut emulator = match &sql {
+            None => Emulator::from_snapshot(snapshot, entropy),
+            Some(host) => {
+                let exec: Rc<dyn SqlExecutor> = host.sql.clone();
+                let tables = SqlTables::new(exec, MESSAGE_TABLES);
+                let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, Box::new(tables))?;
+                // The tables keep the messages; the store keeps queues and properties.
+                emulator.record_message_changes(false);
+                // What bounds a queue is the host's storage: a full store answers 503
+                // ServerBusy (`TableError::Full`), as the bound on stored bytes would.
+                emulator.set_capacity(Capacity {
+                    stored_bytes: u64::MAX,
+                    ..Capacity::default()
+                });
+                emulator
+            }
+        };
         // The memory store keeps nothing but the engine itself: no change is ever committed.
         emulator.record_changes(store.backend().is_some());
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
@@ -124,6 +149,7 @@ impl QueueService {
             clock,
             store,
             account,
+            sql,
         ));
         if let Some(rules) = cors {
             instance
@@ -142,6 +168,29 @@ impl QueueService {
                 .await?;
         }
         Ok(QueueService { instance })
+    }
+
+    /// True once a SQL statement failed (`open({ sql })`): the request's writes were rolled
+    /// back, and the service's kept counts may not match what is stored, so open it again.
+    #[wasm_bindgen(getter, js_name = needsReopen)]
+    pub fn needs_reopen(&self) -> bool {
+        self.instance.needs_reopen()
+    }
+
+    /// Removes at most `limit` of the queue's expired messages (earliest expiry first) and
+    /// returns how many: housekeeping in bounded steps, such as a Durable Object's alarm.
+    ///
+    /// # Errors
+    /// `QueueNotFound` (404).
+    #[wasm_bindgen(js_name = purgeExpired)]
+    pub async fn purge_expired(&self, queue: String, limit: u32) -> Result<u32, JsValue> {
+        let name = queue_name(&queue)?;
+        self.instance
+            .run(|emu, now, account| {
+                let purged = emu.purge_expired(now, account, &name, limit as usize)?;
+                Ok(purged as u32)
+            })
+            .await
     }
 
     /// The account the JS methods act on.

@@ -43,6 +43,9 @@ export interface OpenOptions {
   emitBom?: boolean;
   /** Seed for message ids and pop receipts (reproducible runs). Default: crypto randomness. */
   seed?: number;
+  /** Keep each queue's messages as rows of the host's SQL (a Durable Object's SQLite) rather
+   *  than in memory; `store` then keeps queues and properties only. */
+  sql?: SqlHost;
 }
 
 export interface QueueCreateOptions { metadata?: Record<string, string> }
