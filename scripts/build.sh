@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the wasm package twice: `pkg/web` (--target web: browsers, service workers, workerd,
-# Deno, Bun) and `pkg/node` (--target nodejs: the Node server and tests).
+# Builds the wasm package three times: `pkg/web` (--target web: browsers, service workers,
+# workerd, Deno, Bun), `pkg/node` (--target nodejs: the Node server and tests) and
+# `pkg/edge` (pkg/web with the `sql-host` feature: the edge Worker, whose queue objects keep
+# their messages in the object's SQLite; browsers need none of it, so pkg/web's size stays put).
 # - pkg/web is downloaded by every page and worker, so it is built for size: the `web` profile
 #   (opt-level "z") and no name section.
 # - pkg/node is read from disk by Node, so it is built for speed (`release`, opt-level 3)
@@ -28,6 +30,12 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section --out
 node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
   --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
   pkg/web/azqueue_bg.wasm -o pkg/web/azqueue_bg.wasm
+cargo build --lib --profile web --target wasm32-unknown-unknown --features sql-host
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg/edge \
+  "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
+node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
+  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
+  pkg/edge/azqueue_bg.wasm -o pkg/edge/azqueue_bg.wasm
 wasm-bindgen --target nodejs --out-dir pkg/node "$target_dir/wasm32-unknown-unknown/release/azqueue.wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
@@ -48,6 +56,7 @@ glue=pkg/node/azqueue.js
 sed -i "1a require('node:v8').setFlagsFromString('--no-turbo-inline-js-wasm-calls');" "$glue"
 # The official SDK as one ES module served from pkg/vendor/, for the teaching page's snippet.
 node scripts/build-sdk.mjs
-printf 'build: pkg/web (web: %s KiB of wasm, %s KiB gzipped) and pkg/node (nodejs: %s KiB)\n' \
+printf 'build: pkg/web (web: %s KiB of wasm, %s KiB gzipped), pkg/edge (%s KiB gzipped) and pkg/node (nodejs: %s KiB)\n' \
   "$(( $(stat -c %s pkg/web/azqueue_bg.wasm) / 1024 ))" "$(( $(gzip -9 -c pkg/web/azqueue_bg.wasm | wc -c) / 1024 ))" \
+  "$(( $(gzip -9 -c pkg/edge/azqueue_bg.wasm | wc -c) / 1024 ))" \
   "$(( $(stat -c %s pkg/node/azqueue_bg.wasm) / 1024 ))"

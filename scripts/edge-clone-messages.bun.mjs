@@ -1,25 +1,46 @@
-// Run by Bun on a stopped queue object's SQLite file (scripts/edge-memory.mjs): copies its one
-// message record into `count` messages with fresh ids and sequence numbers, as if they had been
-// put one by one, so a cold load of many messages can be timed without putting each over HTTP.
+// Run by Bun on a stopped queue object's SQLite file (scripts/edge-memory.mjs): copies the one
+// message of its queue's table (`azqueue_messages/<account>/<queue>`, src/engine/sql_table.rs)
+// into `count` messages with fresh ids and sequence numbers, as if they had been put one by one,
+// and sets the table's kept counts to match, so a queue of any depth can be measured without
+// putting each message over HTTP. Prints JSON { messages }.
 
 import { Database } from 'bun:sqlite';
 
 const [file, count] = [process.argv[2], Number(process.argv[3])];
 const db = new Database(file);
-const { key, value } = db
-  .query("SELECT key, value FROM azqueue_records WHERE key LIKE 'message/%' LIMIT 1")
+const { name } = db.query('SELECT name FROM azqueue_tables').get();
+const t = `"${name}"`;
+const template = db.query(`SELECT * FROM ${t} LIMIT 1`).get();
+const insert = db.prepare(
+  `INSERT INTO ${t} (seq, id, text, bytes, inserted, expires, visible, dequeues, receipt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const CHUNK = 50_000;
+for (let from = 1; from < count; from += CHUNK) {
+  db.transaction(() => {
+    for (let seq = from; seq < Math.min(count, from + CHUNK); seq++) {
+      insert.run(
+        seq + template.seq,
+        crypto.randomUUID(),
+        template.text,
+        template.bytes,
+        template.inserted,
+        template.expires,
+        template.visible,
+        template.dequeues,
+        template.receipt,
+      );
+    }
+  })();
+}
+const { n, bytes, last } = db
+  .query(`SELECT count(*) AS n, sum(bytes) AS bytes, max(seq) AS last FROM ${t}`)
   .get();
-const prefix = key.slice(0, key.lastIndexOf('/') + 1);
-const template = JSON.parse(value);
-const insert = db.prepare('INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)');
-db.transaction(() => {
-  for (let i = 1; i < count; i++) {
-    const id = crypto.randomUUID();
-    const m = [...template];
-    m[2] = id;
-    m[3] = template[3] + i;
-    insert.run(`${prefix}${id}`, JSON.stringify(m));
-  }
-})();
+// The charge per message is its text's bytes plus 512 (src/engine/capacity.rs).
+db.run('UPDATE azqueue_tables SET messages = ?, bytes = ?, next_seq = ? WHERE name = ?', [
+  n,
+  bytes + n * 512,
+  last + 1,
+  name,
+]);
 db.close();
-console.log(JSON.stringify({ messages: count }));
+console.log(JSON.stringify({ messages: n }));

@@ -40,8 +40,7 @@ const USAGE = `usage: node hosts/edge/dev.mjs [--port P] [--host H] [--persist D
   --host H       listen on H (default 127.0.0.1)
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
-AZQUEUE_ENGINE_BUDGET (bytes) sets the queue objects' memory bound (hosts/edge/memory.mjs), and
-AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (default 60000).`;
+AZQUEUE_PURGE_FLOOR_MS sets how soon the queue objects' housekeeping alarm may fire (default 60000).`;
 
 const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
@@ -125,11 +124,10 @@ export async function main() {
   const temporary = opts.persist === null;
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
-  // AZQUEUE_ENGINE_BUDGET (bytes) overrides the queue objects' memory bound (memory.mjs), and
-  // AZQUEUE_PURGE_FLOOR_MS how soon their housekeeping alarm may fire (queue-object.mjs).
+  // AZQUEUE_PURGE_FLOOR_MS: how soon the queue objects' housekeeping alarm may fire.
   /** @type {Record<string, string>} */
   const bindings = {};
-  for (const name of ['AZQUEUE_ENGINE_BUDGET', 'AZQUEUE_PURGE_FLOOR_MS']) {
+  for (const name of ['AZQUEUE_PURGE_FLOOR_MS']) {
     if (process.env[name]) bindings[name] = process.env[name];
   }
   const mf = new Miniflare({

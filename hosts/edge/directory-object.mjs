@@ -24,7 +24,7 @@ import { openService, ROUTE, serveRest } from './serve.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 import { queueObjectName } from './route.mjs';
 
-/** @import { CorsRule, QueueService } from '../../pkg/web/azqueue.js' */
+/** @import { CorsRule, QueueService } from '../../pkg/edge/azqueue.js' */
 /** @import { Env } from './serve.mjs' */
 /** @import { QueueState } from './queue-object.mjs' */
 

@@ -2,14 +2,20 @@
 // store is this object's SQLite storage, so authentication, validation and every answer come
 // from the same Rust REST code as on the Node server. It holds that one queue only.
 //
-// - Loads on its first request, not in the constructor (the rows stream into the engine).
+// - The queue is its SQL table: the engine reads and writes only the rows a request touches
+//   (src/engine/sql_table.rs), every request's statements are one transaction, and nothing per
+//   message stays in the isolate's memory between requests. Opening (on the first request, not
+//   in the constructor) loads the queue's record, not its messages, so it costs the same at any
+//   depth. What bounds a queue is the object's storage (10 GB): a full store answers Put Message
+//   503 ServerBusy, as Azure answers when a partition cannot take more.
+// - An object written by layout 1 (messages as records, loaded whole) is upgraded as it opens
+//   (sqlite-store.mjs, `upgrade`), in steps of one transaction each.
 // - Visibility is decided at each request's `now`; nothing runs on a timer for it.
-// - One alarm purges expired messages while nobody asks (so storage does not grow): set for the
-//   queue's next deadline (a message reappearing or expiring), no sooner than PURGE_FLOOR_MS
-//   from now, and only moved when the new deadline is earlier (idempotent: at-least-once
-//   alarms and repeated re-arming converge on the same single alarm).
-// - Memory: the engine keeps the queue in the isolate's memory, which is capped (128 MB) and
-//   shared by every object in the isolate. Put Message beyond the bound answers 503 ServerBusy.
+// - One alarm purges expired messages while nobody asks (so storage does not grow), PURGE_BATCH
+//   at a time through the expiry index: set for the queue's next deadline (a message
+//   reappearing or expiring), no sooner than PURGE_FLOOR_MS from now, and only moved when the
+//   new deadline is earlier (idempotent: at-least-once alarms and repeated re-arming converge on
+//   the same single alarm); a full batch sets the next alarm at once.
 // - The directory's copy (directory-object.mjs): a commit that changes the queue's record
 //   (create, delete, metadata, ACL) first records an intent in the account's directory, and the
 //   request that waited for it then reports the queue's state there. The intent is recorded
@@ -21,11 +27,10 @@
 
 import { DurableObject } from 'cloudflare:workers';
 import { azureError, CORS, directoryOf, openService, ROUTE, serveRest } from './serve.mjs';
-import { admits, ENGINE_BUDGET, heldBytes, release } from './memory.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
 import { GENERATION, SqliteStore } from './sqlite-store.mjs';
 
-/** @import { CorsRule, QueueService } from '../../pkg/web/azqueue.js' */
+/** @import { CorsRule, QueueService } from '../../pkg/edge/azqueue.js' */
 /** @import { Env } from './serve.mjs' */
 
 /**
@@ -39,6 +44,8 @@ import { GENERATION, SqliteStore } from './sqlite-store.mjs';
 
 /** The earliest an alarm is set after now: housekeeping, not delivery (AZQUEUE_PURGE_FLOOR_MS). */
 const PURGE_FLOOR_MS = 60_000;
+/** Expired messages one alarm deletes (one transaction): bounded, whatever expired at once. */
+const PURGE_BATCH = 1000;
 
 /** @extends {DurableObject<Env>} */
 export class QueueObject extends DurableObject {
@@ -69,9 +76,10 @@ export class QueueObject extends DurableObject {
         { account, queue },
         { beforeQueueChange: () => this.intend() },
       );
+      store.upgrade();
       account ??= store.get('account') ?? undefined;
       queue ??= store.get('queue') ?? undefined;
-      const service = await openService(store, this.env, account);
+      const service = await openService(store, this.env, account, { messages: true });
       return { service, store, account, queue, key: this.ctx.id.toString() };
     })();
     this.opened.catch(() => {
@@ -101,17 +109,11 @@ export class QueueObject extends DurableObject {
     }
     if (new URL(request.url).pathname.startsWith('/_azqueue/memory/'))
       return this.memory(opened, request);
-    if (
-      isPutMessage(request) &&
-      !admits(opened, request, Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET))
-    ) {
-      await request.arrayBuffer(); // read it all: an unread body would break the connection
-      return azureError(request, 503, 'ServerBusy', 'The server is busy.');
-    }
     const cors = request.headers.get(CORS);
     if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));
     const response = await serveRest(opened.service, request);
-    release(opened);
+    // A statement failed and its transaction was rolled back: open again from what is stored.
+    if (opened.service.needsReopen) this.opened = null;
     await this.rearm(opened);
     await this.report(opened);
     return response;
@@ -157,7 +159,7 @@ export class QueueObject extends DurableObject {
 
   /**
    * GET /_azqueue/memory/<account>/<queue> (development only, like the inspection path): the
-   * isolate's wasm memory and this queue's share of the bound, for measuring it.
+   * isolate's wasm memory and what this object stores, for measuring them.
    * @param {OpenedQueue} opened
    * @param {Request} request
    */
@@ -170,13 +172,13 @@ export class QueueObject extends DurableObject {
       .replace(/\/[^/]*$/, '');
     const allowed = await serveRest(service, new Request(url, { headers: request.headers }));
     if (allowed.status !== 200) return allowed;
+    const { messages, bytes } = store.messageTotals();
     return Response.json({
       wasmMemoryBytes: wasmMemoryBytes(),
-      messageCount: store.messageCount,
-      messageBytes: store.messageBytes,
+      messageCount: messages,
+      messageBytes: bytes,
       transactions: store.transactions,
-      isolateEstimateBytes: heldBytes(),
-      budgetBytes: Number(this.env.AZQUEUE_ENGINE_BUDGET ?? ENGINE_BUDGET),
+      databaseBytes: this.ctx.storage.sql.databaseSize,
     });
   }
 
@@ -221,13 +223,19 @@ export class QueueObject extends DurableObject {
     this.alarmAt = null;
     const opened = await this.open(undefined, undefined);
     if (opened.queue !== undefined && opened.service.account === opened.account) {
-      // Reading the properties purges expired messages first (and commits their deletion).
-      await opened.service
-        .queue(opened.queue)
-        .getProperties()
+      const purged = await opened.service
+        .purgeExpired(opened.queue, PURGE_BATCH)
         .catch((/** @type {{ code?: string }} */ err) => {
           if (err.code !== 'QueueNotFound') throw err;
+          return 0;
         });
+      if (opened.service.needsReopen) this.opened = null;
+      if (purged === PURGE_BATCH) {
+        // More may have expired: the next batch at once, in its own alarm (and transaction).
+        await this.ctx.storage.setAlarm(Date.now());
+        this.alarmAt = Date.now();
+        return;
+      }
     }
     await this.rearm(opened);
   }
@@ -256,11 +264,4 @@ export class QueueObject extends DurableObject {
 async function adoptCors(service, rules) {
   const mine = (await service.getProperties()).cors ?? [];
   if (JSON.stringify(mine) !== JSON.stringify(rules)) await service.setProperties({ cors: rules });
-}
-
-/** @param {Request} request */
-function isPutMessage(request) {
-  if (request.method !== 'POST') return false;
-  const parts = new URL(request.url).pathname.split('/');
-  return parts.length === 4 && parts[3] === 'messages';
 }

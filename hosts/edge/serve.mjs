@@ -4,7 +4,7 @@
 
 import { QueueService } from './wasm.mjs';
 
-/** @import { RawResponse } from '../../pkg/web/azqueue.js' */
+/** @import { RawResponse } from '../../pkg/edge/azqueue.js' */
 /** @import { SqliteStore } from './sqlite-store.mjs' */
 
 /**
@@ -13,7 +13,6 @@ import { QueueService } from './wasm.mjs';
  * @property {DurableObjectNamespace<import('./queue-object.mjs').QueueObject>} QUEUE
  * @property {DurableObjectNamespace<import('./directory-object.mjs').DirectoryObject>} DIRECTORY
  * @property {string} [AZURITE_ACCOUNTS] the accounts and keys, as Azurite reads them
- * @property {string} [AZQUEUE_ENGINE_BUDGET] bytes all queues of an isolate may hold (memory.mjs)
  * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
  */
 
@@ -37,20 +36,23 @@ export function directoryOf(env, account) {
 
 /**
  * Opens the QueueService of one object, loading what its SqliteStore holds, acting on `account`
- * when it is configured (the JS methods the objects call themselves).
+ * when it is configured (the JS methods the objects call themselves). With `messages`, the
+ * queue's messages stay in the object's SQL (`open({ sql })`) and only its record is loaded.
  * @param {SqliteStore} store
  * @param {Env} env
  * @param {string | undefined} account
+ * @param {{ messages?: boolean }} [options]
  */
-export async function openService(store, env, account) {
+export async function openService(store, env, account, { messages = false } = {}) {
   const accounts = env.AZURITE_ACCOUNTS || undefined;
+  const sql = messages ? store.sqlHost() : undefined;
   let service;
   try {
-    service = await QueueService.open({ store: store.adapter(), accounts, account });
+    service = await QueueService.open({ store: store.adapter(), accounts, account, sql });
   } catch (err) {
     // An account nobody configured is refused by the REST layer on every request anyway.
     if (/** @type {{ code?: string }} */ (err).code !== 'InvalidInput') throw err;
-    service = await QueueService.open({ store: store.adapter(), accounts });
+    service = await QueueService.open({ store: store.adapter(), accounts, sql });
   }
   return service;
 }

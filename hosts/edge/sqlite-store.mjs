@@ -1,25 +1,36 @@
 // azqueue's JS storage adapter (`{ load(), commit(batch) }`, src/wasm/adapter.rs) over a Durable
-// Object's SQLite storage (`ctx.storage`), plus the object's own small bookkeeping table.
+// Object's SQLite storage (`ctx.storage`), the SQL a queue's messages are kept in
+// (`QueueService.open({ sql })`, src/wasm/sql_host.rs), and the object's own bookkeeping table.
 //
-// Layout (LAYOUT_VERSION 1):
-//   azqueue_records(key TEXT PRIMARY KEY, value TEXT)   one row per azqueue record (queue,
-//       message, service properties, meta): the adapter's opaque keys and JSON values, so a
-//       change costs the rows it touches;
+// Layout (LAYOUT_VERSION 2):
+//   azqueue_records(key TEXT PRIMARY KEY, value TEXT)   one row per azqueue record other than a
+//       message (queue, service properties, meta): the adapter's opaque keys and JSON values;
+//   "azqueue_messages/<account>/<queue>"                 the queue's messages, one row each, with
+//       indexes on (visible, seq) and (expires, seq), and azqueue_tables(name, messages, bytes,
+//       next_seq) with its kept counts: the engine's SqlTable (src/engine/sql_table.rs) owns them;
 //   azqueue_edge(name TEXT PRIMARY KEY, value TEXT)     this file's own values: `layout` (the
 //       version below), and whatever the object keeps beside the engine (a queue's listing
 //       `generation`, a directory's account name).
+// Layout 1 kept messages as azqueue_records rows (`message/<account>/<queue>/<id>`) and loaded
+// them all into the engine; `upgrade` moves them into their table, in bounded steps.
 //
-// Durability: every commit is one `transactionSync`. Workers hold an object's outgoing
-// messages (its HTTP answers included) until the writes before them are confirmed (the output
-// gate), so nothing is acknowledged before it is durable. The queue object also tracks the bytes
-// of message values it holds, which bounds what its engine keeps in memory (docs/edge.md, "Memory").
+// Durability: every commit, every REST request's SQL and every upgrade step is one
+// `transactionSync`. Workers hold an object's outgoing messages (its HTTP answers included)
+// until the writes before them are confirmed (the output gate), so nothing is acknowledged
+// before it is durable.
 
-/** @import { StorageAdapter, StorageOp } from '../../pkg/web/azqueue.js' */
+import { importLegacyMessages } from './wasm.mjs';
+
+/** @import { SqlHost, StorageAdapter, StorageOp } from '../../pkg/edge/azqueue.js' */
 
 /** The table layout this build writes and the newest it reads. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
+/** Layout-1 message rows moved per upgrade step (one transaction each). */
+export const UPGRADE_STEP = 1000;
 
 const MESSAGE_PREFIX = 'message/';
+/** The first key after every `message/…` key ('0' follows '/'). */
+const AFTER_MESSAGES = 'message0';
 const QUEUE_PREFIX = 'queue/';
 /** The bookkeeping value counting the commits that changed a queue record (see `commit`). */
 export const GENERATION = 'generation';
@@ -58,16 +69,14 @@ export class SqliteStore {
       ? (this.sql.exec("SELECT value FROM azqueue_edge WHERE name = 'layout'").toArray()[0]
           ?.value ?? null)
       : null;
-    // Stored without a layout row (before the row existed): read as is, marked on the next write.
-    this.ready = found !== null;
+    // Stored without a layout row (before the row existed) or by layout 1: its messages are
+    // moved into their table by `upgrade`, and the object is marked on the next write.
+    this.ready = found !== null && Number(found) >= LAYOUT_VERSION;
     if (found !== null && Number(found) > LAYOUT_VERSION) {
       throw new LayoutTooNew(
         `this object's storage layout is version ${found}; this build reads up to ${LAYOUT_VERSION}`,
       );
     }
-    /** Bytes of message values held (the engine's share of this object's memory). */
-    this.messageBytes = 0;
-    this.messageCount = 0;
     /**
      * The schema record of a store nobody has written to yet, held until a real write.
      * @type {StorageOp | null}
@@ -134,6 +143,62 @@ export class SqliteStore {
     this.sql.exec('INSERT OR REPLACE INTO azqueue_edge (name, value) VALUES (?, ?)', name, value);
   }
 
+  /**
+   * The SQL the engine keeps messages in (`QueueService.open({ sql })`).
+   * @returns {SqlHost}
+   */
+  sqlHost() {
+    return {
+      exec: (sql, params) =>
+        this.sql
+          .exec(sql, ...params)
+          .raw()
+          .toArray(),
+      transaction: (run) => this.storage.transactionSync(run),
+    };
+  }
+
+  /**
+   * Moves the messages of an object written by layout 1 (azqueue_records rows) into their
+   * tables, UPGRADE_STEP rows per transaction: each step inserts its messages and deletes
+   * their rows together, so a crash between steps leaves every message in exactly one place
+   * and the next load goes on from there. Returns how many it moved.
+   */
+  upgrade() {
+    if (this.ready || !this.hasTable('azqueue_records')) return 0;
+    const exec = this.sqlHost().exec;
+    let moved = 0;
+    for (;;) {
+      const step = this.storage.transactionSync(() => {
+        /** @type {{ key: string, value: string }[]} */
+        const rows = this.sql
+          .exec(
+            'SELECT key, value FROM azqueue_records WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
+            MESSAGE_PREFIX,
+            AFTER_MESSAGES,
+            UPGRADE_STEP,
+          )
+          .toArray();
+        if (rows.length === 0) return 0;
+        importLegacyMessages(
+          exec,
+          rows.map((r) => r.value),
+        );
+        this.sql.exec(
+          'DELETE FROM azqueue_records WHERE key >= ? AND key <= ?',
+          MESSAGE_PREFIX,
+          rows[rows.length - 1].key,
+        );
+        return rows.length;
+      });
+      if (step === 0) break;
+      moved += step;
+    }
+    this.ready = false; // marked with this layout by `ensure`, now that no message row is left
+    this.ensure();
+    return moved;
+  }
+
   /** True when no azqueue record has been written. */
   empty() {
     return (
@@ -156,20 +221,25 @@ export class SqliteStore {
   }
 
   *rows() {
-    let bytes = 0;
-    let count = 0;
     if (!this.hasTable('azqueue_records')) return;
+    // Queues, properties and meta only: messages are in their tables (after `upgrade`).
     /** @type {SqlStorageCursor<{ key: string, value: string }>} */
-    const records = this.sql.exec('SELECT key, value FROM azqueue_records');
-    for (const row of records) {
-      if (row.key.startsWith(MESSAGE_PREFIX)) {
-        bytes += row.value.length;
-        count += 1;
-      }
-      yield row;
-    }
-    this.messageBytes = bytes;
-    this.messageCount = count;
+    const records = this.sql.exec(
+      'SELECT key, value FROM azqueue_records WHERE key < ? OR key >= ?',
+      MESSAGE_PREFIX,
+      AFTER_MESSAGES,
+    );
+    yield* records;
+  }
+
+  /** Messages kept in this object's tables (`azqueue_tables`, kept by the engine), and their bytes. */
+  messageTotals() {
+    if (!this.hasTable('azqueue_tables')) return { messages: 0, bytes: 0 };
+    /** @type {SqlStorageCursor<{ messages: number, bytes: number }>} */
+    const totals = this.sql.exec(
+      'SELECT coalesce(sum(messages), 0) AS messages, coalesce(sum(bytes), 0) AS bytes FROM azqueue_tables',
+    );
+    return totals.one();
   }
 
   /** @param {StorageOp[]} batch */
@@ -231,11 +301,6 @@ export class SqliteStore {
   apply(op) {
     switch (op.op) {
       case 'put': {
-        if (op.key.startsWith(MESSAGE_PREFIX)) {
-          const old = this.valueLength(op.key);
-          this.messageBytes += op.value.length - (old ?? 0);
-          if (old === null) this.messageCount += 1;
-        }
         this.sql.exec(
           'INSERT OR REPLACE INTO azqueue_records (key, value) VALUES (?, ?)',
           op.key,
@@ -244,53 +309,23 @@ export class SqliteStore {
         break;
       }
       case 'delete': {
-        if (op.key.startsWith(MESSAGE_PREFIX)) {
-          const old = this.valueLength(op.key);
-          if (old !== null) {
-            this.messageBytes -= old;
-            this.messageCount -= 1;
-          }
-        }
         this.sql.exec('DELETE FROM azqueue_records WHERE key = ?', op.key);
         break;
       }
       case 'deletePrefix': {
         // Keys are ASCII, so every key with the prefix sorts before prefix + U+FFFF.
         const range = [op.prefix, `${op.prefix}\uffff`];
-        /** @type {SqlStorageCursor<{ n: number, bytes: number }>} */
-        const counted = this.sql.exec(
-          'SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM azqueue_records WHERE key >= ? AND key < ?',
-          ...range,
-        );
-        const gone = counted.one();
-        if (op.prefix.startsWith(MESSAGE_PREFIX)) {
-          this.messageBytes -= gone.bytes;
-          this.messageCount -= gone.n;
-        }
         this.sql.exec('DELETE FROM azqueue_records WHERE key >= ? AND key < ?', ...range);
         break;
       }
       case 'clear':
         this.sql.exec('DELETE FROM azqueue_records');
-        this.messageBytes = 0;
-        this.messageCount = 0;
         break;
       default:
         throw new Error(
           `unknown storage operation ${JSON.stringify(/** @type {{ op: unknown }} */ (op).op)}`,
         );
     }
-  }
-
-  /** The length of `key`'s value, null when there is no such record. @param {string} key */
-  valueLength(key) {
-    /** @type {SqlStorageCursor<{ n: number }>} */
-    const lengths = this.sql.exec(
-      'SELECT length(value) AS n FROM azqueue_records WHERE key = ?',
-      key,
-    );
-    const row = lengths.toArray()[0];
-    return row ? row.n : null;
   }
 }
 

@@ -1,8 +1,8 @@
 // The azqueue engine for the Worker: Workers refuse to compile WebAssembly at run time, so the
 // `.wasm` is imported as a module (workerd hands it over compiled) and instantiated at once.
 
-import wasmModule from '../../pkg/web/azqueue_bg.wasm';
-import { initSync } from '../../pkg/web/azqueue.js';
+import wasmModule from '../../pkg/edge/azqueue_bg.wasm';
+import { initSync } from '../../pkg/edge/azqueue.js';
 
 const exports = initSync({ module: wasmModule });
 
@@ -11,4 +11,4 @@ export function wasmMemoryBytes() {
   return exports.memory.buffer.byteLength;
 }
 
-export { QueueService, checkStorageAdapter } from '../../pkg/web/azqueue.js';
+export { QueueService, checkStorageAdapter, importLegacyMessages } from '../../pkg/edge/azqueue.js';

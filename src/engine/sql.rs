@@ -1,6 +1,6 @@
 //! The synchronous SQL executor a [`SqlTable`](super::SqlTable) runs on: one call, one
 //! statement, every row back. At the edge it is a Durable Object's `ctx.storage.sql.exec`
-//! (`src/wasm/sql_executor.rs`); natively, SQLite through `rusqlite` (the engine tests).
+//! (`src/wasm/sql_host.rs`); natively, SQLite through `rusqlite` (the engine tests).
 //!
 //! Transactions are the host's: it runs a request's statements inside one (a Durable Object's
 //! `transactionSync`) and answers only once it committed.

@@ -69,9 +69,17 @@ impl QueueService {
         };
 
         let store = super::store::open(&options).await.map_err(|e| e.to_js())?;
-        let sql = match get("sql") {
+        let sql: Option<SqlHost> = match get("sql") {
             v if v.is_undefined() || v.is_null() => None,
+            #[cfg(feature = "sql-host")]
             v => Some(SqlHost::from_option(&v).map_err(invalid_input)?),
+            #[cfg(not(feature = "sql-host"))]
+            _ => {
+                return Err(invalid_input(
+                    "this build keeps messages in memory only: the `sql` option needs the \
+                     edge build (the `sql-host` feature)",
+                ));
+            }
         };
 
         let mut config = accounts(&get("accounts"))?;

@@ -6,14 +6,9 @@
 
 use super::thrown::message_of;
 use crate::engine::sql::SqlErrorKind;
-use crate::engine::{
-    MessageTable, QueueName, SqlError, SqlExecutor, SqlTables, SqlValue, TableError, TableSource,
-};
-use crate::store::layout::parse_message;
-use js_sys::{Array, Function, Reflect, Uint8Array};
+use crate::engine::{SqlError, SqlExecutor, SqlValue};
+use js_sys::{Array, Function, Uint8Array};
 use std::cell::Cell;
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -55,9 +50,10 @@ pub(crate) struct SqlHost {
 }
 
 impl SqlHost {
+    #[cfg(feature = "sql-host")]
     pub(crate) fn from_option(value: &JsValue) -> Result<Self, String> {
         let function = |name: &str| {
-            Reflect::get(value, &name.into())
+            js_sys::Reflect::get(value, &name.into())
                 .ok()
                 .and_then(|f| f.dyn_into::<Function>().ok())
                 .ok_or_else(|| format!("sql.{name} must be a function"))
@@ -152,8 +148,14 @@ impl SqlExecutor for JsSql {
 ///
 /// # Errors
 /// A value that is not a message, or a statement that failed (the transaction should roll back).
+#[cfg(feature = "sql-host")]
 #[wasm_bindgen(js_name = importLegacyMessages)]
 pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32, JsValue> {
+    use crate::engine::{MessageTable, QueueName, SqlTables, TableSource};
+    use crate::store::layout::parse_message;
+    use std::collections::HashMap;
+    use std::collections::hash_map::Entry;
+
     let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql {
         exec,
         failed: Cell::new(false),
@@ -178,6 +180,7 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
     Ok(values.len() as u32)
 }
 
-fn table_error(e: TableError) -> JsValue {
+#[cfg(feature = "sql-host")]
+fn table_error(e: crate::engine::TableError) -> JsValue {
     js_sys::Error::new(&e.to_string()).into()
 }

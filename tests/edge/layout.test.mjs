@@ -1,8 +1,9 @@
 // The queue objects' storage layout has a version (hosts/edge/sqlite-store.mjs, LAYOUT_VERSION).
-// An object stored the older way (no layout row; message values in azqueue's record schema 1,
-// as earlier builds wrote them through storage adapters) loads and is served unchanged, and is
-// marked with this build's versions by its next write; an object marked with a newer layout
-// is refused with 500 InternalError and left as it is, never misread.
+// An object stored the oldest way (no layout row; every message an azqueue_records row in
+// azqueue's record schema 1, as earlier builds wrote them through storage adapters) loads, its
+// messages move into the queue's table, and it is served unchanged and marked with this
+// build's layout; an object marked with a newer layout is refused with 500 InternalError and
+// left as it is, never misread.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -64,8 +65,9 @@ test('an object stored the older way loads; one marked newer is refused, untouch
     });
 
     const { file } = objectFile(dir, 'layout');
-    assert.deepEqual(bun('rewrite-layout.bun.mjs', file, 'older'), { rewritten: 3 });
-    assert.equal(objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')].layout, null);
+    assert.deepEqual(bun('legacy-object.bun.mjs', file, '1'), { messages: 3 });
+    const older = objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')];
+    assert.deepEqual([older.layout, older.records], [null, 3]);
 
     await withEdge(dir, async (q) => {
       const peeked = (await q.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
@@ -77,17 +79,18 @@ test('an object stored the older way loads; one marked newer is refused, untouch
         ],
       );
       assert.equal((await q.getProperties()).approximateMessagesCount, 3);
-      await q.sendMessage('fourth'); // a write marks the object with this build's layout
+      await q.sendMessage('fourth');
     });
-    assert.equal(objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')].layout, '1');
+    const upgraded = objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')];
+    assert.deepEqual([upgraded.layout, upgraded.records, upgraded.messages], ['2', 0, 4]);
 
-    bun('rewrite-layout.bun.mjs', file, 'newer');
+    bun('mark-layout.bun.mjs', file, '3');
     await withEdge(dir, async (q) => {
       await rejectsWith(assert, q.peekMessages(), 500, 'InternalError');
       await rejectsWith(assert, q.sendMessage('refused'), 500, 'InternalError');
     });
     const after = objectFile(dir, 'layout').objects[path.basename(file, '.sqlite')];
-    assert.deepEqual([after.layout, after.messages], ['2', 4]);
+    assert.deepEqual([after.layout, after.messages], ['3', 4]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
