@@ -3,7 +3,7 @@
 # the other top-level notes and the comments of every source, script, test and config file are
 # searched for paths that start at a top-level directory (`hosts/edge/worker.mjs`, `docs/edge.md`, `src/rest/`) and for
 # the relative links of the Markdown files. Globs and placeholders (`*`, `<…>`, `{…}`) are not
-# paths; pkg/ is build output and counts when it names one of its three directories. Prints each
+# paths; pkg/ is build output and counts when it names one of its four directories. Prints each
 # missing path with where it is cited, and fails if there is one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ report() {
 }
 exists() {
   case $1 in
-    pkg | pkg/*) [[ $1 =~ ^pkg(/(web|node|vendor))?(/|$) ]] ;;
+    pkg | pkg/*) [[ $1 =~ ^pkg(/(web|node|edge|vendor))?(/|$) ]] ;;
     *) [ -e "$1" ] ;;
   esac
 }

@@ -4,7 +4,7 @@
 // test processes packing at once do not write one file).
 //
 // The package is staged in a temporary directory: the files of www/ and hosts/ as they are now
-// (page, service worker, Node server, edge Worker), the build output pkg/ (web, node, vendor), the entry points and
+// (page, service worker, Node server, edge Worker), the build output pkg/ (web, edge, node, vendor), the entry points and
 // types of package/, and a manifest made from package/manifest.json. So the package carries
 // whatever www/ holds at pack time, and the repository's package.json stays the development
 // manifest. No Rust, no install scripts: the wasm is prebuilt.
@@ -24,7 +24,7 @@ const notHidden = (/** @type {string} */ src) => !path.basename(src).startsWith(
 
 /** @param {string} stage */
 function stageInto(stage) {
-  for (const built of ['pkg/web/azqueue_bg.wasm', 'pkg/node/azqueue.js']) {
+  for (const built of ['pkg/web/azqueue_bg.wasm', 'pkg/edge/azqueue_bg.wasm', 'pkg/node/azqueue.js']) {
     if (!fs.existsSync(from(built)))
       throw new Error(`${built} is missing: run \`make build\` first`);
   }

@@ -59,6 +59,7 @@ impl Instance {
     }
 
     /// Whether a SQL statement failed since the service opened (see [`Instance::needs_reopen`]).
+    #[cfg(feature = "sql-host")]
     pub(crate) fn needs_reopen(&self) -> bool {
         self.needs_reopen.get()
     }
@@ -213,6 +214,11 @@ impl Instance {
         };
         let (response, batch, events) = match &self.sql {
             None => self.handle(clocks, req)?,
+            // Never made without the feature (`open` refuses the option); nor is this path
+            // linked into the web build then.
+            #[cfg(not(feature = "sql-host"))]
+            Some(_) => self.handle(clocks, req)?,
+            #[cfg(feature = "sql-host")]
             Some(host) => match self.handle_in_transaction(host, clocks, req) {
                 Ok(handled) => handled,
                 Err(e) => {
@@ -242,6 +248,7 @@ impl Instance {
         Ok((response, emulator.take_changes(), emulator.take_events()))
     }
 
+    #[cfg(feature = "sql-host")]
     /// [`Instance::handle`] inside the host's `transaction`: every statement the request runs
     /// commits together, and if one failed, the host rolls them all back (the callback throws).
     fn handle_in_transaction(

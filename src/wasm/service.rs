@@ -20,8 +20,8 @@ use super::types::{
     JsQueueServiceProperties,
 };
 use crate::engine::{
-    Capacity, Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate,
-    Snapshot, SqlExecutor, SqlTables, Timestamp,
+    Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate, Snapshot,
+    Timestamp,
 };
 use crate::rest::{AccountConfig, OAuth, Service, ServiceConfig};
 use crate::store::document;
@@ -31,7 +31,37 @@ use wasm_bindgen::prelude::*;
 
 /// The prefix of the SQL tables messages are kept in (`open({ sql })`): one table per queue,
 /// `azqueue_messages/<account>/<queue>`.
+#[cfg(feature = "sql-host")]
 pub(crate) const MESSAGE_TABLES: &str = "azqueue_messages/";
+
+/// The engine of `open({ sql })`: every queue's messages in a SQL table of the host's.
+#[cfg(feature = "sql-host")]
+fn sql_emulator(
+    host: &SqlHost,
+    snapshot: Snapshot,
+    entropy: Box<dyn Entropy>,
+) -> Result<Emulator, JsValue> {
+    use crate::engine::{Capacity, SqlExecutor, SqlTables};
+    let exec: Rc<dyn SqlExecutor> = host.sql.clone();
+    let tables = SqlTables::new(exec, MESSAGE_TABLES);
+    let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, Box::new(tables))?;
+    // The tables keep the messages; the store keeps queues and properties.
+    emulator.record_message_changes(false);
+    // What bounds a queue is the host's storage: a full store answers 503 ServerBusy
+    // (`TableError::Full`), as the bound on stored bytes would.
+    emulator.set_capacity(Capacity {
+        stored_bytes: u64::MAX,
+        ..Capacity::default()
+    });
+    Ok(emulator)
+}
+
+/// Without the `sql-host` feature no `SqlHost` is ever made (`open` refuses the option), and no
+/// SQL table is linked into the wasm.
+#[cfg(not(feature = "sql-host"))]
+fn sql_emulator(_: &SqlHost, _: Snapshot, _: Box<dyn Entropy>) -> Result<Emulator, JsValue> {
+    Err(invalid_input("this build has no SQL tables"))
+}
 
 /// An Azure Queue service running in this JS realm.
 ///
@@ -134,20 +164,7 @@ impl QueueService {
         }
         let mut emulator = match &sql {
             None => Emulator::from_snapshot(snapshot, entropy),
-            Some(host) => {
-                let exec: Rc<dyn SqlExecutor> = host.sql.clone();
-                let tables = SqlTables::new(exec, MESSAGE_TABLES);
-                let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, Box::new(tables))?;
-                // The tables keep the messages; the store keeps queues and properties.
-                emulator.record_message_changes(false);
-                // What bounds a queue is the host's storage: a full store answers 503
-                // ServerBusy (`TableError::Full`), as the bound on stored bytes would.
-                emulator.set_capacity(Capacity {
-                    stored_bytes: u64::MAX,
-                    ..Capacity::default()
-                });
-                emulator
-            }
+            Some(host) => sql_emulator(host, snapshot, entropy)?,
         };
         // The memory store keeps nothing but the engine itself: no change is ever committed.
         emulator.record_changes(store.backend().is_some());
@@ -180,6 +197,7 @@ impl QueueService {
 
     /// True once a SQL statement failed (`open({ sql })`): the request's writes were rolled
     /// back, and the service's kept counts may not match what is stored, so open it again.
+    #[cfg(feature = "sql-host")]
     #[wasm_bindgen(getter, js_name = needsReopen)]
     pub fn needs_reopen(&self) -> bool {
         self.instance.needs_reopen()
@@ -190,6 +208,7 @@ impl QueueService {
     ///
     /// # Errors
     /// `QueueNotFound` (404).
+    #[cfg(feature = "sql-host")]
     #[wasm_bindgen(js_name = purgeExpired)]
     pub async fn purge_expired(&self, queue: String, limit: u32) -> Result<u32, JsValue> {
         let name = queue_name(&queue)?;

@@ -46,6 +46,7 @@ impl JsSql {
 #[derive(Debug)]
 pub(crate) struct SqlHost {
     pub(crate) sql: std::rc::Rc<JsSql>,
+    #[cfg_attr(not(feature = "sql-host"), allow(dead_code))] // made only with the feature
     pub(crate) transaction: Function,
 }
 

@@ -37,6 +37,7 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
   );
   for (const f of [
     'pkg/web/azqueue_bg.wasm',
+    'pkg/edge/azqueue_bg.wasm',
     'pkg/node/azqueue_bg.wasm',
     'lib/node.cjs',
     'lib/node.mjs',
