@@ -40,7 +40,8 @@ const USAGE = `usage: node hosts/edge/dev.mjs [--port P] [--host H] [--persist D
   --host H       listen on H (default 127.0.0.1)
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
-AZQUEUE_PURGE_FLOOR_MS sets how soon the queue objects' housekeeping alarm may fire (default 60000).`;
+AZQUEUE_PURGE_FLOOR_MS sets how soon the queue objects' housekeeping alarm may fire (default 60000),
+AZQUEUE_UPGRADE_STEP how many layout-1 messages an upgrade moves per transaction (default 1000).`;
 
 const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
@@ -124,10 +125,11 @@ export async function main() {
   const temporary = opts.persist === null;
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
-  // AZQUEUE_PURGE_FLOOR_MS: how soon the queue objects' housekeeping alarm may fire.
+  // AZQUEUE_PURGE_FLOOR_MS: how soon the queue objects' housekeeping alarm may fire;
+  // AZQUEUE_UPGRADE_STEP: layout-1 messages an upgrade moves per transaction (sqlite-store.mjs).
   /** @type {Record<string, string>} */
   const bindings = {};
-  for (const name of ['AZQUEUE_PURGE_FLOOR_MS']) {
+  for (const name of ['AZQUEUE_PURGE_FLOOR_MS', 'AZQUEUE_UPGRADE_STEP']) {
     if (process.env[name]) bindings[name] = process.env[name];
   }
   const mf = new Miniflare({

@@ -28,7 +28,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { azureError, CORS, directoryOf, openService, ROUTE, serveRest } from './serve.mjs';
 import { wasmMemoryBytes } from './wasm.mjs';
-import { GENERATION, SqliteStore } from './sqlite-store.mjs';
+import { GENERATION, SqliteStore, UPGRADE_STEP } from './sqlite-store.mjs';
 
 /** @import { CorsRule, QueueService } from '../../pkg/edge/azqueue.js' */
 /** @import { Env } from './serve.mjs' */
@@ -76,7 +76,7 @@ export class QueueObject extends DurableObject {
         { account, queue },
         { beforeQueueChange: () => this.intend() },
       );
-      store.upgrade();
+      store.upgrade(Number(this.env.AZQUEUE_UPGRADE_STEP ?? UPGRADE_STEP));
       account ??= store.get('account') ?? undefined;
       queue ??= store.get('queue') ?? undefined;
       const service = await openService(store, this.env, account, { messages: true });

@@ -14,6 +14,7 @@ import { QueueService } from './wasm.mjs';
  * @property {DurableObjectNamespace<import('./directory-object.mjs').DirectoryObject>} DIRECTORY
  * @property {string} [AZURITE_ACCOUNTS] the accounts and keys, as Azurite reads them
  * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
+ * @property {string} [AZQUEUE_UPGRADE_STEP] layout-1 message rows moved per transaction
  */
 
 /** Headers the Worker sets for its objects; never from clients and never shown to the REST layer. */

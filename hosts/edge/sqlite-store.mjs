@@ -149,11 +149,7 @@ export class SqliteStore {
    */
   sqlHost() {
     return {
-      exec: (sql, params) =>
-        this.sql
-          .exec(sql, ...params)
-          .raw()
-          .toArray(),
+      exec: (sql, params) => Array.from(this.sql.exec(sql, ...params).raw()),
       transaction: (run) => this.storage.transactionSync(run),
     };
   }
@@ -163,22 +159,22 @@ export class SqliteStore {
    * tables, UPGRADE_STEP rows per transaction: each step inserts its messages and deletes
    * their rows together, so a crash between steps leaves every message in exactly one place
    * and the next load goes on from there. Returns how many it moved.
+   * @param {number} [step] rows per transaction
    */
-  upgrade() {
+  upgrade(step = UPGRADE_STEP) {
     if (this.ready || !this.hasTable('azqueue_records')) return 0;
     const exec = this.sqlHost().exec;
     let moved = 0;
     for (;;) {
       const step = this.storage.transactionSync(() => {
-        /** @type {{ key: string, value: string }[]} */
-        const rows = this.sql
-          .exec(
-            'SELECT key, value FROM azqueue_records WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
-            MESSAGE_PREFIX,
-            AFTER_MESSAGES,
-            UPGRADE_STEP,
-          )
-          .toArray();
+        /** @type {SqlStorageCursor<{ key: string, value: string }>} */
+        const cursor = this.sql.exec(
+          'SELECT key, value FROM azqueue_records WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
+          MESSAGE_PREFIX,
+          AFTER_MESSAGES,
+          step,
+        );
+        const rows = cursor.toArray();
         if (rows.length === 0) return 0;
         importLegacyMessages(
           exec,

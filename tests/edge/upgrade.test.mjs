@@ -63,14 +63,15 @@ test(`a ${DEPTH}-message object of layout 1 is converted, and a SIGKILL midway l
     );
 
     // The first request opens the object, which starts the conversion; kill workerd once the
-    // first steps have committed, while records are still left.
-    server = await startEdge({ args: ['--persist', dir] });
+    // first steps have committed, while records are still left (steps of 25 messages here, so
+    // the conversion lasts long enough to be caught midway).
+    server = await startEdge({ args: ['--persist', dir], env: { AZQUEUE_UPGRADE_STEP: '25' } });
     const request = queueOf(server.connectionString)
       .getProperties()
       .catch(() => null);
     let midway = stored(dir);
-    for (let i = 0; i < 600 && midway.records === DEPTH; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 3000 && midway.records === DEPTH; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
       midway = stored(dir);
     }
     await server.kill();
