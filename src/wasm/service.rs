@@ -29,11 +29,6 @@ use base64::Engine as _;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The prefix of the SQL tables messages are kept in (`open({ sql })`): one table per queue,
-/// `azqueue_messages/<account>/<queue>`.
-#[cfg(feature = "sql-host")]
-pub(crate) const MESSAGE_TABLES: &str = "azqueue_messages/";
-
 /// The engine of `open({ sql })`: every queue's messages in a SQL table of the host's.
 #[cfg(feature = "sql-host")]
 fn sql_emulator(
@@ -43,7 +38,7 @@ fn sql_emulator(
 ) -> Result<Emulator, JsValue> {
     use crate::engine::{Capacity, SqlExecutor, SqlTables};
     let exec: Rc<dyn SqlExecutor> = host.sql.clone();
-    let tables = SqlTables::new(exec, MESSAGE_TABLES);
+    let tables = SqlTables::new(exec, super::sql_host::MESSAGE_TABLES);
     let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, Box::new(tables))?;
     // The tables keep the messages; the store keeps queues and properties.
     emulator.record_message_changes(false);

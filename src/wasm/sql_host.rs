@@ -27,6 +27,11 @@ export interface SqlHost {
 }
 "#;
 
+/// The prefix of the SQL tables messages are kept in (`open({ sql })`): one table per queue,
+/// `azqueue_messages/<account>/<queue>`.
+#[cfg(feature = "sql-host")]
+pub(crate) const MESSAGE_TABLES: &str = "azqueue_messages/";
+
 /// The host's `exec` as the engine's executor. Remembers that a statement failed, so the
 /// request's transaction can be rolled back even though the engine answered (500 or 503).
 #[derive(Debug)]
@@ -161,7 +166,7 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
         exec,
         failed: Cell::new(false),
     });
-    let mut tables = SqlTables::new(sql, super::service::MESSAGE_TABLES);
+    let mut tables = SqlTables::new(sql, MESSAGE_TABLES);
     let mut open: HashMap<(String, String), Box<dyn MessageTable>> = HashMap::new();
     for value in &values {
         let (account, queue, message) =
