@@ -76,7 +76,7 @@ export class QueueObject extends DurableObject {
         { account, queue },
         { beforeQueueChange: () => this.intend() },
       );
-      store.upgrade(Number(this.env.AZQUEUE_UPGRADE_STEP ?? UPGRADE_STEP));
+      await store.upgrade(Number(this.env.AZQUEUE_UPGRADE_STEP ?? UPGRADE_STEP));
       account ??= store.get('account') ?? undefined;
       queue ??= store.get('queue') ?? undefined;
       const service = await openService(store, this.env, account, { messages: true });

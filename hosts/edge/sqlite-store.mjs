@@ -158,15 +158,19 @@ export class SqliteStore {
    * Moves the messages of an object written by layout 1 (azqueue_records rows) into their
    * tables, UPGRADE_STEP rows per transaction: each step inserts its messages and deletes
    * their rows together, so a crash between steps leaves every message in exactly one place
-   * and the next load goes on from there. Returns how many it moved.
+   * and the next load goes on from there. Resolves to how many it moved.
+   *
+   * Each step is waited on (`sync`) before the next: a Durable Object commits the writes of
+   * one turn of its event loop together, so steps run without a wait between them would be
+   * one transaction of any size, not bounded ones.
    * @param {number} [step] rows per transaction
    */
-  upgrade(step = UPGRADE_STEP) {
+  async upgrade(step = UPGRADE_STEP) {
     if (this.ready || !this.hasTable('azqueue_records')) return 0;
     const exec = this.sqlHost().exec;
     let moved = 0;
     for (;;) {
-      const step = this.storage.transactionSync(() => {
+      const movedNow = this.storage.transactionSync(() => {
         /** @type {SqlStorageCursor<{ key: string, value: string }>} */
         const cursor = this.sql.exec(
           'SELECT key, value FROM azqueue_records WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
@@ -187,8 +191,9 @@ export class SqliteStore {
         );
         return rows.length;
       });
-      if (step === 0) break;
-      moved += step;
+      if (movedNow === 0) break;
+      moved += movedNow;
+      await this.storage.sync();
     }
     this.ready = false; // marked with this layout by `ensure`, now that no message row is left
     this.ensure();

@@ -101,6 +101,11 @@ test(`a ${DEPTH}-message object of layout 1 is converted, and a SIGKILL midway l
     server = null;
     const after = stored(dir);
     assert.deepEqual([after.records, after.messages, after.layout], [0, DEPTH - 32, '2']);
+  } catch (err) {
+    // What workerd said is the first thing to read when this fails.
+    throw new Error(`${/** @type {Error} */ (err).message}\n${server?.output() ?? ''}`, {
+      cause: err,
+    });
   } finally {
     await server?.kill();
     fs.rmSync(dir, { recursive: true, force: true });
