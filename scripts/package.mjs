@@ -24,7 +24,11 @@ const notHidden = (/** @type {string} */ src) => !path.basename(src).startsWith(
 
 /** @param {string} stage */
 function stageInto(stage) {
-  for (const built of ['pkg/web/azqueue_bg.wasm', 'pkg/edge/azqueue_bg.wasm', 'pkg/node/azqueue.js']) {
+  for (const built of [
+    'pkg/web/azqueue_bg.wasm',
+    'pkg/edge/azqueue_bg.wasm',
+    'pkg/node/azqueue.js',
+  ]) {
     if (!fs.existsSync(from(built)))
       throw new Error(`${built} is missing: run \`make build\` first`);
   }
