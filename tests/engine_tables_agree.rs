@@ -325,7 +325,7 @@ fn a_put_is_a_row_of_the_queues_sqlite_table() {
     let sqlite = std::rc::Rc::new(sqlite::Sqlite::in_memory());
     let exec: std::rc::Rc<dyn azqueue::engine::SqlExecutor> = sqlite.clone();
     let tables = azqueue::engine::SqlTables::new(exec, "t/");
-    let mut emu = Emulator::with_tables(Box::new(SeededEntropy::new(1)), Box::new(tables));
+    let mut emu = Emulator::with_tables(Box::new(SeededEntropy::new(1)), tables);
     let name = q("rows");
     emu.create_queue(t0(), ACCT, &name, Metadata::default())
         .unwrap();

@@ -260,7 +260,7 @@ impl MessageTable for MemoryTable {
         Ok((reappear, expire))
     }
 
-    fn destroy(self: Box<Self>) -> Result<(), TableError> {
+    fn destroy(self) -> Result<(), TableError> {
         Ok(())
     }
 }

@@ -12,8 +12,11 @@
 //! table, with writes its host rolls back with the transaction the request runs in.
 
 use super::ids::{MessageId, PopReceipt};
+use super::memory_table::MemoryTable;
 use super::message::MessageRecord;
 use super::name::QueueName;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+use super::sql_table::{SqlTable, SqlTables};
 use super::time::Timestamp;
 use std::sync::Arc;
 
@@ -101,26 +104,142 @@ pub trait MessageTable: std::fmt::Debug {
     ) -> Result<(Option<Timestamp>, Option<Timestamp>), TableError>;
 
     /// Removes the table itself (Delete Queue): its messages, and for SQL its table.
-    fn destroy(self: Box<Self>) -> Result<(), TableError>;
+    fn destroy(self) -> Result<(), TableError>
+    where
+        Self: Sized;
+}
+
+/// One queue's table, whichever kind. An enum rather than `Box<dyn MessageTable>`: calls are
+/// static, and where no SQL table can be made (the web wasm, built without `sql-host`) the SQL
+/// variant does not exist, so only the memory table is linked into what every page downloads
+/// (its size has a ceiling, tests/package/install.test.mjs).
+// One per queue, so the variants' sizes (about 200 and 400 B) do not matter; boxing would put
+// the memory table, the one every page runs, behind one more pointer.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum AnyTable {
+    Memory(MemoryTable),
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+    Sql(SqlTable),
+}
+
+/// `$call` on whichever table `$table` holds.
+macro_rules! each_table {
+    ($table:expr, $t:ident => $call:expr) => {
+        match $table {
+            AnyTable::Memory($t) => $call,
+            #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+            AnyTable::Sql($t) => $call,
+        }
+    };
+}
+
+impl MessageTable for AnyTable {
+    fn len(&self) -> usize {
+        each_table!(self, t => t.len())
+    }
+
+    fn stored_bytes(&self) -> u64 {
+        each_table!(self, t => t.stored_bytes())
+    }
+
+    fn next_seq(&self) -> u64 {
+        each_table!(self, t => t.next_seq())
+    }
+
+    fn insert(&mut self, m: MessageRecord) -> Result<(), TableError> {
+        each_table!(self, t => t.insert(m))
+    }
+
+    fn text_len(&self, id: &MessageId) -> Result<Option<usize>, TableError> {
+        each_table!(self, t => t.text_len(id))
+    }
+
+    fn remove_expired(
+        &mut self,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<MessageId>, TableError> {
+        each_table!(self, t => t.remove_expired(now, limit))
+    }
+
+    fn take_visible(
+        &mut self,
+        now: Timestamp,
+        count: usize,
+        hidden_until: Timestamp,
+        receipt: &mut dyn FnMut() -> PopReceipt,
+    ) -> Result<Vec<MessageRecord>, TableError> {
+        each_table!(self, t => t.take_visible(now, count, hidden_until, receipt))
+    }
+
+    fn peek(&mut self, now: Timestamp, count: usize) -> Result<Vec<MessageRecord>, TableError> {
+        each_table!(self, t => t.peek(now, count))
+    }
+
+    fn remove_current(&mut self, id: &MessageId, receipt: &PopReceipt) -> Result<bool, TableError> {
+        each_table!(self, t => t.remove_current(id, receipt))
+    }
+
+    fn update_current(
+        &mut self,
+        id: &MessageId,
+        receipt: &PopReceipt,
+        text: Option<Arc<str>>,
+        visible_at: Timestamp,
+        new_receipt: &mut dyn FnMut() -> PopReceipt,
+    ) -> Result<Option<MessageRecord>, TableError> {
+        each_table!(self, t => t.update_current(id, receipt, text, visible_at, new_receipt))
+    }
+
+    fn clear(&mut self) -> Result<usize, TableError> {
+        each_table!(self, t => t.clear())
+    }
+
+    fn in_order(&self) -> Result<Vec<MessageRecord>, TableError> {
+        each_table!(self, t => t.in_order())
+    }
+
+    fn next_times(
+        &self,
+        now: Timestamp,
+    ) -> Result<(Option<Timestamp>, Option<Timestamp>), TableError> {
+        each_table!(self, t => t.next_times(now))
+    }
+
+    fn destroy(self) -> Result<(), TableError> {
+        each_table!(self, t => t.destroy())
+    }
 }
 
 /// Where an emulator's queues keep their messages: it opens the table of each queue it
-/// creates or restores.
-pub trait TableSource: std::fmt::Debug {
-    /// The table of `account`'s queue `queue`, empty or as stored before.
-    fn open(
-        &mut self,
-        account: &str,
-        queue: &QueueName,
-    ) -> Result<Box<dyn MessageTable>, TableError>;
+/// creates or restores. Memory unless the host gives SQL tables.
+#[derive(Debug, Default, Clone)]
+pub enum Tables {
+    #[default]
+    Memory,
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+    Sql(SqlTables),
 }
 
-/// The default source: every queue in memory.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct MemoryTables;
+impl Tables {
+    /// The table of `account`'s queue `queue`, empty or as stored before.
+    #[cfg_attr(
+        all(target_arch = "wasm32", not(feature = "sql-host")),
+        allow(unused_variables)
+    )]
+    pub fn open(&self, account: &str, queue: &QueueName) -> Result<AnyTable, TableError> {
+        match self {
+            Tables::Memory => Ok(AnyTable::Memory(MemoryTable::default())),
+            #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+            Tables::Sql(tables) => Ok(AnyTable::Sql(tables.open(account, queue)?)),
+        }
+    }
+}
 
-impl TableSource for MemoryTables {
-    fn open(&mut self, _: &str, _: &QueueName) -> Result<Box<dyn MessageTable>, TableError> {
-        Ok(Box::<super::memory_table::MemoryTable>::default())
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+impl From<SqlTables> for Tables {
+    fn from(tables: SqlTables) -> Self {
+        Tables::Sql(tables)
     }
 }

@@ -49,7 +49,7 @@ pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
 pub use memory_table::MemoryTable;
 pub use message::MessageRecord;
-pub use message_table::{MemoryTables, MessageTable, TableError, TableSource};
+pub use message_table::{AnyTable, MessageTable, TableError, Tables};
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
@@ -121,7 +121,7 @@ pub struct Emulator {
     accounts: BTreeMap<String, Account>,
     entropy: Box<dyn Entropy>,
     /// Where each queue's messages are kept (memory unless the host gave SQL tables).
-    tables: Box<dyn TableSource>,
+    tables: Tables,
     /// Changes since the last drain; `None` while not recording (a memory-only host, which
     /// has nowhere to commit them, is spared building them).
     outbox: Option<Vec<Change>>,
@@ -149,15 +149,15 @@ impl std::fmt::Debug for Emulator {
 impl Emulator {
     /// An empty service drawing ids and receipts from `entropy`.
     pub fn new(entropy: Box<dyn Entropy>) -> Self {
-        Emulator::with_tables(entropy, Box::new(MemoryTables))
+        Emulator::with_tables(entropy, Tables::Memory)
     }
 
     /// An empty service whose queues keep their messages in the tables `tables` opens.
-    pub fn with_tables(entropy: Box<dyn Entropy>, tables: Box<dyn TableSource>) -> Self {
+    pub fn with_tables(entropy: Box<dyn Entropy>, tables: impl Into<Tables>) -> Self {
         Emulator {
             accounts: BTreeMap::new(),
             entropy,
-            tables,
+            tables: tables.into(),
             outbox: Some(Vec::new()),
             events: None,
             message_changes: true,
@@ -181,7 +181,7 @@ impl Emulator {
     pub fn from_snapshot_in(
         snapshot: Snapshot,
         entropy: Box<dyn Entropy>,
-        tables: Box<dyn TableSource>,
+        tables: impl Into<Tables>,
     ) -> Result<Self, QueueError> {
         let mut emu = Emulator::with_tables(entropy, tables);
         emu.replace_state(snapshot)?;

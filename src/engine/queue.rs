@@ -5,7 +5,7 @@ use super::acl::SignedIdentifier;
 use super::change::QueueRecord;
 use super::ids::{Entropy, MessageId, PopReceipt};
 use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError};
+use super::message_table::{AnyTable, MessageTable, TableError};
 use super::metadata::Metadata;
 use super::name::QueueName;
 use super::params::{MessageCount, MessageText, TimeToLive, VisibilityTimeout};
@@ -15,11 +15,11 @@ use super::time::{NEVER, Timestamp};
 #[derive(Debug)]
 pub struct Queue {
     pub(super) record: QueueRecord,
-    table: Box<dyn MessageTable>,
+    table: AnyTable,
 }
 
 impl Queue {
-    pub(super) fn new(record: QueueRecord, table: Box<dyn MessageTable>) -> Self {
+    pub(super) fn new(record: QueueRecord, table: AnyTable) -> Self {
         Queue { record, table }
     }
 

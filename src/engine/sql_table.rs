@@ -20,7 +20,7 @@
 use super::capacity::message_cost;
 use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError, TableSource};
+use super::message_table::{MessageTable, TableError};
 use super::name::QueueName;
 use super::sql::{SqlError, SqlErrorKind, SqlExecutor, SqlValue};
 use super::time::{NEVER, Timestamp};
@@ -45,16 +45,11 @@ impl SqlTables {
             prefix: prefix.into(),
         }
     }
-}
 
-impl TableSource for SqlTables {
-    fn open(
-        &mut self,
-        account: &str,
-        queue: &QueueName,
-    ) -> Result<Box<dyn MessageTable>, TableError> {
+    /// The table of `account`'s queue `queue`, empty or as stored before.
+    pub fn open(&self, account: &str, queue: &QueueName) -> Result<SqlTable, TableError> {
         let name = format!("{}{account}/{}", self.prefix, queue.as_str());
-        Ok(Box::new(SqlTable::open(self.exec.clone(), &name)?))
+        SqlTable::open(self.exec.clone(), &name)
     }
 }
 
@@ -505,7 +500,7 @@ impl MessageTable for SqlTable {
         Ok((reappear, expire))
     }
 
-    fn destroy(self: Box<Self>) -> Result<(), TableError> {
+    fn destroy(self) -> Result<(), TableError> {
         self.run(&self.sql.drop, &[])?;
         self.run(
             "DELETE FROM azqueue_tables WHERE name = ?",

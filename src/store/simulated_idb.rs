@@ -198,6 +198,6 @@ mod tests {
             s
         };
         let loaded = pollster::block_on(again.load()).unwrap().snapshot;
-        assert_eq!(sorted(loaded), sorted(emu.snapshot()));
+        assert_eq!(sorted(loaded), sorted(emu.snapshot().unwrap()));
     }
 }

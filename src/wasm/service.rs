@@ -39,7 +39,7 @@ fn sql_emulator(
     use crate::engine::{Capacity, SqlExecutor, SqlTables};
     let exec: Rc<dyn SqlExecutor> = host.sql.clone();
     let tables = SqlTables::new(exec, super::sql_host::MESSAGE_TABLES);
-    let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, Box::new(tables))?;
+    let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, tables)?;
     // The tables keep the messages; the store keeps queues and properties.
     emulator.record_message_changes(false);
     // What bounds a queue is the host's storage: a full store answers 503 ServerBusy

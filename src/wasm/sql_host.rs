@@ -157,7 +157,7 @@ impl SqlExecutor for JsSql {
 #[cfg(feature = "sql-host")]
 #[wasm_bindgen(js_name = importLegacyMessages)]
 pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32, JsValue> {
-    use crate::engine::{MessageTable, QueueName, SqlTables, TableSource};
+    use crate::engine::{MessageTable, QueueName, SqlTable, SqlTables};
     use crate::store::layout::parse_message;
     use std::collections::HashMap;
     use std::collections::hash_map::Entry;
@@ -166,8 +166,8 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
         exec,
         failed: Cell::new(false),
     });
-    let mut tables = SqlTables::new(sql, MESSAGE_TABLES);
-    let mut open: HashMap<(String, String), Box<dyn MessageTable>> = HashMap::new();
+    let tables = SqlTables::new(sql, MESSAGE_TABLES);
+    let mut open: HashMap<(String, String), SqlTable> = HashMap::new();
     for value in &values {
         let (account, queue, message) =
             parse_message(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
