@@ -30,7 +30,9 @@ impl From<TableError> for QueueError {
     /// SDKs retry with backoff while consumers free room. Any other failure is the server's.
     fn from(e: TableError) -> Self {
         match e {
+            #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
             TableError::Full(_) => QueueError::ServerBusy,
+            #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
             TableError::Failed(_) => QueueError::Storage(e.to_string()),
         }
     }

@@ -20,13 +20,16 @@ use super::sql_table::{SqlTable, SqlTables};
 use super::time::Timestamp;
 use std::sync::Arc;
 
-/// Why a table could not do what it was asked.
+/// Why a table could not do what it was asked. Only a SQL table fails: where none can be made
+/// (the web wasm) this has no value at all, so the compiler drops every path that handles one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// The store has no room left (SQLite's `SQLITE_FULL`, a Durable Object past its 10 GB).
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
     #[error("the message store is full: {0}")]
     Full(String),
     /// Anything else the store reported, or a stored row this build cannot read.
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
     #[error("the message store failed: {0}")]
     Failed(String),
 }

@@ -33,6 +33,7 @@ pub mod params;
 pub mod properties;
 pub mod queue;
 pub mod sql;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
 mod sql_table;
 pub mod time;
 
@@ -58,6 +59,7 @@ pub use properties::{
 };
 pub use queue::Queue;
 pub use sql::{SqlError, SqlExecutor, SqlValue};
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
 pub use sql_table::{SqlTable, SqlTables};
 #[cfg(not(target_arch = "wasm32"))]
 pub use time::SystemClock;

@@ -35,6 +35,7 @@ pub(crate) struct Instance {
     sql: Option<SqlHost>,
     /// A statement failed: the tables' kept counts may no longer match what is stored (the
     /// transaction was rolled back), so the host should open the service again.
+    #[cfg_attr(not(feature = "sql-host"), allow(dead_code))] // set only with the feature
     needs_reopen: Cell<bool>,
 }
 
@@ -65,6 +66,7 @@ impl Instance {
     }
 
     /// Notes a statement that failed since the last look.
+    #[cfg(feature = "sql-host")]
     fn note_sql_failure(&self) -> bool {
         let failed = self
             .sql
@@ -143,6 +145,8 @@ impl Instance {
         let result = op(emulator, now, &self.account);
         let applied = (result, emulator.take_changes(), emulator.take_events());
         drop(service);
+        // Without the feature no SQL is ever given, and every `Queue` method stays this small.
+        #[cfg(feature = "sql-host")]
         self.note_sql_failure();
         Ok(applied)
     }

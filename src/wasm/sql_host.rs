@@ -42,6 +42,7 @@ pub(crate) struct JsSql {
 
 impl JsSql {
     /// Takes the failure seen since the last call.
+    #[cfg(feature = "sql-host")]
     pub(crate) fn take_failure(&self) -> bool {
         self.failed.replace(false)
     }
@@ -50,6 +51,7 @@ impl JsSql {
 /// The `{ exec, transaction }` of `open()`'s `sql` option.
 #[derive(Debug)]
 pub(crate) struct SqlHost {
+    #[cfg_attr(not(feature = "sql-host"), allow(dead_code))] // made only with the feature
     pub(crate) sql: std::rc::Rc<JsSql>,
     #[cfg_attr(not(feature = "sql-host"), allow(dead_code))] // made only with the feature
     pub(crate) transaction: Function,
