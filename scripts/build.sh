@@ -27,9 +27,10 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section --out
 # smaller but compress worse (BENCHMARKS.md, "Size of the wasm"). npm's binaryen (pinned in
 # package.json), never Debian's, whose wasm-opt breaks the output; the features are the ones
 # rustc enables for wasm32-unknown-unknown.
-node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
-  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
-  pkg/web/azqueue_bg.wasm -o pkg/web/azqueue_bg.wasm
+# --converge repeats -O1 until it finds nothing more: about 200 B less gzipped, for pkg/web only.
+node_modules/.bin/wasm-opt -O1 --converge --enable-bulk-memory --enable-multivalue \
+  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types \
+  --enable-sign-ext pkg/web/azqueue_bg.wasm -o pkg/web/azqueue_bg.wasm
 # pkg/edge: no `server-clock` either (the edge answers `/_azqueue/clock` 404, as pkg/web would).
 cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features --features sql-host
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg/edge \
