@@ -322,8 +322,8 @@ proptest! {
 /// This binary really runs over SQL: a Put lands as a row of the queue's SQLite table.
 #[test]
 fn a_put_is_a_row_of_the_queues_sqlite_table() {
-    let sqlite = std::rc::Rc::new(sqlite::Sqlite::in_memory());
-    let exec: std::rc::Rc<dyn azqueue::engine::SqlExecutor> = sqlite.clone();
+    let sqlite = std::sync::Arc::new(sqlite::Sqlite::in_memory());
+    let exec: azqueue::engine::SharedSql = sqlite.clone();
     let tables = azqueue::engine::SqlTables::new(exec, "t/");
     let mut emu = Emulator::with_tables(Box::new(SeededEntropy::new(1)), tables);
     let name = q("rows");
@@ -332,6 +332,8 @@ fn a_put_is_a_row_of_the_queues_sqlite_table() {
     let m = put(&mut emu, t0(), &name, "in a row");
     let (id, text): (String, String) = sqlite
         .0
+        .lock()
+        .unwrap()
         .query_row(
             &format!("SELECT id, text FROM \"t/{ACCT}/rows\""),
             [],

@@ -58,7 +58,7 @@ pub use properties::{
     Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
-pub use sql::{SqlError, SqlExecutor, SqlValue};
+pub use sql::{SharedSql, SqlError, SqlExecutor, SqlValue};
 #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
 pub use sql_table::{SqlTable, SqlTables};
 #[cfg(not(target_arch = "wasm32"))]

@@ -65,6 +65,15 @@ pub struct SqlError {
     pub message: String,
 }
 
+/// How SQL tables share their host's executor. In wasm it holds JavaScript values on one thread
+/// (`Rc`); natively it is `Arc` of a `Send + Sync` executor, so an emulator over SQL tables is
+/// `Send` like one over memory (the Rust SDK's transport needs `Send + Sync`).
+#[cfg(target_arch = "wasm32")]
+pub type SharedSql = std::rc::Rc<dyn SqlExecutor>;
+/// How SQL tables share their host's executor (see the wasm32 definition).
+#[cfg(not(target_arch = "wasm32"))]
+pub type SharedSql = std::sync::Arc<dyn SqlExecutor + Send + Sync>;
+
 /// Runs one statement with its parameters and returns every row it produced.
 pub trait SqlExecutor: std::fmt::Debug {
     /// # Errors

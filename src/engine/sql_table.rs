@@ -22,9 +22,8 @@ use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
 use super::message_table::{MessageTable, TableError};
 use super::name::QueueName;
-use super::sql::{SqlError, SqlErrorKind, SqlExecutor, SqlValue};
+use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlValue};
 use super::time::{NEVER, Timestamp};
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// The columns a message is read back with, in [`decode`]'s order.
@@ -34,12 +33,12 @@ const COLUMNS: &str = "seq, id, text, inserted, expires, visible, dequeues, rece
 /// so one database may hold several emulators' tables.
 #[derive(Debug, Clone)]
 pub struct SqlTables {
-    exec: Rc<dyn SqlExecutor>,
+    exec: SharedSql,
     prefix: String,
 }
 
 impl SqlTables {
-    pub fn new(exec: Rc<dyn SqlExecutor>, prefix: impl Into<String>) -> Self {
+    pub fn new(exec: SharedSql, prefix: impl Into<String>) -> Self {
         SqlTables {
             exec,
             prefix: prefix.into(),
@@ -76,7 +75,7 @@ struct Statements {
 /// One queue's messages as SQL rows.
 #[derive(Debug)]
 pub struct SqlTable {
-    exec: Rc<dyn SqlExecutor>,
+    exec: SharedSql,
     name: String,
     sql: Statements,
     messages: u64,
@@ -158,7 +157,7 @@ impl SqlTable {
     ///
     /// # Errors
     /// What the executor reported.
-    pub fn open(exec: Rc<dyn SqlExecutor>, name: &str) -> Result<Self, TableError> {
+    pub fn open(exec: SharedSql, name: &str) -> Result<Self, TableError> {
         let t = quoted(name);
         let run = |sql: &str, params: &[SqlValue]| exec.exec(sql, params).map_err(failed);
         run(

@@ -41,8 +41,7 @@ pub fn emulator_from(snapshot: Snapshot, seed: u64) -> Emulator {
 /// SQL tables in a fresh in-memory SQLite database.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn sql_tables() -> azqueue::engine::SqlTables {
-    let exec: std::rc::Rc<dyn azqueue::engine::SqlExecutor> =
-        std::rc::Rc::new(sqlite::Sqlite::in_memory());
+    let exec: azqueue::engine::SharedSql = std::sync::Arc::new(sqlite::Sqlite::in_memory());
     azqueue::engine::SqlTables::new(exec, "azqueue_messages/")
 }
 

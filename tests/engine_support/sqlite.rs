@@ -5,13 +5,16 @@ use azqueue::engine::sql::SqlErrorKind;
 use azqueue::engine::{SqlError, SqlExecutor, SqlValue};
 use rusqlite::types::{Value, ValueRef};
 
-/// One SQLite connection as the engine's [`SqlExecutor`].
+/// One SQLite connection as the engine's [`SqlExecutor`] (behind a mutex: tables share their
+/// executor as `Send + Sync` natively, and a connection is not `Sync`).
 #[derive(Debug)]
-pub struct Sqlite(pub rusqlite::Connection);
+pub struct Sqlite(pub std::sync::Mutex<rusqlite::Connection>);
 
 impl Sqlite {
     pub fn in_memory() -> Self {
-        Sqlite(rusqlite::Connection::open_in_memory().expect("an in-memory SQLite database"))
+        Sqlite(std::sync::Mutex::new(
+            rusqlite::Connection::open_in_memory().expect("an in-memory SQLite database"),
+        ))
     }
 }
 
@@ -49,7 +52,11 @@ fn read(v: ValueRef<'_>) -> SqlValue {
 
 impl SqlExecutor for Sqlite {
     fn exec(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Vec<SqlValue>>, SqlError> {
-        let mut statement = self.0.prepare_cached(sql).map_err(refused)?;
+        let connection = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut statement = connection.prepare_cached(sql).map_err(refused)?;
         let columns = statement.column_count();
         let mut rows = statement
             .query(rusqlite::params_from_iter(params.iter().map(bound)))
