@@ -161,3 +161,45 @@ fn the_clock_path_is_behind_the_same_guard() {
     r.assert_has("disabled");
     assert_eq!(real.call("GET", "/_azqueue/clock", "").status(), 403);
 }
+
+/// The inspector's actions change state: the header, the origin and the listening address are
+/// checked before the action is even parsed, and nothing changes when they are refused.
+#[test]
+fn the_inspector_actions_are_behind_the_same_guard() {
+    let mut h = Harness::new();
+    h.create("qq1");
+    let (id, _) = h.put("qq1", "kept", "");
+    let clear = "/_azqueue/inspect/devstoreaccount1/qq1/clear";
+    let delete = format!("/_azqueue/inspect/devstoreaccount1/qq1/messages/{id}/delete");
+    for path in [clear, delete.as_str()] {
+        let r = h.call("POST", path, "");
+        assert_eq!(r.status(), 403, "{path}");
+        r.assert_has("x-azqueue-dev");
+        let r = h.call_with(
+            "POST",
+            path,
+            "",
+            &[
+                ("x-azqueue-dev", "1"),
+                ("origin", "https://attacker.example"),
+                ("host", "127.0.0.1:10001"),
+            ],
+        );
+        assert_eq!(r.status(), 403, "{path}");
+        let mut rebound = over_socket("POST", path, "attacker.example:10001");
+        rebound
+            .headers_mut()
+            .insert("x-azqueue-dev", http::HeaderValue::from_static("1"));
+        let r = h.send(rebound);
+        assert_eq!(r.status(), 403, "{path}");
+        r.assert_has("listens on");
+    }
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/qq1?limit=1", "");
+    r.assert_has("\"total\":1");
+    let mut config = azqueue::rest::ServiceConfig::dev();
+    config.inspect = false;
+    let mut real = Harness::with_config(config);
+    let r = real.call_with("POST", clear, "", &[("x-azqueue-dev", "1")]);
+    assert_eq!(r.status(), 403);
+    r.assert_has("disabled");
+}

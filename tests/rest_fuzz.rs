@@ -163,4 +163,41 @@ proptest! {
         let path = format!("/{}", segments.join("/"));
         check(&mut h, &method, &path, &query, &headers, body);
     }
+
+    /// The inspector's paths, with the dev header: paging and actions on arbitrary segments
+    /// and queries never panic, every refusal is a JSON error, and a refusal changes nothing.
+    #[test]
+    fn inspector_paths_never_panic_and_refusals_change_nothing(
+        method in prop_oneof![Just("GET".to_owned()), Just("POST".to_owned()), method()],
+        tail in proptest::collection::vec(prop_oneof![
+            Just("messages".to_owned()),
+            Just("clear".to_owned()),
+            Just("delete".to_owned()),
+            Just("visible".to_owned()),
+            Just("poison".to_owned()),
+            Just("00000000-0000-0000-0000-000000000001".to_owned()),
+            segment(),
+        ], 0..4),
+        query in proptest::collection::vec(
+            (prop_oneof![Just("from"), Just("limit"), Just("x")], "[-0-9a-z]{0,6}")
+                .prop_map(|(n, v)| format!("{n}={v}")),
+            0..3,
+        ),
+    ) {
+        let mut h = Harness::new();
+        h.create("qq1");
+        h.put("qq1", "seed", "");
+        h.service.emulator_mut().take_changes();
+        let q = if query.is_empty() { String::new() } else { format!("?{}", query.join("&")) };
+        let path = format!("/_azqueue/inspect/devstoreaccount1/qq1/{}{q}", tail.join("/"));
+        let r = h.call_with(&method, &path, "", &[("x-azqueue-dev", "1")]);
+        if r.status() >= 400 {
+            prop_assert_eq!(r.header("content-type"), Some("application/json"));
+            prop_assert!(r.text().starts_with("{\"error\":"), "{}", r.text());
+            prop_assert!(
+                h.service.emulator_mut().take_changes().is_empty(),
+                "{} {} refused with {} but changed state", method, path, r.status()
+            );
+        }
+    }
 }

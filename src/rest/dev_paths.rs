@@ -6,7 +6,12 @@
 //! | request                                   | answer                                         |
 //! |-------------------------------------------|------------------------------------------------|
 //! | `GET /_azqueue/inspect/<account>`         | the account's queues with their message counts |
-//! | `GET /_azqueue/inspect/<account>/<queue>` | every message, in delivery order (below)       |
+//! | `GET /_azqueue/inspect/<account>/<queue>` | its counts and messages in delivery order;     |
+//! |   `?from=<k>&limit=<n>`                   | a page of them (`limit` 1..=1000)              |
+//! | `POST …/<account>/<queue>/clear`          | Clear Messages (204)                           |
+//! | `POST …/<queue>/messages/<id>/delete`     | delete it, whatever its receipt (204)          |
+//! | `POST …/<queue>/messages/<id>/visible`    | make it visible now (204)                      |
+//! | `POST …/<queue>/messages/<id>/poison`     | move it to `<queue>-poison` (200, JSON)        |
 //! | `GET /_azqueue/snapshot`                  | the snapshot document (200, JSON)              |
 //! | `PUT /_azqueue/snapshot`                  | replace everything with the body (204)         |
 //! | `POST /_azqueue/reset`                    | delete every queue and message (204)           |
@@ -16,12 +21,17 @@
 //!
 //! Inspection renders the engine's one inspection model (`crate::engine::inspection`, which
 //! also says why pop receipts are shown) with millisecond times; this service answers it. The
-//! snapshot, reset and store paths read or replace the whole state, which is the host's store's
+//! inspector's actions (`crate::engine::dev_actions`) are engine operations answered by the
+//! service like any REST one, so their changes reach the store (one batch each) and their events
+//! the subscribers. The snapshot, reset and store paths read or replace the whole state, which is the host's store's
 //! business, and the clock is the host's: the host answers them (`src/wasm/serve.rs`), and a service without a host says so.
 
 use super::config::ServiceConfig;
 use super::dev_guard;
-use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
+use crate::engine::{
+    ActionError, Emulator, MessageId, MessageState, QueueError, QueueInspection, QueueName,
+    Timestamp,
+};
 use http::{Request, Response};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -32,14 +42,45 @@ pub const PREFIX: &str = "/_azqueue/";
 /// One development request, routed and admitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DevRoute {
-    InspectAccount { account: String },
-    InspectQueue { account: String, queue: String },
+    InspectAccount {
+        account: String,
+    },
+    InspectQueue {
+        account: String,
+        queue: String,
+        page: Page,
+    },
+    Act {
+        account: String,
+        queue: QueueName,
+        action: Action,
+    },
     ExportSnapshot,
     ImportSnapshot,
     Reset,
     StoreInfo,
     Clock,
     SetClock,
+}
+
+/// Which messages of a queue an inspection lists: `from` skipped, then up to `limit` (all
+/// when `None`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Page {
+    pub from: usize,
+    pub limit: Option<usize>,
+}
+
+/// The most messages one page lists.
+pub const MAX_PAGE: usize = 1000;
+
+/// What the inspector does to a queue or one of its messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Clear,
+    Delete(MessageId),
+    MakeVisible(MessageId),
+    Poison(MessageId),
 }
 
 /// Routes `req` if its path is under [`PREFIX`]: `None` for any other path; `Some(Err(answer))`
@@ -65,10 +106,26 @@ pub fn route(
         (["inspect", account], "GET") => DevRoute::InspectAccount {
             account: (*account).to_owned(),
         },
-        (["inspect", account, queue], "GET") => DevRoute::InspectQueue {
-            account: (*account).to_owned(),
-            queue: (*queue).to_owned(),
+        (["inspect", account, queue], "GET") => match parse_page(req.uri().query()) {
+            Ok(page) => DevRoute::InspectQueue {
+                account: (*account).to_owned(),
+                queue: (*queue).to_owned(),
+                page,
+            },
+            Err(why) => return Some(Err(json(400, error_body(&why)))),
         },
+        (["inspect", account, queue, "clear"], "POST") => {
+            match parse_action(account, queue, None, "clear") {
+                Ok(route) => route,
+                Err(why) => return Some(Err(json(400, error_body(&why)))),
+            }
+        }
+        (["inspect", account, queue, "messages", id, verb], "POST") => {
+            match parse_action(account, queue, Some(id), verb) {
+                Ok(route) => route,
+                Err(why) => return Some(Err(json(400, error_body(&why)))),
+            }
+        }
         (["snapshot"], "GET") => DevRoute::ExportSnapshot,
         (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
         (["reset"], "POST") => DevRoute::Reset,
@@ -76,7 +133,14 @@ pub fn route(
         (["clock"], "GET") => DevRoute::Clock,
         (["clock"], "POST") => DevRoute::SetClock,
         (
-            ["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"] | ["clock"],
+            ["inspect", _]
+            | ["inspect", _, _]
+            | ["inspect", _, _, "clear"]
+            | ["inspect", _, _, "messages", _, _]
+            | ["snapshot"]
+            | ["reset"]
+            | ["store"]
+            | ["clock"],
             _,
         ) => {
             let why = "method not allowed on this path";
@@ -90,16 +154,129 @@ pub fn route(
     Some(Ok(route))
 }
 
+/// `?from=<k>&limit=<n>`: both optional; anything else in the query is refused, so a typo
+/// does not silently list everything.
+fn parse_page(query: Option<&str>) -> Result<Page, String> {
+    let mut page = Page::default();
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let number = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("`{name}` must be a whole number, not `{value}`"))
+        };
+        match name {
+            "from" => page.from = number()?,
+            "limit" => {
+                let n = number()?;
+                if !(1..=MAX_PAGE).contains(&n) {
+                    return Err(format!("`limit` must be 1 to {MAX_PAGE}, not {n}"));
+                }
+                page.limit = Some(n);
+            }
+            _ => return Err(format!("unknown query parameter `{name}` (from, limit)")),
+        }
+    }
+    Ok(page)
+}
+
+fn parse_action(
+    account: &str,
+    queue: &str,
+    id: Option<&str>,
+    verb: &str,
+) -> Result<DevRoute, String> {
+    let queue =
+        QueueName::parse(queue).map_err(|_| format!("`{queue}` is not a valid queue name"))?;
+    let id = match id {
+        None => None,
+        Some(id) => {
+            Some(MessageId::parse(id).ok_or_else(|| format!("`{id}` is not a message id"))?)
+        }
+    };
+    let action = match (verb, id) {
+        ("clear", None) => Action::Clear,
+        ("delete", Some(id)) => Action::Delete(id),
+        ("visible", Some(id)) => Action::MakeVisible(id),
+        ("poison", Some(id)) => Action::Poison(id),
+        _ => {
+            return Err(format!(
+                "unknown action `{verb}` (a message takes delete, visible or poison)"
+            ));
+        }
+    };
+    Ok(DevRoute::Act {
+        account: account.to_owned(),
+        queue,
+        action,
+    })
+}
+
+/// Does an inspector action (`None` for any other route). Its changes and events are left in
+/// the engine for the caller to commit and deliver, as after any REST operation.
+pub fn act(emu: &mut Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {
+    let DevRoute::Act {
+        account,
+        queue,
+        action,
+    } = route
+    else {
+        return None;
+    };
+    let done = match action {
+        Action::Clear => emu
+            .clear_messages(now, account, queue)
+            .map_err(ActionError::Refused)
+            .map(|()| None),
+        Action::Delete(id) => emu.inspector_delete(now, account, queue, id).map(|()| None),
+        Action::MakeVisible(id) => emu
+            .inspector_make_visible(now, account, queue, id)
+            .map(|()| None),
+        Action::Poison(id) => emu
+            .inspector_poison(now, account, queue, id)
+            .map(|(q, id)| {
+                #[derive(Serialize)]
+                #[serde(rename_all = "camelCase")]
+                struct Moved {
+                    message_id: String,
+                    queue: String,
+                }
+                Some(to_json(&Moved {
+                    message_id: id.to_string(),
+                    queue: q.as_str().to_owned(),
+                }))
+            }),
+    };
+    Some(match done {
+        Ok(Some(body)) => json(200, body),
+        Ok(None) => json(204, String::new()),
+        Err(ActionError::NotFound(why)) => json(404, error_body(&why)),
+        Err(ActionError::BadPoisonName(why)) => json(400, error_body(&why)),
+        Err(ActionError::Refused(QueueError::QueueNotFound(_))) => {
+            json(404, error_body("no such queue"))
+        }
+        // The queue's table failed: the server's fault, as `InternalError` is on the REST face.
+        Err(ActionError::Refused(e @ QueueError::Storage(_))) => {
+            json(500, error_body(&e.to_string()))
+        }
+        Err(ActionError::Refused(e)) => json(503, error_body(&e.to_string())),
+    })
+}
+
 /// Answers an inspection route (`None` for the host's routes).
 pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {
     let body = match route {
         DevRoute::InspectAccount { account } => account_view(emu, now, account),
-        DevRoute::InspectQueue { account, queue } => {
+        DevRoute::InspectQueue {
+            account,
+            queue,
+            page,
+        } => {
             let view = QueueName::parse(queue)
                 .ok()
                 .and_then(|name| emu.inspect_queue(now, account, &name));
             match view {
-                Some(view) => match queue_view(now, &view) {
+                Some(view) => match queue_view(now, &view, *page) {
                     Ok(body) => body,
                     Err(e) => return Some(json(500, error_body(&e.to_string()))),
                 },
@@ -191,11 +368,23 @@ fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> String {
 #[serde(rename_all = "camelCase")]
 struct QueueView<'a> {
     account: &'a str,
+    counts: Counts,
+    from: usize,
     messages: Vec<MessageView<'a>>,
     metadata: BTreeMap<String, String>,
     next_deadline: Option<u64>,
     now: u64,
     queue: &'a str,
+}
+
+/// A queue's messages by state at `now` (every one, whatever the page).
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Counts {
+    expired: usize,
+    invisible: usize,
+    total: usize,
+    visible: usize,
 }
 
 #[derive(Serialize)]
@@ -212,10 +401,21 @@ struct MessageView<'a> {
 }
 
 /// The inspection model of one queue, times in milliseconds since the epoch.
-fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> Result<String, QueueError> {
+fn queue_view(now: Timestamp, q: &QueueInspection<'_>, page: Page) -> Result<String, QueueError> {
     let inspected = q.messages()?;
+    let mut counts = Counts::default();
+    for m in &inspected {
+        counts.total += 1;
+        match m.state {
+            MessageState::Visible => counts.visible += 1,
+            MessageState::Invisible => counts.invisible += 1,
+            MessageState::Expired => counts.expired += 1,
+        }
+    }
     let messages = inspected
         .iter()
+        .skip(page.from)
+        .take(page.limit.unwrap_or(usize::MAX))
         .map(|m| MessageView {
             dequeue_count: m.dequeue_count(),
             expires_on: m.expires_on().map(|t| t.as_millis()),
@@ -234,6 +434,8 @@ fn queue_view(now: Timestamp, q: &QueueInspection<'_>) -> Result<String, QueueEr
         .collect();
     Ok(to_json(&QueueView {
         account: q.account,
+        counts,
+        from: page.from,
         messages,
         metadata,
         next_deadline: q.next_deadline()?.map(|t| t.as_millis()),

@@ -142,14 +142,17 @@ impl Service {
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
         if let Some(routed) = dev_paths::route(&self.config, &self.emu, req) {
-            // Inspection is answered here; the whole-state paths need the host's store, and
+            // Inspection and the inspector's actions are answered here (the actions' changes
+            // are drained by the host as any operation's); the whole-state paths need the host's store, and
             // hosts answer them before a request reaches this service (`src/wasm/serve.rs`).
             let mut resp = match routed {
                 Err(refused) => refused,
-                Ok(route) => dev_paths::inspect(&self.emu, now, &route).unwrap_or_else(|| {
-                    let why = "this path is answered by the host that holds the store";
-                    dev_paths::json(501, dev_paths::error_body(why))
-                }),
+                Ok(route) => dev_paths::inspect(&self.emu, now, &route)
+                    .or_else(|| dev_paths::act(&mut self.emu, now, &route))
+                    .unwrap_or_else(|| {
+                        let why = "this path is answered by the host that holds the store";
+                        dev_paths::json(501, dev_paths::error_body(why))
+                    }),
             };
             set(resp.headers_mut(), "x-ms-request-id", &request_id);
             return resp;

@@ -29,6 +29,9 @@ pub(crate) async fn serve(
     match routed {
         None => instance.serve_rest(req).await,
         Some(Err(refused)) => Ok(refused),
+        // The inspector's actions are engine operations: committed and delivered as any REST
+        // request's (the service routes them again, through the same guard).
+        Some(Ok(DevRoute::Act { .. })) => instance.serve_rest(req).await,
         Some(Ok(route)) => Ok(answer(instance, route, req).await),
     }
 }
@@ -86,7 +89,7 @@ async fn answer(
 ) -> http::Response<Vec<u8>> {
     let now = instance.now();
     let outcome = match route {
-        DevRoute::InspectAccount { .. } | DevRoute::InspectQueue { .. } => {
+        DevRoute::InspectAccount { .. } | DevRoute::InspectQueue { .. } | DevRoute::Act { .. } => {
             let inspected = instance.read_state(|s| dev_paths::inspect(s.emulator(), now, &route));
             match inspected {
                 Ok(Some(response)) => return response,
