@@ -18,6 +18,7 @@ pub mod capacity;
 pub mod change;
 pub mod clock_adjust;
 pub mod cors;
+#[cfg(feature = "inspector")]
 pub mod dev_actions;
 pub mod error;
 pub mod event;
@@ -45,6 +46,7 @@ pub use capacity::Capacity;
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
 pub use clock_adjust::{ClockAdjustment, ClockChange};
 pub use cors::{CorsRule, cors_rules};
+#[cfg(feature = "inspector")]
 pub use dev_actions::ActionError;
 pub use error::QueueError;
 pub use event::{Event, EventKind};

@@ -28,10 +28,9 @@
 
 use super::config::ServiceConfig;
 use super::dev_guard;
-use crate::engine::{
-    ActionError, Emulator, MessageId, MessageState, QueueError, QueueInspection, QueueName,
-    Timestamp,
-};
+#[cfg(feature = "inspector")]
+use crate::engine::{ActionError, MessageId};
+use crate::engine::{Emulator, MessageState, QueueError, QueueInspection, QueueName, Timestamp};
 use http::{Request, Response};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -50,6 +49,7 @@ pub enum DevRoute {
         queue: String,
         page: Page,
     },
+    #[cfg(feature = "inspector")]
     Act {
         account: String,
         queue: QueueName,
@@ -75,6 +75,7 @@ pub struct Page {
 pub const MAX_PAGE: usize = 1000;
 
 /// What the inspector does to a queue or one of its messages.
+#[cfg(feature = "inspector")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Clear,
@@ -114,17 +115,24 @@ pub fn route(
             },
             Err(why) => return Some(Err(json(400, error_body(&why)))),
         },
+        #[cfg(feature = "inspector")]
         (["inspect", account, queue, "clear"], "POST") => {
             match parse_action(account, queue, None, "clear") {
                 Ok(route) => route,
                 Err(why) => return Some(Err(json(400, error_body(&why)))),
             }
         }
+        #[cfg(feature = "inspector")]
         (["inspect", account, queue, "messages", id, verb], "POST") => {
             match parse_action(account, queue, Some(id), verb) {
                 Ok(route) => route,
                 Err(why) => return Some(Err(json(400, error_body(&why)))),
             }
+        }
+        #[cfg(not(feature = "inspector"))]
+        (["inspect", _, _, "clear"] | ["inspect", _, _, "messages", _, _], "POST") => {
+            let why = "this build has no inspector actions (the Node server's has)";
+            return Some(Err(json(501, error_body(why))));
         }
         (["snapshot"], "GET") => DevRoute::ExportSnapshot,
         (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
@@ -154,8 +162,15 @@ pub fn route(
     Some(Ok(route))
 }
 
+/// Without the inspector (pkg/web, which has a size ceiling), a queue is listed whole.
+#[cfg(not(feature = "inspector"))]
+fn parse_page(_: Option<&str>) -> Result<Page, String> {
+    Ok(Page::default())
+}
+
 /// `?from=<k>&limit=<n>`: both optional; anything else in the query is refused, so a typo
 /// does not silently list everything.
+#[cfg(feature = "inspector")]
 fn parse_page(query: Option<&str>) -> Result<Page, String> {
     let mut page = Page::default();
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
@@ -180,6 +195,7 @@ fn parse_page(query: Option<&str>) -> Result<Page, String> {
     Ok(page)
 }
 
+#[cfg(feature = "inspector")]
 fn parse_action(
     account: &str,
     queue: &str,
@@ -212,6 +228,7 @@ fn parse_action(
     })
 }
 
+#[cfg(feature = "inspector")]
 /// Does an inspector action (`None` for any other route). Its changes and events are left in
 /// the engine for the caller to commit and deliver, as after any REST operation.
 pub fn act(emu: &mut Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {

@@ -148,7 +148,7 @@ impl Service {
             let mut resp = match routed {
                 Err(refused) => refused,
                 Ok(route) => dev_paths::inspect(&self.emu, now, &route)
-                    .or_else(|| dev_paths::act(&mut self.emu, now, &route))
+                    .or_else(|| self.act(now, &route))
                     .unwrap_or_else(|| {
                         let why = "this path is answered by the host that holds the store";
                         dev_paths::json(501, dev_paths::error_body(why))
@@ -202,6 +202,18 @@ impl Service {
             }
         }
         resp
+    }
+
+    /// An inspector action, its changes left in the engine for the host to commit.
+    #[cfg(feature = "inspector")]
+    fn act(&mut self, now: Timestamp, route: &dev_paths::DevRoute) -> Option<Response<Vec<u8>>> {
+        dev_paths::act(&mut self.emu, now, route)
+    }
+
+    /// Without the inspector's actions, no route is one.
+    #[cfg(not(feature = "inspector"))]
+    fn act(&mut self, _: Timestamp, _: &dev_paths::DevRoute) -> Option<Response<Vec<u8>>> {
+        None
     }
 
     fn new_request_id(&mut self) -> String {

@@ -31,6 +31,7 @@ pub(crate) async fn serve(
         Some(Err(refused)) => Ok(refused),
         // The inspector's actions are engine operations: committed and delivered as any REST
         // request's (the service routes them again, through the same guard).
+        #[cfg(feature = "inspector")]
         Some(Ok(DevRoute::Act { .. })) => instance.serve_rest(req).await,
         Some(Ok(route)) => Ok(answer(instance, route, req).await),
     }
@@ -89,13 +90,19 @@ async fn answer(
 ) -> http::Response<Vec<u8>> {
     let now = instance.now();
     let outcome = match route {
-        DevRoute::InspectAccount { .. } | DevRoute::InspectQueue { .. } | DevRoute::Act { .. } => {
+        DevRoute::InspectAccount { .. } | DevRoute::InspectQueue { .. } => {
             let inspected = instance.read_state(|s| dev_paths::inspect(s.emulator(), now, &route));
             match inspected {
                 Ok(Some(response)) => return response,
                 Ok(None) => Ok(None),
                 Err(e) => Err(e),
             }
+        }
+        // `serve` hands these to the service as operations; they never reach this match.
+        #[cfg(feature = "inspector")]
+        DevRoute::Act { .. } => {
+            let why = "an inspector action is served as an operation";
+            return dev_paths::json(500, dev_paths::error_body(why));
         }
         DevRoute::ExportSnapshot => instance.export_document().await.map(Some),
         DevRoute::ImportSnapshot => {
