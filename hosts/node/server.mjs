@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
+import { devPathsOnWebPort } from './dev-web.mjs';
 
 // The repository (or the installed package): www/ beside hosts/.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -460,12 +461,22 @@ export async function startServer(opts, { log = console.log, warn = console.erro
   const queueServer = secure
     ? tls.createServer({ ...secure, ...socketOptions }, connections)
     : net.createServer(socketOptions, connections);
+  // The page's port also answers the development paths (dev-web.mjs), as the page's own
+  // origin, to the address it listens on.
+  /** @type {string | undefined} */
+  let webListening;
+  const devPaths = devPathsOnWebPort(service, () => webListening);
+  const files = staticListener(WWW);
+  /** @type {(req: IncomingMessage, res: ServerResponse) => void} */
+  const page = (req, res) => {
+    if (!devPaths(req, res)) files(req, res);
+  };
   const webServer =
     opts.webPort === undefined
       ? null
       : secure
-        ? https.createServer(secure, staticListener(WWW))
-        : http.createServer(staticListener(WWW));
+        ? https.createServer(secure, page)
+        : http.createServer(page);
   const closeServers = () =>
     /** @type {Promise<void>} */ (
       new Promise((resolve) => {
@@ -509,6 +520,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
           'page',
         );
         webUrl = `${scheme}://${urlHost(webHost)}:${webPort}/`;
+        webListening = `${urlHost(webHost)}:${webPort}`;
       } catch (err) {
         // The page is an extra: its port being taken must not take the queue service down.
         warn(

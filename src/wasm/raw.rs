@@ -85,11 +85,19 @@ pub(crate) fn handle(
     instance: Rc<Instance>,
     (method, url, headers, body): (&str, &str, &str, Vec<u8>),
     client_address: Option<String>,
+    listening: Option<String>,
 ) -> JsValue {
     let mut request = match to_http(method, url, headers, body) {
         Ok(request) => request,
         Err(bad) => return from_http(bad).into(),
     };
+    // A host serving these requests from its own socket names it, so the development paths
+    // answer only to that address (DNS rebinding, `rest::dev_guard`).
+    if let Some(listening) = listening {
+        request
+            .extensions_mut()
+            .insert(crate::rest::Listening(listening));
+    }
     // An address that does not parse is left out, as if the host did not know it.
     if let Some(ip) = client_address.and_then(|a| a.trim().parse().ok()) {
         request.extensions_mut().insert(ClientAddress(ip));

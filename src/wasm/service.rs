@@ -506,6 +506,10 @@ impl QueueService {
     /// client's IP address: a SAS limited to addresses (`sip`) is then checked against it, as
     /// on the Node server's queue port; without it `sip` is checked for form only.
     ///
+    /// `listening` (`host:port`), from a host serving these requests on its own socket (the
+    /// Node server's page port), is the address the development paths then answer to: any
+    /// other `Host` is refused, as on the queue port (DNS rebinding).
+    ///
     /// Returns the response itself when the change is already durable (the memory store), else
     /// a Promise of it that resolves after the commit: send nothing before you have the
     /// response. `await` handles both.
@@ -523,11 +527,13 @@ impl QueueService {
         headers: &str,
         body: Vec<u8>,
         #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
+        listening: Option<String>,
     ) -> JsValue {
         raw::handle(
             Rc::clone(&self.instance),
             (method, url, headers, body),
             client_address,
+            listening,
         )
     }
 
