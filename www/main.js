@@ -445,8 +445,13 @@ function showBridge(state, detail) {
   setAttr(out, 'data-bridge', state);
 }
 
-boot().catch((e) => {
-  console.error('azqueue page failed to start', e);
-  const s = document.getElementById('store');
-  if (s) s.textContent = `The engine failed to start: ${e?.message ?? e}`;
-});
+// `/?view=inspect`: the inspector of the server's own queues (www/inspect/) instead.
+if (new URLSearchParams(location.search).get('view') === 'inspect') {
+  import('./inspect/inspect.js').then(({ startInspector }) => startInspector());
+} else {
+  boot().catch((e) => {
+    console.error('azqueue page failed to start', e);
+    const s = document.getElementById('store');
+    if (s) s.textContent = `The engine failed to start: ${e?.message ?? e}`;
+  });
+}

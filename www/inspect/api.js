@@ -1,0 +1,114 @@
+// The inspector's only way to the server: the development paths under /_azqueue/ of the origin
+// it was served from (or another azqueue's, given by URL), as `src/rest/dev_paths.rs` and
+// docs/inspector.md describe them. Reads are plain GETs; every change is a POST with the
+// `x-azqueue-dev: 1` header the server's guard asks of it.
+
+/**
+ * One queue's page as the server inspects it (times in ms since the epoch).
+ * @typedef {{ expired: number, invisible: number, total: number, visible: number }} Counts
+ * @typedef {{ account: string, counts: Counts, from: number,
+ *   messages: Array<Record<string, any>>, nextDeadline: number | null, now: number,
+ *   queue: string }} QueuePage
+ * @typedef {{ account: string, nextDeadline: number | null, now: number,
+ *   queues: Array<{ name: string, messageCount: number }> }} AccountView
+ * @typedef {{ now: number, offsetMs: number, paused: boolean }} ClockReading
+ */
+
+export class InspectorApi {
+  /** @param {string} base the server's origin, e.g. `http://127.0.0.1:8080` */
+  constructor(base) {
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  /**
+   * @param {string} path under /_azqueue/
+   * @param {unknown} [body] a POST's JSON body; a GET without
+   */
+  async #call(path, body) {
+    const post = body !== undefined;
+    const res = await fetch(`${this.base}/_azqueue/${path}`, {
+      method: post ? 'POST' : 'GET',
+      headers: post ? { 'x-azqueue-dev': '1', 'content-type': 'application/json' } : {},
+      body: post ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let why = text;
+      try {
+        why = JSON.parse(text).error ?? text;
+      } catch {
+        // not JSON: the text as it came
+      }
+      throw new Error(`${res.status}: ${why}`);
+    }
+    return text ? JSON.parse(text) : null;
+  }
+
+  /**
+   * @param {string} account
+   * @returns {Promise<AccountView>}
+   */
+  account(account) {
+    return this.#call(`inspect/${encodeURIComponent(account)}`);
+  }
+
+  /**
+   * @param {string} account
+   * @param {string} queue
+   * @param {number} from
+   * @param {number} limit
+   * @returns {Promise<QueuePage>}
+   */
+  queue(account, queue, from, limit) {
+    const path = `inspect/${encodeURIComponent(account)}/${encodeURIComponent(queue)}`;
+    return this.#call(`${path}?from=${from}&limit=${limit}`);
+  }
+
+  /**
+   * @param {string} account
+   * @param {string} queue
+   * @param {string} messageId
+   * @param {'delete' | 'visible' | 'poison'} verb
+   */
+  message(account, queue, messageId, verb) {
+    const path = [account, queue, 'messages', messageId, verb].map(encodeURIComponent).join('/');
+    return this.#call(`inspect/${path}`, {});
+  }
+
+  /**
+   * @param {string} account
+   * @param {string} queue
+   */
+  clear(account, queue) {
+    return this.#call(
+      `inspect/${encodeURIComponent(account)}/${encodeURIComponent(queue)}/clear`,
+      {},
+    );
+  }
+
+  /** @returns {Promise<ClockReading>} */
+  clock() {
+    return this.#call('clock');
+  }
+
+  /**
+   * @param {{ advanceMs?: number, paused?: boolean }} change
+   * @returns {Promise<ClockReading>}
+   */
+  setClock(change) {
+    return this.#call('clock', change);
+  }
+
+  /**
+   * The server's change events, pushed (`GET /_azqueue/events`, server-sent events).
+   * @param {(event: Record<string, any>) => void} onEvent
+   * @param {(open: boolean) => void} onState
+   */
+  events(onEvent, onState) {
+    const source = new EventSource(`${this.base}/_azqueue/events`);
+    source.onopen = () => onState(true);
+    source.onerror = () => onState(false);
+    source.onmessage = (e) => onEvent(JSON.parse(e.data));
+    return () => source.close();
+  }
+}
