@@ -19,6 +19,9 @@
 //! | `GET /_azqueue/clock`                     | the queues' clock (`dev_clock.rs`)             |
 //! | `POST /_azqueue/clock`                    | move, set, pause it; answers the new reading   |
 //!
+//! The counts, paging and actions are the `inspector` feature's, left out of pkg/web (which has
+//! a size ceiling): there a queue is listed whole without counts, and an action answers 501.
+//!
 //! Inspection renders the engine's one inspection model (`crate::engine::inspection`, which
 //! also says why pop receipts are shown) with millisecond times; this service answers it. The
 //! inspector's actions (`crate::engine::dev_actions`) are engine operations answered by the
@@ -29,8 +32,8 @@
 use super::config::ServiceConfig;
 use super::dev_guard;
 #[cfg(feature = "inspector")]
-use crate::engine::{ActionError, MessageId};
-use crate::engine::{Emulator, MessageState, QueueError, QueueInspection, QueueName, Timestamp};
+use crate::engine::{ActionError, MessageId, MessageInspection, MessageState};
+use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
 use http::{Request, Response};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,6 +50,7 @@ pub enum DevRoute {
     InspectQueue {
         account: String,
         queue: String,
+        #[cfg(feature = "inspector")]
         page: Page,
     },
     #[cfg(feature = "inspector")]
@@ -64,7 +68,9 @@ pub enum DevRoute {
 }
 
 /// Which messages of a queue an inspection lists: `from` skipped, then up to `limit` (all
-/// when `None`).
+/// when `None`). Without the inspector (pkg/web, which has a size ceiling), a queue is listed
+/// whole, without counts.
+#[cfg(feature = "inspector")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Page {
     pub from: usize,
@@ -72,6 +78,7 @@ pub struct Page {
 }
 
 /// The most messages one page lists.
+#[cfg(feature = "inspector")]
 pub const MAX_PAGE: usize = 1000;
 
 /// What the inspector does to a queue or one of its messages.
@@ -107,6 +114,12 @@ pub fn route(
         (["inspect", account], "GET") => DevRoute::InspectAccount {
             account: (*account).to_owned(),
         },
+        #[cfg(not(feature = "inspector"))]
+        (["inspect", account, queue], "GET") => DevRoute::InspectQueue {
+            account: (*account).to_owned(),
+            queue: (*queue).to_owned(),
+        },
+        #[cfg(feature = "inspector")]
         (["inspect", account, queue], "GET") => match parse_page(req.uri().query()) {
             Ok(page) => DevRoute::InspectQueue {
                 account: (*account).to_owned(),
@@ -129,11 +142,6 @@ pub fn route(
                 Err(why) => return Some(Err(json(400, error_body(&why)))),
             }
         }
-        #[cfg(not(feature = "inspector"))]
-        (["inspect", _, _, "clear"] | ["inspect", _, _, "messages", _, _], "POST") => {
-            let why = "this build has no inspector actions (the Node server's has)";
-            return Some(Err(json(501, error_body(why))));
-        }
         (["snapshot"], "GET") => DevRoute::ExportSnapshot,
         (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
         (["reset"], "POST") => DevRoute::Reset,
@@ -141,16 +149,14 @@ pub fn route(
         (["clock"], "GET") => DevRoute::Clock,
         (["clock"], "POST") => DevRoute::SetClock,
         (
-            ["inspect", _]
-            | ["inspect", _, _]
-            | ["inspect", _, _, "clear"]
-            | ["inspect", _, _, "messages", _, _]
-            | ["snapshot"]
-            | ["reset"]
-            | ["store"]
-            | ["clock"],
+            ["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"] | ["clock"],
             _,
         ) => {
+            let why = "method not allowed on this path";
+            return Some(Err(json(405, error_body(why))));
+        }
+        #[cfg(feature = "inspector")]
+        (["inspect", _, _, "clear"] | ["inspect", _, _, "messages", _, _], _) => {
             let why = "method not allowed on this path";
             return Some(Err(json(405, error_body(why))));
         }
@@ -160,12 +166,6 @@ pub fn route(
         }
     };
     Some(Ok(route))
-}
-
-/// Without the inspector (pkg/web, which has a size ceiling), a queue is listed whole.
-#[cfg(not(feature = "inspector"))]
-fn parse_page(_: Option<&str>) -> Result<Page, String> {
-    Ok(Page::default())
 }
 
 /// `?from=<k>&limit=<n>`: both optional; anything else in the query is refused, so a typo
@@ -287,17 +287,22 @@ pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Respo
         DevRoute::InspectQueue {
             account,
             queue,
+            #[cfg(feature = "inspector")]
             page,
         } => {
             let view = QueueName::parse(queue)
                 .ok()
                 .and_then(|name| emu.inspect_queue(now, account, &name));
-            match view {
-                Some(view) => match queue_view(now, &view, *page) {
-                    Ok(body) => body,
-                    Err(e) => return Some(json(500, error_body(&e.to_string()))),
-                },
-                None => return Some(json(404, error_body("no such queue"))),
+            let Some(view) = view else {
+                return Some(json(404, error_body("no such queue")));
+            };
+            #[cfg(feature = "inspector")]
+            let body = queue_view(now, &view, *page);
+            #[cfg(not(feature = "inspector"))]
+            let body = queue_view(now, &view);
+            match body {
+                Ok(body) => body,
+                Err(e) => return Some(json(500, error_body(&e.to_string()))),
             }
         }
         _ => return None,
@@ -385,7 +390,9 @@ fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> String {
 #[serde(rename_all = "camelCase")]
 struct QueueView<'a> {
     account: &'a str,
+    #[cfg(feature = "inspector")]
     counts: Counts,
+    #[cfg(feature = "inspector")]
     from: usize,
     messages: Vec<MessageView<'a>>,
     metadata: BTreeMap<String, String>,
@@ -395,6 +402,7 @@ struct QueueView<'a> {
 }
 
 /// A queue's messages by state at `now` (every one, whatever the page).
+#[cfg(feature = "inspector")]
 #[derive(Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct Counts {
@@ -402,6 +410,22 @@ struct Counts {
     invisible: usize,
     total: usize,
     visible: usize,
+}
+
+#[cfg(feature = "inspector")]
+impl Counts {
+    fn of(messages: &[MessageInspection]) -> Self {
+        let mut counts = Counts::default();
+        for m in messages {
+            counts.total += 1;
+            match m.state {
+                MessageState::Visible => counts.visible += 1,
+                MessageState::Invisible => counts.invisible += 1,
+                MessageState::Expired => counts.expired += 1,
+            }
+        }
+        counts
+    }
 }
 
 #[derive(Serialize)]
@@ -418,21 +442,20 @@ struct MessageView<'a> {
 }
 
 /// The inspection model of one queue, times in milliseconds since the epoch.
-fn queue_view(now: Timestamp, q: &QueueInspection<'_>, page: Page) -> Result<String, QueueError> {
+fn queue_view(
+    now: Timestamp,
+    q: &QueueInspection<'_>,
+    #[cfg(feature = "inspector")] page: Page,
+) -> Result<String, QueueError> {
     let inspected = q.messages()?;
-    let mut counts = Counts::default();
-    for m in &inspected {
-        counts.total += 1;
-        match m.state {
-            MessageState::Visible => counts.visible += 1,
-            MessageState::Invisible => counts.invisible += 1,
-            MessageState::Expired => counts.expired += 1,
-        }
-    }
-    let messages = inspected
-        .iter()
+    #[cfg(feature = "inspector")]
+    let counts = Counts::of(&inspected);
+    let listed = inspected.iter();
+    #[cfg(feature = "inspector")]
+    let listed = listed
         .skip(page.from)
-        .take(page.limit.unwrap_or(usize::MAX))
+        .take(page.limit.unwrap_or(usize::MAX));
+    let messages = listed
         .map(|m| MessageView {
             dequeue_count: m.dequeue_count(),
             expires_on: m.expires_on().map(|t| t.as_millis()),
@@ -451,7 +474,9 @@ fn queue_view(now: Timestamp, q: &QueueInspection<'_>, page: Page) -> Result<Str
         .collect();
     Ok(to_json(&QueueView {
         account: q.account,
+        #[cfg(feature = "inspector")]
         counts,
+        #[cfg(feature = "inspector")]
         from: page.from,
         messages,
         metadata,
