@@ -9,7 +9,7 @@ import { PATH_WITHOUT_RUST, USER_ENV, installedProject } from './project.mjs';
 
 /**
  * The ceiling for pkg/web's wasm gzipped, measured as issue 12's 457 KiB starting figure was
- * (`gzip -9`): the issue's target of 300 KiB. BENCHMARKS.md, "Size of the wasm", has what each
+ * (`gzip -9`): the issue's target of 300 KiB. BENCHMARKS.md, "Build size", has what each
  * cut saved and what is left to cut.
  */
 const WASM_BUDGET_BYTES = 300 * 1024;
