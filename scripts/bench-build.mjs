@@ -17,7 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startAzqueue, throughput, warmUp } from './bench-node.mjs';
+import { throughput, warmUp } from './bench-node.mjs';
+import { startAzqueue } from './lib/bench-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = process.env.BENCH_BASELINE;
@@ -61,7 +62,7 @@ async function main() {
     if (!nodeBuild(b.www)) throw new Error(`the nodejs build beside ${b.www} is missing`);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
-  /** @type {import('./bench-node.mjs').Server[]} */
+  /** @type {import('./lib/bench-server.mjs').Server[]} */
   const servers = [];
   const load0 = os.loadavg();
   console.log(

@@ -1,6 +1,6 @@
 // Edge benchmark: the edge Worker under workerd (hosts/edge/dev.mjs, one Durable Object per queue,
 // SQLite storage) and the Node server with its durable journal (www/server.mjs --location), side by
-// side in one run, driven by the same load generator as scripts/bench-node.mjs (keep-alive
+// side in one run, driven by the same load generator as scripts/bench-node.mjs (scripts/lib/raw-queue-client.mjs: keep-alive
 // HTTP/1.1 on raw sockets, every request SharedKey-signed). Both answer only after the change is
 // on disk.
 //
@@ -17,7 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, phase } from './bench-node.mjs';
+import { phase } from './lib/bench-phase.mjs';
+import { Client } from './lib/raw-queue-client.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);

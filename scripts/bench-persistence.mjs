@@ -3,7 +3,7 @@
 //   - acknowledged puts/s, strict vs relaxed, with 1/8/32 concurrent producers:
 //       in headless Chromium on the IndexedDB store, and in Node on the journal (in-process,
 //       QueueService over `new Journal(dir)`), plus over HTTP against `www/server.mjs
-//       --location` (strict) with bench-node.mjs's SharedKey-signed keep-alive clients, one
+//       --location` (strict) with the SharedKey-signed keep-alive clients of scripts/lib/raw-queue-client.mjs, one
 //       connection per producer (`--inMemoryPersistence` alongside: the journal's own cost);
 //   - reopen time (open() until the service answers) at 10k and 100k messages, both stores.
 // Each rate runs for BENCH_MS (default 3000) milliseconds. Prints a Markdown table.
@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Client } from './bench-node.mjs';
+import { Client } from './lib/raw-queue-client.mjs';
 import { Journal } from '../hosts/node/journal.mjs';
 import { launch, serveHarness } from './lib/browser-harness.mjs';
 import { startServer } from './lib/azqueue-server.mjs';
