@@ -32,7 +32,7 @@ package: build
 # target/fuzz-failures/), then AFL++ on each coverage-guided target for AFL_SECONDS (default 120).
 fuzz:
 	cargo run --release --example fuzz -- run --seconds $${FUZZ_SECONDS:-600}
-	scripts/fuzz/afl.sh
+	fuzz/afl.sh
 
 # The browser suites in WebKitGTK alone (make test runs them too, layer wasm-webkit):
 # scripts/test-webkit.sh.

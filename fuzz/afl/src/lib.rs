@@ -1,7 +1,7 @@
 //! What the AFL++ targets share: the REST oracle of the structured fuzzer (one copy, included
-//! from `examples/fuzz/oracle.rs`) and a service to send requests to.
+//! from `fuzz/structured/oracle.rs`) and a service to send requests to.
 
-#[path = "../../../examples/fuzz/oracle.rs"]
+#[path = "../../structured/oracle.rs"]
 pub mod oracle;
 
 use azqueue::engine::{Emulator, SeededEntropy, Timestamp};

@@ -5,7 +5,7 @@
 # executions, paths found and crashes, then `afl: N passed, M failed`; any crash fails the run
 # (the crashing inputs stay in target/afl/<target>/default/crashes/).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 AFL_CRATE_VERSION=0.18.2
 RUN_SECONDS=${AFL_SECONDS:-120}
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -1,5 +1,5 @@
 //! The seeds: requests the official SDKs sent during a test run (captured by
-//! `scripts/fuzz/capture.mjs`), one of each shape, kept as one pipelined HTTP/1.1 stream in
+//! `fuzz/capture.mjs`), one of each shape, kept as one pipelined HTTP/1.1 stream in
 //! `tests/fixtures/fuzz/sdk-requests.http`.
 
 use azqueue::http1::{Config, Decoder, Item};

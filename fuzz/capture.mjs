@@ -2,7 +2,7 @@
 // server processes of a test run and every queue connection's inbound bytes land in
 // $AZQUEUE_CAPTURE/<pid>-<n>.http, exactly as received (pipelining and splits included).
 //
-//   AZQUEUE_CAPTURE=/tmp/capture NODE_OPTIONS="--import $PWD/scripts/fuzz/capture.mjs" \
+//   AZQUEUE_CAPTURE=/tmp/capture NODE_OPTIONS="--import $PWD/fuzz/capture.mjs" \
 //     node --test tests/e2e/
 //
 // Then `cargo run --release --example fuzz -- distill /tmp/capture` keeps one request of each
