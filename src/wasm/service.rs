@@ -2,13 +2,13 @@
 //! JS counterpart of `QueueServiceClient`, plus the fetch handler that serves the same queues to
 //! the official SDKs over the REST protocol.
 
-use super::clock::{AnyClock, FnClock, JsClock, ServiceClock};
+use super::clock::ServiceClock;
 use super::connection::Connection;
 use super::error::invalid_input;
 use super::inspect;
 use super::instance::Instance;
 use super::js_object::{JsObject, date};
-use super::options::{self, ListQueuesOptions, ServicePropertiesInput};
+use super::options::{self, ListQueuesOptions, OpenOptions, ServicePropertiesInput};
 use super::queue::{Queue, queue_name};
 use super::raw;
 use super::results;
@@ -19,13 +19,9 @@ use super::types::{
     JsEventListener, JsListQueuesOptions, JsOpenOptions, JsQueueCreateOptions,
     JsQueueServiceProperties,
 };
-use crate::engine::{
-    Emulator, Entropy, OsEntropy, QueueName, SeededEntropy, ServicePropertiesUpdate, Snapshot,
-    Timestamp,
-};
-use crate::rest::{AccountConfig, OAuth, Service, ServiceConfig};
+use crate::engine::{Emulator, Entropy, QueueName, ServicePropertiesUpdate, Snapshot, Timestamp};
+use crate::rest::Service;
 use crate::store::document;
-use base64::Engine as _;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -85,66 +81,15 @@ impl QueueService {
         if !(options.is_undefined() || options.is_null() || options.is_object()) {
             return Err(invalid_input("open() takes an options object"));
         }
-        let get = |key: &str| -> JsValue {
-            if options.is_object() {
-                js_sys::Reflect::get(&options, &key.into()).unwrap_or(JsValue::UNDEFINED)
-            } else {
-                JsValue::UNDEFINED
-            }
-        };
-
         let store = super::store::open(&options).await.map_err(|e| e.to_js())?;
-        let sql: Option<SqlHost> = match get("sql") {
-            v if v.is_undefined() || v.is_null() => None,
-            #[cfg(feature = "sql-host")]
-            v => Some(SqlHost::from_option(&v).map_err(invalid_input)?),
-            #[cfg(not(feature = "sql-host"))]
-            _ => {
-                return Err(invalid_input(
-                    "this build keeps messages in memory only: the `sql` option needs the \
-                     edge build (the `sql-host` feature)",
-                ));
-            }
-        };
-
-        let mut config = accounts(&get("accounts"))?;
-        if let Some(anonymous) = get("anonymous").as_bool() {
-            config.anonymous = anonymous;
-        }
-        if let Some(bom) = get("emitBom").as_bool() {
-            config.emit_bom = bom;
-        }
-        config.oauth = match get("oauth") {
-            v if v.is_undefined() || v.is_null() => OAuth::Off,
-            v if v.as_string().as_deref() == Some("basic") => OAuth::Basic,
-            _ => return Err(invalid_input("oauth must be \"basic\" when given")),
-        };
-        let account = match get("account").as_string() {
-            None => config.accounts[0].name.clone(),
-            Some(name) if config.account(&name).is_some() => name,
-            Some(name) => {
-                return Err(invalid_input(format!(
-                    "account `{name}` is not among the configured accounts"
-                )));
-            }
-        };
-
-        let clock = match get("now") {
-            v if v.is_undefined() || v.is_null() => AnyClock::Js(JsClock),
-            v => match v.dyn_into::<js_sys::Function>() {
-                Ok(f) => AnyClock::Fn(FnClock::new(f)),
-                Err(_) => {
-                    return Err(invalid_input(
-                        "`now` must be a function returning milliseconds or a Date",
-                    ));
-                }
-            },
-        };
-        let entropy: Box<dyn Entropy> = match get("seed").as_f64() {
-            Some(seed) => Box::new(SeededEntropy::new(seed as u64)),
-            None => Box::new(OsEntropy),
-        };
-        let cors = options::cors_option(&get("cors"))?;
+        let OpenOptions {
+            sql,
+            config,
+            account,
+            clock,
+            entropy,
+            cors,
+        } = OpenOptions::read(&options)?;
         let clock = Rc::new(ServiceClock::new(clock));
         store.set_clock(clock.clone());
 
@@ -605,50 +550,4 @@ impl QueueService {
             secure.unwrap_or(false),
         )
     }
-}
-
-/// The `accounts` option: absent → the development account; a string → Azurite's
-/// `AZURITE_ACCOUNTS` form; an array → `[{ name, key }]` or `[{ name, keys: [...] }]`.
-fn accounts(value: &JsValue) -> Result<ServiceConfig, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(ServiceConfig::dev());
-    }
-    if let Some(spec) = value.as_string() {
-        return ServiceConfig::from_azurite_accounts(&spec)
-            .map_err(|e| invalid_input(format!("accounts: {e}")));
-    }
-    let list = value.dyn_ref::<js_sys::Array>().ok_or_else(|| {
-        invalid_input("accounts must be an array of { name, key } or an AZURITE_ACCOUNTS string")
-    })?;
-    let mut accounts = Vec::new();
-    for item in list.iter() {
-        let field = |k: &str| js_sys::Reflect::get(&item, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        let name = field("name")
-            .as_string()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| invalid_input("each account needs a non-empty `name`"))?;
-        let mut keys: Vec<String> = field("key").as_string().into_iter().collect();
-        if let Some(more) = field("keys").dyn_ref::<js_sys::Array>() {
-            keys.extend(more.iter().filter_map(|k| k.as_string()));
-        }
-        if keys.is_empty() {
-            return Err(invalid_input(format!("account `{name}` needs a `key`")));
-        }
-        if keys
-            .iter()
-            .any(|k| base64::engine::general_purpose::STANDARD.decode(k).is_err())
-        {
-            return Err(invalid_input(format!(
-                "a key of account `{name}` is not valid base64"
-            )));
-        }
-        accounts.push(AccountConfig { name, keys });
-    }
-    if accounts.is_empty() {
-        return Err(invalid_input("accounts must not be empty"));
-    }
-    Ok(ServiceConfig {
-        accounts,
-        ..ServiceConfig::dev()
-    })
 }
