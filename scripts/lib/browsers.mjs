@@ -46,7 +46,7 @@ export async function virtualDisplay() {
   );
   const number = await new Promise((resolve, reject) => {
     let out = '';
-    xvfb.stdio[3].on('data', (d) => {
+    /** @type {import('node:stream').Readable} fd 3, piped */ (xvfb.stdio[3]).on('data', (d) => {
       out += d;
       if (out.includes('\n')) resolve(out.trim());
     });
@@ -138,9 +138,9 @@ export function launchBrowser(browser, profile, url, { display } = {}) {
     child.once('exit', (code, signal) => r({ code, signal }));
     child.once('error', () => r({ code: null, signal: null })); // never started
   });
-  const signalGroup = (signal) => {
+  const signalGroup = (/** @type {NodeJS.Signals} */ signal) => {
     try {
-      process.kill(-child.pid, signal);
+      process.kill(-(/** @type {number} started */ (child.pid)), signal);
     } catch {}
   };
   return {

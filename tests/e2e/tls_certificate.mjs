@@ -12,7 +12,7 @@ import path from 'node:path';
 
 export const PFX_PASSWORD = 'azqueue-test';
 
-const openssl = (args, cwd) =>
+const openssl = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
   execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 
 /** Makes the files in a new temporary directory (or `dir`) and returns their paths. */
@@ -86,6 +86,6 @@ export function makeCertificate(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azq
     ],
     dir,
   );
-  const at = (name) => path.join(dir, name);
+  const at = (/** @type {string} */ name) => path.join(dir, name);
   return { dir, ca: at('ca.pem'), cert: at('cert.pem'), key: at('key.pem'), pfx: at('cert.pfx') };
 }

@@ -46,7 +46,8 @@ test('the SDK suites and the TLS suites pass over HTTPS', { timeout: 600_000 }, 
       out += d;
     });
     const code = await new Promise((resolve) => child.on('exit', resolve));
-    const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN);
+    const count = (/** @type {string} */ what) =>
+      Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN);
     assert.equal(
       code,
       0,
