@@ -1,6 +1,6 @@
 //! The JavaScript faces of the service: the `QueueService` and `Queue` classes, the fetch handler
-//! `(Request) => Promise<Response>`, the socket-level HTTP/1.1 `Connection`, and the clocks and
-//! stores that only a JS host can provide.
+//! `(Request) => Promise<Response>`, the socket-level HTTP/1.1 `Connection` (the Node server's;
+//! the `socket` feature), and the clocks and stores that only a JS host can provide.
 //!
 //! This is the only module that may touch `wasm_bindgen`, `js_sys` or `web_sys`; everything it
 //! does with queues goes through `crate::engine` (the JS classes) or `crate::rest` (the fetch
@@ -17,6 +17,7 @@
 
 mod adapter;
 mod clock;
+#[cfg(feature = "socket")]
 mod connection;
 mod error;
 mod events;
@@ -41,6 +42,7 @@ mod types;
 mod web_lock;
 
 pub use adapter::{AdapterStore, check_storage_adapter};
+#[cfg(feature = "socket")]
 pub use connection::Connection;
 pub use idb::{IdbStore, delete_database};
 pub use queue::Queue;

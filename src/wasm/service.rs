@@ -3,6 +3,7 @@
 //! the official SDKs over the REST protocol.
 
 use super::clock::ServiceClock;
+#[cfg(feature = "socket")]
 use super::connection::Connection;
 use super::error::invalid_input;
 use super::inspect;
@@ -535,6 +536,7 @@ impl QueueService {
     /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked
     /// against it, as Azure checks it. `secure` says the socket is TLS (`node:tls`): requests
     /// are then served as HTTPS ones (bearer tokens, `spr=https`).
+    #[cfg(feature = "socket")]
     pub fn connection(
         &self,
         host: String,
