@@ -50,6 +50,30 @@ impl Operation {
         Operation::DeleteMessage,
         Operation::UpdateMessage,
     ];
+
+    /// The operation's name as Azure's REST reference spells it.
+    pub fn name(self) -> &'static str {
+        use Operation::*;
+        match self {
+            ListQueues => "List Queues",
+            SetServiceProperties => "Set Service Properties",
+            GetServiceProperties => "Get Service Properties",
+            GetServiceStats => "Get Service Stats",
+            Preflight => "Preflight",
+            CreateQueue => "Create Queue",
+            DeleteQueue => "Delete Queue",
+            GetQueueMetadata => "Get Queue Metadata",
+            SetQueueMetadata => "Set Queue Metadata",
+            GetQueueAcl => "Get Queue ACL",
+            SetQueueAcl => "Set Queue ACL",
+            PutMessage => "Put Message",
+            GetMessages => "Get Messages",
+            PeekMessages => "Peek Messages",
+            ClearMessages => "Clear Messages",
+            DeleteMessage => "Delete Message",
+            UpdateMessage => "Update Message",
+        }
+    }
 }
 
 /// What a path names, below the account.
@@ -91,21 +115,43 @@ pub fn target(
     path: &str,
     is_account: impl Fn(&str) -> bool,
 ) -> Result<Target, RestError> {
+    let address = address(host, path, is_account)?;
+    Ok(Target {
+        resource: resource(&address.below)?,
+        account: address.account,
+        secondary: address.secondary,
+        path_style: address.path_style,
+    })
+}
+
+/// The account a request is addressed to, and the decoded path segments below it.
+struct Address {
+    account: String,
+    secondary: bool,
+    path_style: bool,
+    below: Vec<String>,
+}
+
+fn address(
+    host: Option<&str>,
+    path: &str,
+    is_account: impl Fn(&str) -> bool,
+) -> Result<Address, RestError> {
     let host_name = host.map(strip_port).unwrap_or("");
     let label = host_name.split('.').next().unwrap_or("");
     let host_label_account = host_name.contains('.')
         && !is_ip(host_name)
         && is_account(label.strip_suffix("-secondary").unwrap_or(label));
-    let segments: Vec<String> = path
+    let mut segments: Vec<String> = path
         .split('/')
         .skip(1)
         .map(|s| percent_decode_str(s).decode_utf8_lossy().into_owned())
         .collect();
-    let (raw_account, rest) = if host_label_account {
-        (label.to_owned(), &segments[..])
+    let raw_account = if host_label_account {
+        label.to_owned()
     } else {
-        match segments.split_first() {
-            Some((first, rest)) if !first.is_empty() => (first.clone(), rest),
+        match segments.first() {
+            Some(first) if !first.is_empty() => segments.remove(0),
             _ => return Err(RestError::new(ErrorCode::InvalidUri)),
         }
     };
@@ -114,11 +160,20 @@ pub fn target(
         None => (raw_account, false),
     };
     // A trailing slash after the account or queue is tolerated, as SDKs send both forms.
-    let rest: Vec<&str> = match rest {
-        [head @ .., last] if last.is_empty() => head.iter().map(String::as_str).collect(),
-        all => all.iter().map(String::as_str).collect(),
-    };
-    let resource = match rest.as_slice() {
+    if segments.last().is_some_and(String::is_empty) {
+        segments.pop();
+    }
+    Ok(Address {
+        account,
+        secondary,
+        path_style: !host_label_account,
+        below: segments,
+    })
+}
+
+fn resource(below: &[String]) -> Result<Resource, RestError> {
+    let below: Vec<&str> = below.iter().map(String::as_str).collect();
+    Ok(match below.as_slice() {
         [] => Resource::Service,
         [q] => Resource::Queue((*q).to_owned()),
         [q, m] if m.eq_ignore_ascii_case("messages") => Resource::Messages((*q).to_owned()),
@@ -126,13 +181,50 @@ pub fn target(
             Resource::Message((*q).to_owned(), (*id).to_owned())
         }
         _ => return Err(RestError::new(ErrorCode::InvalidUri)),
-    };
-    Ok(Target {
-        account,
-        secondary,
-        path_style: !host_label_account,
-        resource,
     })
+}
+
+/// The router's reading of a path-style request (`/<account>[/<queue>…]`), for hosts that
+/// dispatch a request before the service answers it: the edge Worker picks a Durable Object by
+/// it, the teaching page names its log lines by it. The service still answers every request
+/// itself, refusals included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The account, without any `-secondary` suffix; `None` when the path names none.
+    pub account: Option<String>,
+    pub secondary: bool,
+    /// The queue segment, decoded, whether or not it is a valid queue name.
+    pub queue: Option<String>,
+    /// True when `queue` is a valid queue name (`engine::QueueName`'s rules).
+    pub queue_name_valid: bool,
+    /// The operation, or the error code the service answers with when there is none.
+    pub operation: Result<Operation, ErrorCode>,
+}
+
+/// Reads `method` on a path-style `path` with its raw `query` (after `?`, if any).
+pub fn read(method: &str, path: &str, query: Option<&str>) -> Reading {
+    let Ok(address) = address(None, path, |_| false) else {
+        return Reading {
+            account: None,
+            secondary: false,
+            queue: None,
+            queue_name_valid: false,
+            operation: Err(ErrorCode::InvalidUri),
+        };
+    };
+    let queue = address.below.first().cloned();
+    let operation = resource(&address.below)
+        .and_then(|r| route(method, &r, &Query::parse(query)))
+        .map_err(|e| e.code);
+    Reading {
+        queue_name_valid: queue
+            .as_deref()
+            .is_some_and(|q| crate::engine::QueueName::parse(q).is_ok()),
+        account: Some(address.account),
+        secondary: address.secondary,
+        queue,
+        operation,
+    }
 }
 
 fn strip_port(host: &str) -> &str {
@@ -332,6 +424,26 @@ mod tests {
         for (method, url, want) in table {
             assert_eq!(&op(method, url), want, "{method} {url}");
         }
+    }
+
+    #[test]
+    fn a_reading_names_the_account_and_queue_even_when_the_service_refuses() {
+        let r = read("GET", "/acct-secondary/q%2Dx/other", None);
+        assert_eq!(r.account.as_deref(), Some("acct"));
+        assert!(r.secondary);
+        assert_eq!(r.queue.as_deref(), Some("q-x"));
+        assert!(r.queue_name_valid);
+        assert_eq!(r.operation, Err(ErrorCode::InvalidUri));
+        let r = read("GET", "/acct/q/messages", Some("peekonly=true"));
+        assert_eq!(r.operation.map(Operation::name), Ok("Peek Messages"));
+        let r = read("PUT", "/acct/a--b/", None);
+        assert_eq!(r.queue.as_deref(), Some("a--b"));
+        assert!(!r.queue_name_valid);
+        assert_eq!(r.operation, Ok(CreateQueue));
+        let r = read("GET", "/acct/", Some("comp=list"));
+        assert_eq!((r.queue, r.operation), (None, Ok(ListQueues)));
+        let r = read("GET", "/", None);
+        assert_eq!((r.account, r.operation), (None, Err(ErrorCode::InvalidUri)));
     }
 
     #[test]

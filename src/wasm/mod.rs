@@ -33,6 +33,7 @@ mod queue;
 mod raw;
 mod result_shapes;
 mod results;
+mod route;
 mod serve;
 mod service;
 mod sql_host;
