@@ -1,17 +1,20 @@
-// Which object serves a request, decided from the REST path alone (path-style URLs, as Azurite's:
-// `/<account>[/<queue>[/messages[/<id>]]]`). Pure, so it is tested without workerd.
+// Which object serves a request, decided from the REST router's own reading of its path
+// (`QueueService.routeOf`, src/rest/route.rs: path-style URLs, as Azurite's,
+// `/<account>[/<queue>[/messages[/<id>]]]`). The reading is passed in, so this is tested
+// without workerd.
 //
 // - A queue's own operations (its messages, metadata, ACL, create, delete) go to the queue's
 //   object, named `<account>/<queue>`: one object per queue, as one queue is one partition in
 //   Azure.
 // - Account-level operations (List Queues, service properties, stats) and CORS preflights go to
 //   the account's directory object, named `<account>`.
-// - A queue segment that cannot be a queue name goes to the directory too, which refuses it
+// - A queue segment that is not a valid queue name goes to the directory too, which refuses it
 //   exactly as a queue object would (the REST layer checks names before anything else), so no
 //   object is ever addressed for it.
 
-/** The secondary (read-only) endpoint's suffix: `<account>-secondary` is the same account's data. */
-const SECONDARY = '-secondary';
+/** @import { RouteReading } from '../../pkg/web/azqueue.js' */
+
+/** @typedef {(method: string, url: string) => RouteReading} RouteOf `QueueService.routeOf` */
 
 /**
  * @returns {{ kind: 'queue', account: string, queue: string }
@@ -19,16 +22,15 @@ const SECONDARY = '-secondary';
  *   | { kind: 'none' }}
  * @param {string} method
  * @param {string} url
+ * @param {RouteOf} routeOf
  */
-export function route(method, url) {
+export function route(method, url, routeOf) {
   const { pathname } = new URL(url);
   const parts = pathname.split('/').slice(1);
-  if (parts[0] === '_azqueue') return inspectRoute(parts);
-  const account = baseAccount(decode(parts[0] ?? ''));
+  if (parts[0] === '_azqueue') return inspectRoute(parts, url, routeOf);
+  const { account, queue, queueNameValid } = routeOf(method, url);
   if (!account) return { kind: 'none' };
-  const queue = decode(parts[1] ?? '');
-  if (method === 'OPTIONS' || queue === '' || !couldBeQueueName(queue))
-    return { kind: 'directory', account };
+  if (method === 'OPTIONS' || !queue || !queueNameValid) return { kind: 'directory', account };
   return { kind: 'queue', account, queue };
 }
 
@@ -36,38 +38,20 @@ export function route(method, url) {
  * `/_azqueue/inspect/<account>/<queue>` and `/_azqueue/memory/<account>/<queue>` (the isolate's
  * memory as that queue's object sees it) are the queue object's; the rest spans objects.
  * @param {string[]} parts the path's segments
+ * @param {string} url
+ * @param {RouteOf} routeOf
  * @returns {{ kind: 'queue', account: string, queue: string } | { kind: 'none' }}
  */
-function inspectRoute(parts) {
+function inspectRoute(parts, url, routeOf) {
   if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {
-    const account = decode(parts[2]);
-    const queue = decode(parts[3]);
-    if (account && couldBeQueueName(queue)) return { kind: 'queue', account, queue };
+    // `<account>/<queue>` read as the router reads a queue's own path.
+    const { account, queue, queueNameValid } = routeOf(
+      'GET',
+      new URL(`/${parts[2]}/${parts[3]}`, url).href,
+    );
+    if (account && queue && queueNameValid) return { kind: 'queue', account, queue };
   }
   return { kind: 'none' };
-}
-
-/**
- * False only for what can never be a queue name (other characters, or a length outside 3–63);
- * the REST layer decides the finer rules (hyphens) in the queue object.
- * @param {string} name
- */
-export function couldBeQueueName(name) {
-  return /^[a-z0-9-]{3,63}$/.test(name);
-}
-
-/** @param {string} account */
-function baseAccount(account) {
-  return account.endsWith(SECONDARY) ? account.slice(0, -SECONDARY.length) : account;
-}
-
-/** @param {string} segment */
-function decode(segment) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**

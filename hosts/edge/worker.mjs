@@ -5,6 +5,7 @@
 
 import { route, queueObjectName } from './route.mjs';
 import { azureError, CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mjs';
+import { QueueService } from './wasm.mjs';
 
 export { QueueObject } from './queue-object.mjs';
 export { DirectoryObject } from './directory-object.mjs';
@@ -23,7 +24,7 @@ export default {
       console.error(`azqueue: ${unbound}`);
       return azureError(request, 500, 'InternalError', unbound);
     }
-    const target = route(request.method, request.url);
+    const target = route(request.method, request.url, QueueService.routeOf);
     const { pathname } = new URL(request.url);
     if (pathname === '/_azqueue/clock') {
       // docs/clock.md: every queue's object decides visibility at its own request's `now` and
