@@ -83,6 +83,9 @@ sw.addEventListener('activate', (event) => {
 sw.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (url.origin !== sw.location.origin) return;
+  // Only the account segment decides, and synchronously (respondWith cannot wait): a forwarding
+  // worker never loads the wasm, so QueueService.routeOf is not at hand; the engine or the page
+  // reads the rest of the path with the REST router itself.
   const first = url.pathname.split('/')[1] ?? '';
   const account = first.endsWith('-secondary') ? first.slice(0, -'-secondary'.length) : first;
   if (!ACCOUNTS.includes(account)) return;

@@ -4,7 +4,6 @@
 // saved and replayed (after a reload, or to rewind) on a fresh seeded engine.
 
 import { Consumer, LeaseWorker, Producer } from './actors.js';
-import { operationOf } from './rest.js';
 
 /** @import { Demo } from './demo.js' */
 
@@ -98,9 +97,9 @@ function actOn(demo, { name, action, key, value }) {
  */
 async function relaySdk(demo, { method, url, headers, body }) {
   const fromSdk = headers.some(([k, v]) => /user-?agent$/i.test(k) && /azsdk-js/i.test(v));
-  const { pathname, searchParams } = new URL(url);
+  const { pathname } = new URL(url);
   // A queue that code on this page creates is drawn too, so its messages can be watched.
-  if (operationOf(method, pathname, searchParams) === 'Create Queue')
+  if (demo.rest.operationOf(method, url) === 'Create Queue')
     demo.watch(decodeURIComponent(pathname.split('/')[2]));
   return demo.rest.relay(
     fromSdk ? 'SDK snippet' : 'Your code',

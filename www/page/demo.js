@@ -162,6 +162,7 @@ export class Demo {
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
       handler,
+      routeOf: this.#QueueService.routeOf,
       clock: this.clock,
       origin: this.#origin,
       nameOf: (id) => this.label(id),

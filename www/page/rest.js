@@ -80,6 +80,7 @@ const SHOWN_HEADERS = [
 
 export class RestClient {
   #handler;
+  #routeOf;
   #clock;
   #base;
   #seq = 0;
@@ -87,14 +88,17 @@ export class RestClient {
   /**
    * @param {object} o
    * @param {(r: Request) => Promise<Response>} o.handler the engine's fetch handler
+   * @param {(method: string, url: string) => { operation?: string }} o.routeOf the engine's
+   *   reading of a request (`QueueService.routeOf`), which names each call in the log
    * @param {{ now(): number }} o.clock the virtual clock (log entries are stamped with it)
    * @param {string} o.origin where the account's path starts (the page's own origin)
    * @param {(entry: LogEntry) => void} o.onCall called once per completed call
    * @param {(messageId: string) => string} [o.nameOf] a message's name in summaries
    * @param {import("./receipts.js").Receipts} [o.receipts] names every pop receipt issued
    */
-  constructor({ handler, clock, origin, onCall, nameOf = short, receipts }) {
+  constructor({ handler, routeOf, clock, origin, onCall, nameOf = short, receipts }) {
     this.#handler = handler;
+    this.#routeOf = routeOf;
     this.nameOf = nameOf;
     this.#clock = clock;
     this.#base = `${origin}/${ACCOUNT}`;
@@ -124,6 +128,15 @@ export class RestClient {
       sent: body,
     });
     return result;
+  }
+
+  /**
+   * The Azure operation a raw request is, as the engine's router reads it (for the log).
+   * @param {string} method
+   * @param {string} url
+   */
+  operationOf(method, url) {
+    return this.#routeOf(method, url).operation ?? `${method} request`;
   }
 
   /**
@@ -162,7 +175,7 @@ export class RestClient {
   async #exchange(actor, request, { op, via, tag = '', sent } = {}) {
     const url = new URL(request.url);
     const method = request.method;
-    op ??= operationOf(method, url.pathname, url.searchParams);
+    op ??= this.operationOf(method, request.url);
     const at = this.#clock.now();
     const response = await this.#handler(request);
     const bytes = await response.arrayBuffer();
@@ -447,38 +460,6 @@ function staleWhy(presented, current) {
 function errorMessage(text) {
   if (!text || !text.includes('<Error>')) return undefined;
   return xml(text).querySelector('Error > Message')?.textContent?.split('\n')[0];
-}
-
-/**
- * The Azure operation a raw request is, from its method, path and query (for the log).
- * @param {string} method
- * @param {string} pathname
- * @param {URLSearchParams} params
- */
-export function operationOf(method, pathname, params) {
-  const parts = pathname.split('/').filter(Boolean).slice(1); // after the account
-  const comp = params.get('comp');
-  if (method === 'OPTIONS') return 'Preflight';
-  if (parts.length === 0) {
-    if (comp === 'list') return 'List Queues';
-    if (comp === 'properties')
-      return method === 'PUT' ? 'Set Service Properties' : 'Get Service Properties';
-    if (comp === 'stats') return 'Get Service Stats';
-  } else if (parts.length === 1) {
-    if (comp === 'metadata') return method === 'PUT' ? 'Set Queue Metadata' : 'Get Queue Metadata';
-    if (comp === 'acl') return method === 'PUT' ? 'Set Queue ACL' : 'Get Queue ACL';
-    if (method === 'PUT') return 'Create Queue';
-    if (method === 'DELETE') return 'Delete Queue';
-  } else if (parts[1] === 'messages' && parts.length === 2) {
-    if (method === 'POST') return 'Put Message';
-    if (method === 'DELETE') return 'Clear Messages';
-    if (method === 'GET')
-      return params.get('peekonly') === 'true' ? 'Peek Messages' : 'Get Messages';
-  } else if (parts[1] === 'messages' && parts.length === 3) {
-    if (method === 'PUT') return 'Update Message';
-    if (method === 'DELETE') return 'Delete Message';
-  }
-  return `${method} request`;
 }
 
 /** @param {string} text */
