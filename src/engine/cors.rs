@@ -7,7 +7,7 @@ use super::limits::{
     CORS_METHODS, MAX_CORS_ENTRY, MAX_CORS_RULES, MAX_CORS_TEXT, MAX_LITERAL_CORS_HEADERS,
     MAX_PREFIXED_CORS_HEADERS,
 };
-use super::properties::PropertiesError;
+use super::properties_error::PropertiesError;
 
 /// One `CorsRule`. Lists are kept as the comma-separated strings the client sent (trimmed),
 /// which is also how they are written back.

@@ -33,6 +33,7 @@ pub mod name;
 mod order_index;
 pub mod params;
 pub mod properties;
+mod properties_error;
 pub mod queue;
 pub mod sql;
 #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
