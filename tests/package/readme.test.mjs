@@ -1,5 +1,6 @@
 // The README as a user follows it: every fenced block, in order, in an empty project that has
-// the packed tarball in ./dist (as `make package` writes it), with no Rust on the PATH.
+// the packed tarball in ./dist (as `make package` writes it), with no Rust on the PATH; then the
+// user sections the README links to for more (docs/edge.md, "Deploy it"), in the same project.
 //
 // - ```sh blocks: each command runs as written (`sh -c`). One that exits must exit 0; one that
 //   serves must print its ready line (`azqueue ready: … connection "…"`, or wrangler's
@@ -45,6 +46,18 @@ export function commands(text) {
     .split('\n')
     .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
     .filter(Boolean);
+}
+
+/**
+ * One `## ` section of a Markdown text, from its heading to the next.
+ * @param {string} markdown
+ * @param {string} heading
+ */
+export function section(markdown, heading) {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `no section "${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
 }
 
 /** deno and bun, as a user who installed them would have them. */
@@ -135,6 +148,7 @@ async function roundTrip(/** @type {string} */ connectionString, /** @type {stri
 test('every command the README gives runs as written from the packed tarball', async (t) => {
   const { dir } = installedProject();
   const readme = fs.readFileSync(path.join(dir, 'node_modules', 'azqueue', 'README.md'), 'utf8');
+  const edge = section(fs.readFileSync(path.join(ROOT, 'docs', 'edge.md'), 'utf8'), 'Deploy it');
   const env = {
     ...USER_ENV,
     PATH: `${toolBin()}${path.delimiter}${USER_ENV.PATH}`,
@@ -145,7 +159,7 @@ test('every command the README gives runs as written from the packed tarball', a
     WRANGLER_SEND_METRICS: 'false',
   };
   let ran = 0;
-  for (const [i, block] of blocks(readme).entries()) {
+  for (const [i, block] of [...blocks(readme), ...blocks(edge)].entries()) {
     if (block.file && block.lang !== 'sh') {
       fs.writeFileSync(path.join(dir, block.file), block.text);
       continue;
@@ -200,5 +214,5 @@ test('every command the README gives runs as written from the packed tarball', a
       ran += 1;
     }
   }
-  assert.ok(ran >= 5, `only ${ran} commands and programs found in the README`);
+  assert.ok(ran >= 10, `only ${ran} commands and programs found in the README and docs/edge.md`);
 });
