@@ -110,3 +110,64 @@ fn a_streamed_body_is_read_from_its_start() {
     let items = peeked.into_model().unwrap().items.unwrap_or_default();
     assert_eq!(items[0].message_text.as_deref(), Some("streamed"));
 }
+
+/// A SharedKey request the way an SDK signs it: dated by the wall clock, whatever the
+/// queues' clock says.
+fn shared_key_list_queues(date: &str) -> http::Request<Vec<u8>> {
+    use azqueue::rest::OAuth;
+    use azqueue::rest::auth::{AccountKey, AuthInput, Scheme, Variant, shared_key};
+    use azqueue::rest::config::{DEV_ACCOUNT, DEV_KEY};
+    let mut headers = http::HeaderMap::new();
+    headers.insert("x-ms-date", date.parse().unwrap());
+    headers.insert("x-ms-version", "2025-11-05".parse().unwrap());
+    let path = format!("/{DEV_ACCOUNT}");
+    let input = AuthInput {
+        method: "GET",
+        path: &path,
+        query: Some("comp=list"),
+        headers: &headers,
+        account: DEV_ACCOUNT,
+        queue: None,
+        https: false,
+        client_ip: None,
+        wall: Timestamp::from_secs(0),
+        oauth: OAuth::Off,
+        endpoint: "",
+    };
+    let to_sign = shared_key::string_to_sign(Scheme::SharedKey, &input, Variant::default());
+    let signature = AccountKey::from_base64(DEV_KEY)
+        .unwrap()
+        .sign(&to_sign)
+        .to_base64();
+    let mut request = http::Request::get(format!("http://127.0.0.1:10001{path}?comp=list"))
+        .body(Vec::new())
+        .unwrap();
+    *request.headers_mut() = headers;
+    request.headers_mut().insert(
+        "authorization",
+        format!("SharedKey {DEV_ACCOUNT}:{signature}")
+            .parse()
+            .unwrap(),
+    );
+    request
+}
+
+#[test]
+fn a_request_dated_by_the_wall_clock_is_accepted_wherever_the_test_clock_is() {
+    let now = azure_core::time::OffsetDateTime::now_utc();
+    // DEFAULT_START (2026-01-01) and eight days past the wall clock: both are more than the
+    // 15 minutes of skew a request date is allowed from the wall clock.
+    let queues = InProcessQueues::new();
+    let wall = azure_core::time::to_rfc7231(&now);
+    let r = queues.transport().handle(&shared_key_list_queues(&wall));
+    assert_eq!(r.status(), 200, "{}", String::from_utf8_lossy(r.body()));
+    queues
+        .clock()
+        .advance_secs(u64::try_from(now.unix_timestamp()).unwrap() - 1_767_225_600 + 8 * 86_400);
+    let r = queues.transport().handle(&shared_key_list_queues(&wall));
+    assert_eq!(r.status(), 200, "{}", String::from_utf8_lossy(r.body()));
+    // A date 20 minutes off the wall clock is still refused.
+    let stale = azure_core::time::to_rfc7231(&(now - azure_core::time::Duration::minutes(20)));
+    let r = queues.transport().handle(&shared_key_list_queues(&stale));
+    assert_eq!(r.status(), 403);
+}

@@ -1,8 +1,8 @@
 //! [`InProcessTransport`]: the Rust SDK's `HttpClient`, answered by a [`Service`] in this
 //! process at the time a [`ManualClock`] says.
 
-use crate::engine::{Clock, ManualClock};
-use crate::rest::Service;
+use crate::engine::{Clock, ManualClock, Timestamp};
+use crate::rest::{Clocks, Service};
 use azure_core::error::{Error, ErrorKind};
 use azure_core::http::headers::{HeaderName, HeaderValue, Headers};
 use azure_core::http::{AsyncRawResponse, Body, HttpClient, Request, StatusCode};
@@ -45,11 +45,29 @@ impl InProcessTransport {
     }
 
     /// Answers one request in `http` types, as the SDK's requests are answered (for code that
-    /// builds its own requests, or a client other than the SDK).
+    /// builds its own requests, or a client other than the SDK). The queues run at the clock's
+    /// time; the request date and SAS windows are checked on the wall clock, which is the one
+    /// the SDK signs with, so a clock moved days ahead does not make signed requests stale.
     pub fn handle(&self, request: &http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
-        let now = self.clock.now();
-        lock(&self.service).handle(now, request)
+        let clocks = Clocks {
+            queue: self.clock.now(),
+            wall: wall_now(),
+        };
+        lock(&self.service).handle_at(clocks, request)
     }
+}
+
+/// The wall clock, as the SDK reads it to sign a request.
+#[cfg(not(target_arch = "wasm32"))]
+fn wall_now() -> Timestamp {
+    crate::engine::SystemClock.now()
+}
+
+/// The wall clock, as the SDK reads it to sign a request (`time` over the browser's `Date`).
+#[cfg(target_arch = "wasm32")]
+fn wall_now() -> Timestamp {
+    let ms = time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000;
+    Timestamp::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 /// The service stays usable even if a caller's closure panicked while holding it: the engine
