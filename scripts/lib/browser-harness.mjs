@@ -14,6 +14,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
 const PKG = path.join(ROOT, 'pkg', 'web');
 const PAGES = path.join(HERE, 'harness-pages');
+/** @type {Record<string, string>} */
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 /**
@@ -31,13 +32,14 @@ export async function serveHarness() {
     throw new Error('pkg/web is missing: run `make build` first');
   /**
    * `onLedger` hears each entry the page's `ledger()` posts: a kind, then its values (JSON).
-   * @type {{ onLedger: (kind: string, ...values: any[]) => void, url?: string,
-   *   call?: (fn: string, ...args: unknown[]) => Promise<unknown>, abandon?: (why: string) => void,
-   *   close?: () => Promise<unknown> }}
+   * @type {{ onLedger: (kind: string, ...values: any[]) => void }}
    */
   const harness = { onLedger: () => {} };
+  /** @type {{ id: number, fn: string, args: unknown[] }[]} */
   const commands = [];
+  /** @type {Map<number, { resolve: (value: unknown) => void, reject: (error: Error) => void }>} */
   const pending = new Map();
+  /** @type {http.ServerResponse | null} the page's held `GET /command`, answered with the next command */
   let waiting = null;
   let nextId = 1;
   const dispatch = () => {
@@ -47,7 +49,8 @@ export async function serveHarness() {
       .end(JSON.stringify(commands.shift()));
     waiting = null;
   };
-  harness.call = (fn, ...args) =>
+  /** @type {(fn: string, ...args: unknown[]) => Promise<unknown>} */
+  const call = (fn, ...args) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
@@ -59,8 +62,9 @@ export async function serveHarness() {
    * dead page's held `GET /command`: its connection can outlive the browser process the test
    * waited for (WebKitGTK's network process holds it and dies a moment later), and the next
    * page's first command would go down it and be lost.
+   * @param {string} why
    */
-  harness.abandon = (why) => {
+  const abandon = (why) => {
     waiting?.destroy();
     waiting = null;
     commands.length = 0;
@@ -68,7 +72,7 @@ export async function serveHarness() {
     pending.clear();
   };
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
+    const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === '/command') {
       waiting?.writeHead(409).end(); // a reloaded page replaces the one that was waiting
       waiting = res;
@@ -120,13 +124,14 @@ export async function serveHarness() {
   });
   await /** @type {Promise<void>} */ (new Promise((r) => server.listen(0, '127.0.0.1', r)));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  harness.url = `http://127.0.0.1:${port}/work.html`;
-  harness.close = () =>
+  const url = `http://127.0.0.1:${port}/work.html`;
+  /** @type {() => Promise<void>} */
+  const close = () =>
     new Promise((r) => {
-      server.close(r);
+      server.close(() => r());
       server.closeAllConnections();
     });
-  return harness;
+  return Object.assign(harness, { url, call, abandon, close });
 }
 
 const FLAGS = [
@@ -140,13 +145,19 @@ const FLAGS = [
  * Starts Chromium on `profile` (a user-data-dir, so IndexedDB persists across launches) in its
  * own process group. Resolves to { browser, page, pid, errors, kill(), close() } with the page
  * at `url`, its module loaded.
+ * @param {string} profile
+ * @param {string} url
  */
 export async function launch(profile, url) {
   const child = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // Spawned detached, so its pid is the process group's: kill() and close() signal -pid.
+  const pid = /** @type {number} */ (child.pid);
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  /** @type {string} */
   const ws = await new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(
@@ -170,6 +181,7 @@ export async function launch(profile, url) {
   const browser = await chromium.connectOverCDP(ws);
   const context = browser.contexts()[0];
   const page = context.pages()[0] ?? (await context.newPage());
+  /** @type {Error[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   await page.goto(url);
@@ -181,12 +193,12 @@ export async function launch(profile, url) {
   return {
     browser,
     page,
-    pid: child.pid,
+    pid,
     errors,
     /** SIGKILL to the whole process group (browser, renderers, utilities). */
     kill: async () => {
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-pid, 'SIGKILL');
       } catch {}
       return exited;
     },
@@ -194,7 +206,7 @@ export async function launch(profile, url) {
     close: async () => {
       await browser.close().catch(() => {});
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        process.kill(-pid, 'SIGTERM');
       } catch {}
       return exited;
     },

@@ -134,6 +134,7 @@ export function launchBrowser(browser, profile, url, { display } = {}) {
   child.on('error', (e) => {
     err += `\ncannot start ${file}: ${e.message}`;
   });
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((r) => {
     child.once('exit', (code, signal) => r({ code, signal }));
     child.once('error', () => r({ code: null, signal: null })); // never started

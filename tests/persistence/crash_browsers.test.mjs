@@ -23,9 +23,18 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 1);
 const BROWSERS = (process.env.CRASH_BROWSERS ?? 'firefox').split(',');
 const [MIN_ACKS, MAX_ACKS] = (process.env.CRASH_ACKS ?? '1500,3000').split(',').map(Number);
 
-/** `harness.call`, failing with the browser's last words if it takes longer than `ms`. */
+/**
+ * `harness.call`, failing with the browser's last words if it takes longer than `ms`.
+ * @param {Awaited<ReturnType<typeof serveHarness>>} harness
+ * @param {ReturnType<typeof launchBrowser>} browser
+ * @param {number} ms
+ * @param {string} fn
+ * @param {...unknown} args
+ */
 async function callWithin(harness, browser, ms, fn, ...args) {
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(
       () =>
@@ -54,12 +63,15 @@ for (const name of BROWSERS) {
       const url = harness.url.replace(/work\.html$/, 'drive.html');
       const display = name === 'webkit' ? await virtualDisplay() : null;
       const ledger = new Ledger();
+      /** @type {unknown[]} */
       const pageErrors = [];
+      /** @type {ReturnType<typeof launchBrowser> | null} */
       let browser = null;
       try {
         for (let round = 1; round <= ROUNDS + 1; round++) {
           let stopAt = Infinity;
           let start = 0;
+          /** @type {ReturnType<typeof launchBrowser>['exited'] | null} */
           let killing = null;
           browser = launchBrowser(name, profile, url, { display: display?.display });
           const current = browser;
@@ -71,7 +83,9 @@ for (const name of BROWSERS) {
             if (ledger.acks - start >= stopAt) killing ??= current.kill();
           };
           await callWithin(harness, browser, 90_000, 'open');
-          const held = new Map(await callWithin(harness, browser, 60_000, 'present'));
+          const present = await callWithin(harness, browser, 60_000, 'present');
+          // drive.js answers `azq.present()`: the queue's [id, text] pairs.
+          const held = new Map(/** @type {[string, string][]} */ (present));
           assert.deepEqual(ledger.check(held), [], `after relaunch ${round - 1}`);
           if (round > ROUNDS) {
             t.diagnostic(
@@ -82,6 +96,7 @@ for (const name of BROWSERS) {
           start = ledger.acks;
           stopAt = randomBetween(MIN_ACKS, MAX_ACKS);
           await callWithin(harness, browser, 60_000, 'work', { producers: 4, consumers: 2 });
+          /** @type {Awaited<ReturnType<typeof launchBrowser>['exited']>} */
           const { signal } = await new Promise((resolve, reject) => {
             const deadline = Date.now() + 120_000;
             const wait = () => {

@@ -25,11 +25,13 @@ test(
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-crash-chromium-'));
     const harness = await serveHarness();
     const ledger = new Ledger();
+    /** @type {unknown[]} */
     const pageErrors = [];
     try {
       for (let round = 1; round <= ROUNDS + 1; round++) {
         let stopAt = Infinity;
         let start = 0;
+        /** @type {ReturnType<Awaited<ReturnType<typeof launch>>['kill']> | null} */
         let killing = null;
         const browser = await launch(profile, harness.url);
         harness.onLedger = (kind, id, text) => {
@@ -54,6 +56,7 @@ test(
         await browser.page.evaluate(() => {
           window.azq.work({ producers: 4, consumers: 2 });
         });
+        /** @type {Awaited<ReturnType<Awaited<ReturnType<typeof launch>>['kill']>>} */
         const { signal } = await new Promise((resolve) => {
           const wait = () => (killing ? killing.then(resolve) : setTimeout(wait, 10));
           wait();
