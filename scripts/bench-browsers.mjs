@@ -18,10 +18,12 @@ const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];
 const SIZES = [10_000, 100_000];
 const which = process.env.BENCH_BROWSERS?.split(',') ?? BROWSERS;
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const fmt = (/** @type {number} */ n) => Math.round(n).toLocaleString('en-US');
 
+/** @param {string} browser */
 function version(browser) {
-  const run = (file, ...args) => execFileSync(file, args, { encoding: 'utf8' }).trim();
+  const run = (/** @type {string} */ file, /** @type {string[]} */ ...args) =>
+    execFileSync(file, args, { encoding: 'utf8' }).trim();
   try {
     if (browser === 'chromium') return run('/usr/bin/chromium', '--version').split('\n').pop();
     if (browser === 'firefox') return run('/usr/bin/firefox-esr', '--version');
@@ -31,12 +33,18 @@ function version(browser) {
   }
 }
 
+/**
+ * @param {string} browser
+ * @param {Awaited<ReturnType<typeof serveHarness>>} harness
+ * @param {string | undefined} display
+ */
 async function measure(browser, harness, display) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-bench-${browser}-`));
   const b = launchBrowser(browser, profile, harness.url.replace(/work\.html$/, 'drive.html'), {
     display,
   });
-  const out = { browser: version(browser), rates: [], reopen: [] };
+  /** @type {{ browser: string, rates: number[], reopen: number[] }} */
+  const out = { browser: version(browser) ?? browser, rates: [], reopen: [] };
   try {
     for (const producers of PRODUCERS) {
       await harness.call('open', { name: `rate-${producers}`, durability: 'strict' });
@@ -50,6 +58,7 @@ async function measure(browser, harness, display) {
     for (const count of SIZES) {
       await harness.call('open', { name: `reopen-${count}` });
       await harness.call('fill', { count });
+      /** @type {number[]} */
       const times = [];
       for (let i = 0; i < 3; i++)
         times.push(await harness.call('open', { name: `reopen-${count}` }));

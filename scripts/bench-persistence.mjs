@@ -26,15 +26,21 @@ const { QueueService } = createRequire(import.meta.url)(
 const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];
 const SIZES = [10_000, 100_000];
-const tmp = (what) => fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-bench-${what}-`));
+const tmp = (/** @type {string} */ what) =>
+  fs.mkdtempSync(path.join(os.tmpdir(), `azqueue-bench-${what}-`));
+/** @type {string[][]} */
 const rows = [];
-const row = (...cells) => {
+const row = (/** @type {string[]} */ ...cells) => {
   rows.push(cells);
   console.error(cells.join('  '));
 };
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const fmt = (/** @type {number} */ n) => Math.round(n).toLocaleString('en-US');
 
-/** `producers` loops of `send(producerIndex)` for MS milliseconds; acknowledged puts per second. */
+/**
+ * `producers` loops of `send(producerIndex)` for MS milliseconds; acknowledged puts per second.
+ * @param {(producer: number) => Promise<void>} send
+ * @param {number} producers
+ */
 async function putRate(send, producers) {
   let acked = 0;
   const deadline = performance.now() + MS;
@@ -62,7 +68,7 @@ async function chromium() {
           const rate = await window.azq.putRate({ producers, ms });
           return { ...rate, transactions: (await window.azq.stats()).transactions };
         }, /** @type {const} */ ([durability, producers, MS]));
-        const ms = (x) => x.toFixed(x < 10 ? 1 : 0);
+        const ms = (/** @type {number} */ x) => x.toFixed(x < 10 ? 1 : 0);
         const { p50, p99, max } = r.latencyMs;
         row(
           'Chromium IndexedDB',

@@ -14,6 +14,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
 const PKG = path.join(ROOT, 'pkg', 'web');
 const PAGES = path.join(HERE, 'harness-pages');
+/** @typedef {import('./harness-pages/work.js').PageHelpers} PageHelpers */
+
 /** @type {Record<string, string>} */
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
@@ -49,11 +51,17 @@ export async function serveHarness() {
       .end(JSON.stringify(commands.shift()));
     waiting = null;
   };
-  /** @type {(fn: string, ...args: unknown[]) => Promise<unknown>} */
+  /**
+   * @template {keyof PageHelpers} F
+   * @param {F} fn
+   * @param {Parameters<PageHelpers[F]>} args
+   * @returns {Promise<Awaited<ReturnType<PageHelpers[F]>>>}
+   */
   const call = (fn, ...args) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
+      // The page answers with the helper's result (JSON), which `resolve` takes as it comes.
+      pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (resolve), reject });
       commands.push({ id, fn, args });
       dispatch();
     });

@@ -28,8 +28,9 @@ const [MIN_ACKS, MAX_ACKS] = (process.env.CRASH_ACKS ?? '1500,3000').split(',').
  * @param {Awaited<ReturnType<typeof serveHarness>>} harness
  * @param {ReturnType<typeof launchBrowser>} browser
  * @param {number} ms
- * @param {string} fn
- * @param {...unknown} args
+ * @template {keyof import('../../scripts/lib/harness-pages/work.js').PageHelpers} F
+ * @param {F} fn
+ * @param {Parameters<import('../../scripts/lib/harness-pages/work.js').PageHelpers[F]>} args
  */
 async function callWithin(harness, browser, ms, fn, ...args) {
   /** @type {NodeJS.Timeout | undefined} */
@@ -83,9 +84,7 @@ for (const name of BROWSERS) {
             if (ledger.acks - start >= stopAt) killing ??= current.kill();
           };
           await callWithin(harness, browser, 90_000, 'open');
-          const present = await callWithin(harness, browser, 60_000, 'present');
-          // drive.js answers `azq.present()`: the queue's [id, text] pairs.
-          const held = new Map(/** @type {[string, string][]} */ (present));
+          const held = new Map(await callWithin(harness, browser, 60_000, 'present'));
           assert.deepEqual(ledger.check(held), [], `after relaunch ${round - 1}`);
           if (round > ROUNDS) {
             t.diagnostic(
