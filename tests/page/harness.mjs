@@ -18,6 +18,19 @@ export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {{ url: string, close: () => void, kind: string }} Server */
+/** @typedef {Awaited<ReturnType<typeof launchBrowser>>} Browser */
+/** @typedef {Awaited<ReturnType<typeof openPage>>} OpenedPage */
+/**
+ * A message card as the page draws it (www/page/lane-view.js): its data-* attributes, whether it
+ * shows, and its classes.
+ * @typedef {{ id: string, label: string, state: string, dequeueCount: string, text: string,
+ *   nextVisible: string, receipt?: string, originDequeueCount?: string, holder?: string,
+ *   stage?: string, visible: boolean, classes: string }} Card
+ */
+
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -29,7 +42,10 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL. */
+/**
+ * Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL.
+ * @returns {Promise<Server>}
+ */
 function startProjectServer() {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
@@ -45,7 +61,7 @@ function startProjectServer() {
       child.kill();
       reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
     }, 15_000);
-    const onData = (chunk) => {
+    const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk;
       // The ready line: `azqueue ready: queue <url> web <url> connection "…"`.
       const ready = /\bweb\s+(https?:\/\/\S+)/.exec(out);
@@ -67,11 +83,14 @@ function startProjectServer() {
   });
 }
 
-/** A static file server for www/ (and the build output at /pkg/) on an ephemeral port. */
+/**
+ * A static file server for www/ (and the build output at /pkg/) on an ephemeral port.
+ * @returns {Promise<Server>}
+ */
 function startStaticServer() {
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       const root = path.startsWith('/pkg/') ? ROOT : WWW;
       let file = normalize(join(root, path));
       if (!file.startsWith(path.startsWith('/pkg/') ? join(ROOT, 'pkg') : WWW))
@@ -100,7 +119,10 @@ function startStaticServer() {
   });
 }
 
-/** The project's server when it can start, else our own. */
+/**
+ * The project's server when it can start, else our own.
+ * @returns {Promise<Server>}
+ */
 export async function startServer() {
   if (!existsSync(join(ROOT, 'pkg', 'web', 'azqueue.js'))) {
     throw new Error('pkg/web is missing: run `make build` first');
@@ -109,7 +131,9 @@ export async function startServer() {
     try {
       return await startProjectServer();
     } catch (e) {
-      console.error(`# falling back to a static server: ${e.message.split('\n')[0]}`);
+      console.error(
+        `# falling back to a static server: ${/** @type {Error} */ (e).message.split('\n')[0]}`,
+      );
     }
   }
   return startStaticServer();
@@ -152,6 +176,7 @@ export async function openPage(
   const page = await context.newPage();
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
+  /** @type {string[]} */
   const errors = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
@@ -165,12 +190,14 @@ export async function openPage(
 /**
  * One server and one browser for the test file; `suite.server`, `suite.browser` once started, then
  * `ready()`. One hook: with two root `before` hooks, the second ran before the first had finished.
+ * @param {{ server: Server | null, browser: Browser | null }} suite
+ * @param {(server: Server, browser: Browser) => Promise<void>} [ready]
  */
 function serverAndBrowser(suite, ready = async () => {}) {
   before(async () => {
-    suite.server = await startServer();
-    suite.browser = await launchBrowser();
-    await ready();
+    const server = (suite.server = await startServer());
+    const browser = (suite.browser = await launchBrowser());
+    await ready(server, browser);
   });
   after(async () => {
     await suite.browser?.close();
@@ -183,58 +210,109 @@ function serverAndBrowser(suite, ready = async () => {}) {
  * `suite.open(options)`, each checked for console and page errors and closed after its test.
  */
 export function pageSuite() {
-  const suite = { server: null, browser: null, pages: [] };
-  serverAndBrowser(suite);
+  /** @type {{ server: Server | null, browser: Browser | null }} */
+  const started = { server: null, browser: null };
+  /** @type {OpenedPage[]} */
+  const pages = [];
+  serverAndBrowser(started);
   afterEach(async () => {
-    for (const p of suite.pages.splice(0)) {
+    for (const p of pages.splice(0)) {
       assert.deepEqual(p.errors, [], 'no console errors or page errors');
       await p.page.close();
     }
   });
-  suite.open = async (options) => {
-    const p = await openPage(suite.browser.context, suite.server.url, options);
-    suite.pages.push(p);
+  /** @param {Parameters<typeof openPage>[2]} [options] */
+  const open = async (options) => {
+    const { server, browser } = started;
+    if (!server || !browser) throw new Error('suite.open before the suite started');
+    const p = await openPage(browser.context, server.url, options);
+    pages.push(p);
     return p.page;
   };
-  return suite;
+  return Object.assign(started, { pages, open });
 }
 
-/** Like pageSuite, with one page for the whole file, handed to `onOpen`, checked after each test. */
+/**
+ * Like pageSuite, with one page for the whole file, handed to `onOpen`, checked after each test.
+ * @param {(page: Page) => void} onOpen
+ */
 export function onePageSuite(onOpen) {
+  /** @type {{ server: Server | null, browser: Browser | null }} */
   const suite = { server: null, browser: null };
-  let opened;
-  serverAndBrowser(suite, async () => {
-    opened = await openPage(suite.browser.context, suite.server.url);
+  /** @type {string[]} the page's errors, once it is open */
+  let errors = [];
+  serverAndBrowser(suite, async (server, browser) => {
+    const opened = await openPage(browser.context, server.url);
+    errors = opened.errors;
     onOpen(opened.page);
   });
-  afterEach(() => assert.deepEqual(opened.errors, [], 'no console errors or page errors'));
+  afterEach(() => assert.deepEqual(errors, [], 'no console errors or page errors'));
   return suite;
 }
 
+/**
+ * @param {Page} page
+ * @param {string} name
+ */
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
 }
 
+/**
+ * The text of the first element `selector` matches, once there is one. Playwright types it
+ * nullable because a document's textContent is null; an element's never is.
+ * @param {Page} page
+ * @param {string} selector
+ */
+export async function textOf(page, selector) {
+  const text = await page.textContent(selector);
+  assert.ok(text !== null, `${selector} has no text`);
+  return text;
+}
+
+/**
+ * The attribute `name` of the first element `selector` matches, which must have it.
+ * @param {Page} page
+ * @param {string} selector
+ * @param {string} name
+ */
+export async function attributeOf(page, selector, name) {
+  const value = await page.getAttribute(selector, name);
+  assert.ok(value !== null, `${selector} has no ${name} attribute`);
+  return value;
+}
+
 // ── driving the page through its controls ─────────────────────────────────────────────
 
+/** @param {Page} page */
 export async function elapsed(page) {
   return Number(await page.getAttribute('[data-testid=clock]', 'data-elapsed-ms'));
 }
 
-/** Picks a scenario (or restarts it with `reset`) and waits until it is loaded at time zero. */
+/**
+ * Picks a scenario (or restarts it with `reset`) and waits until it is loaded at time zero.
+ * @param {Page} page
+ * @param {string} id
+ */
 export async function chooseScenario(page, id) {
   const loads = await page.evaluate(() => Number(document.body.dataset.loads));
   await page.selectOption('[data-testid=scenario-select]', id);
   await waitLoaded(page, loads, id);
 }
 
+/** @param {Page} page */
 export async function restart(page) {
   const loads = await page.evaluate(() => Number(document.body.dataset.loads));
   await page.click('[data-testid=reset]');
   await waitLoaded(page, loads);
 }
 
+/**
+ * @param {Page} page
+ * @param {number} loadsBefore
+ * @param {string} [id]
+ */
 async function waitLoaded(page, loadsBefore, id) {
   await page.waitForFunction(
     ([before, want]) =>
@@ -242,14 +320,19 @@ async function waitLoaded(page, loadsBefore, id) {
       (!want || document.body.dataset.scenario === want) &&
       /** @type {HTMLElement} */ (document.querySelector('[data-testid=clock]')).dataset
         .elapsedMs === '0',
-    [loadsBefore, id],
+    /** @type {[number, string | undefined]} */ ([loadsBefore, id]),
   );
 }
 
+/**
+ * @param {Page} page
+ * @param {number} seconds
+ */
 export async function setStep(page, seconds) {
   await page.selectOption('[data-testid=step-size]', String(seconds * 1000));
 }
 
+/** @param {Page} page */
 async function stepOnce(page) {
   const [t, size] = await page.evaluate(() => [
     Number(
@@ -273,7 +356,11 @@ async function stepOnce(page) {
   return t + size;
 }
 
-/** Clicks Step until virtual time reaches `seconds`. */
+/**
+ * Clicks Step until virtual time reaches `seconds`.
+ * @param {Page} page
+ * @param {number} seconds
+ */
 export async function stepTo(page, seconds) {
   while ((await elapsed(page)) < seconds * 1000) await stepOnce(page);
   return elapsed(page);
@@ -294,9 +381,23 @@ export async function stepUntil(page, predicate, { maxSeconds = 300, arg } = {})
   }
 }
 
-/** Card attributes for every message in the main lane. */
+/**
+ * Card attributes for every message in the main lane.
+ * @param {Page} page
+ * @returns {Promise<Card[]>}
+ */
 export function cards(page, lane = 'queue-lane') {
-  return page.$$eval(`[data-testid=${lane}] [data-testid=message]`, (els) =>
-    els.map((e) => ({ ...e.dataset, visible: e.offsetParent !== null, classes: e.className })),
+  return page.$$eval(
+    `[data-testid=${lane}] [data-testid=message]`,
+    (/** @type {HTMLElement[]} */ els) =>
+      els.map(
+        (e) =>
+          // the data-* attributes lane-view.js sets on every card
+          /** @type {Card} */ ({
+            ...e.dataset,
+            visible: e.offsetParent !== null,
+            classes: e.className,
+          }),
+      ),
   );
 }

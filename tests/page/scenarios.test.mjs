@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  attributeOf,
   cards,
   chooseScenario,
   elapsed,
@@ -14,19 +15,38 @@ import {
   setStep,
   stepTo,
   stepUntil,
+  textOf,
 } from './harness.mjs';
 
+/** @type {import('playwright-core').Page} */
 let page;
 onePageSuite((p) => (page = p));
 
-const byLabel = async (label, lane) => (await cards(page, lane)).find((c) => c.label === label);
+/**
+ * The card labelled `label`, which must be drawn.
+ * @param {string} label
+ * @param {string} [lane]
+ */
+const byLabel = async (label, lane) => {
+  const card = (await cards(page, lane)).find((c) => c.label === label);
+  assert.ok(card, `no card ${label}`);
+  return card;
+};
+/**
+ * A row of the HTTP log: the data-* attributes www/page/log.js sets, and its text.
+ * @typedef {{ seq: string, status: string, op: string, code?: string, actor?: string,
+ *   via?: string, text: string }} LogRow
+ */
+/** @param {(row: LogRow) => boolean} [filter] */
 const logRows = (filter = () => true) =>
   page
-    .$$eval('[data-testid=http-log] li', (rows) =>
-      rows.map((r) => ({ ...r.dataset, text: r.innerText })),
+    .$$eval('[data-testid=http-log] li', (/** @type {HTMLElement[]} */ rows) =>
+      rows.map((r) => /** @type {LogRow} */ ({ ...r.dataset, text: r.innerText })),
     )
     .then((r) => r.filter(filter));
+/** @param {string} name */
 const counter = async (name) => Number(await page.textContent(`[data-testid=counter-${name}] .n`));
+/** @param {string} on */
 const momentDone = (on) => page.getAttribute(`[data-testid=moment][data-on="${on}"]`, 'data-done');
 
 /** Lets exit animations finish so the screenshot shows a settled picture. */
@@ -66,7 +86,7 @@ describe("the teaching page's scenarios", () => {
       'MessageNotFound',
       "the engine's error code, as the real service sends it",
     );
-    const bob = await page.textContent('[data-testid=consumer][data-name=Bob] .outcome');
+    const bob = await textOf(page, '[data-testid=consumer][data-name=Bob] .outcome');
     assert.match(bob, /refused: 404 MessageNotFound/);
     assert.equal(await momentDone('stale-delete'), 'true');
     await settle();
@@ -121,7 +141,7 @@ describe("the teaching page's scenarios", () => {
     const reminder = await byLabel('#2');
     assert.equal(reminder.state, 'scheduled');
     assert.match(
-      await page.textContent(`[data-testid=message][data-label="#2"] .state`),
+      await textOf(page, `[data-testid=message][data-label="#2"] .state`),
       /visible in 20 s/,
     );
 
@@ -183,12 +203,13 @@ describe("the teaching page's scenarios", () => {
     assert.ok(workers >= 3, `the pool grew with the backlog (${workers} workers)`);
     assert.equal(await momentDone('scaled-up'), 'true');
     const chart = await page.$('[data-testid=queue-length-chart]');
+    assert.ok(chart, 'the queue-length chart is drawn');
     assert.ok(
       Number(await chart.getAttribute('data-samples')) >= 45,
       'one sample per virtual second',
     );
     assert.ok(Number(await chart.getAttribute('data-peak')) >= 6, 'the burst built a backlog');
-    const points = await page.getAttribute('[data-testid=queue-length-chart] .total', 'points');
+    const points = await attributeOf(page, '[data-testid=queue-length-chart] .total', 'points');
     assert.ok(points.split(' ').length >= 45);
     const metadata = await logRows((r) => r.op === 'Get Queue Metadata');
     assert.ok(metadata.length >= 8);
