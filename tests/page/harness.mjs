@@ -260,6 +260,12 @@ export async function screenshot(page, name) {
 }
 
 /**
+ * A row of the HTTP log: the data-* attributes www/page/log.js sets, and its text.
+ * @typedef {{ seq: string, status: string, op: string, code?: string, actor?: string,
+ *   via?: string, receiptPresented?: string, receiptIssued?: string, text: string }} LogRow
+ */
+
+/**
  * The text of the first element `selector` matches, once there is one. Playwright types it
  * nullable because a document's textContent is null; an element's never is.
  * @param {Page} page

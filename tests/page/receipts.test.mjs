@@ -5,21 +5,29 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseScenario, onePageSuite, screenshot, setStep, stepTo } from './harness.mjs';
+import { chooseScenario, onePageSuite, screenshot, setStep, stepTo, textOf } from './harness.mjs';
 
+/** @typedef {import('./harness.mjs').LogRow} LogRow */
+
+/** @type {import('playwright-core').Page} */
 let page;
 onePageSuite((p) => (page = p));
 
-const card = (label) =>
-  page.$(`[data-testid=queue-lane] [data-testid=message][data-label="${label}"]`);
+/** @param {string} label */
+const card = async (label) => {
+  const el = await page.$(`[data-testid=queue-lane] [data-testid=message][data-label="${label}"]`);
+  assert.ok(el, `no card ${label}`);
+  return el;
+};
+/** @param {(row: LogRow) => boolean} filter */
 const rows = (filter) =>
   page
-    .$$eval('[data-testid=http-log] li', (els) =>
-      els.map((r) => ({ ...r.dataset, text: r.textContent })),
+    .$$eval('[data-testid=http-log] li', (/** @type {HTMLElement[]} */ els) =>
+      els.map((r) => /** @type {LogRow} */ ({ ...r.dataset, text: r.textContent })),
     )
     .then((all) => all.filter(filter));
 const narration = () =>
-  page.$$eval('[data-testid=narration] li', (els) => els.map((r) => r.textContent));
+  page.$$eval('[data-testid=narration] li', (els) => els.map((r) => r.textContent ?? ''));
 
 describe('receipts you can see', () => {
   test('scenario 1: r1 and r2 on the card, on the consumers and in the log; the refused delete explains itself', async () => {
@@ -29,7 +37,7 @@ describe('receipts you can see', () => {
     assert.equal(await (await card('#2')).getAttribute('data-receipt'), 'r1');
     assert.equal(await (await card('#2')).$eval('.rcpt', (e) => e.textContent), 'r1');
     assert.match(
-      await page.textContent('[data-testid=consumer][data-name=Bob] .holds'),
+      await textOf(page, '[data-testid=consumer][data-name=Bob] .holds'),
       /^holds r1 of #2$/,
     );
     const [bobGet] = await rows((r) => r.actor === 'Bob' && r.op === 'Get Messages');
@@ -38,20 +46,23 @@ describe('receipts you can see', () => {
 
     await stepTo(page, 38);
     assert.equal(await (await card('#2')).getAttribute('data-receipt'), 'r2');
-    assert.match(await (await card('#2')).$eval('.state', (e) => e.textContent), /Ann holds r2/);
     assert.match(
-      await page.textContent('[data-testid=consumer][data-name=Ann] .holds'),
+      await (await card('#2')).$eval('.state', (e) => e.textContent ?? ''),
+      /Ann holds r2/,
+    );
+    assert.match(
+      await textOf(page, '[data-testid=consumer][data-name=Ann] .holds'),
       /^holds r2 of #2$/,
     );
     assert.match(
-      await page.textContent('[data-testid=consumer][data-name=Bob] .holds'),
+      await textOf(page, '[data-testid=consumer][data-name=Bob] .holds'),
       /^holds r1 of #2$/,
       'Bob still thinks he holds it',
     );
     const annGet = (await rows((r) => r.actor === 'Ann' && r.op === 'Get Messages')).find((r) =>
       /#2 DequeueCount=2/.test(r.text),
     );
-    assert.equal(annGet.receiptIssued, 'r2');
+    assert.equal(annGet?.receiptIssued, 'r2');
 
     await stepTo(page, 43);
     const [refused] = await rows((r) => r.actor === 'Bob' && r.op === 'Delete Message');
@@ -60,10 +71,11 @@ describe('receipts you can see', () => {
     assert.match(refused.text, /popreceipt=r1/);
     assert.match(refused.text, /#2 not deleted: r1 is not the current receipt r2/);
     assert.match(
-      await page.textContent('[data-testid=consumer][data-name=Bob] .outcome'),
+      await textOf(page, '[data-testid=consumer][data-name=Bob] .outcome'),
       /404 MessageNotFound · r1 is not the current r2/,
     );
     const told = (await narration()).find((l) => /Bob finished #2 too late/.test(l));
+    assert.ok(told, (await narration()).join('\n'));
     assert.match(told, /presented receipt r1, but the current receipt is r2, issued to Ann/);
     await page.waitForTimeout(1700);
     await screenshot(page, 'receipts-refused-delete-1280');
@@ -86,7 +98,7 @@ describe('receipts you can see', () => {
     assert.match(update.text, /x-ms-popreceipt: r2/);
     assert.equal(await (await card('#1')).getAttribute('data-receipt'), 'r2');
     assert.match(
-      await page.textContent('[data-testid=lease-worker][data-name="Encoder A"] .holds'),
+      await textOf(page, '[data-testid=lease-worker][data-name="Encoder A"] .holds'),
       /holds r2 of #1/,
     );
   });

@@ -32,11 +32,7 @@ const byLabel = async (label, lane) => {
   assert.ok(card, `no card ${label}`);
   return card;
 };
-/**
- * A row of the HTTP log: the data-* attributes www/page/log.js sets, and its text.
- * @typedef {{ seq: string, status: string, op: string, code?: string, actor?: string,
- *   via?: string, text: string }} LogRow
- */
+/** @typedef {import('./harness.mjs').LogRow} LogRow */
 /** @param {(row: LogRow) => boolean} [filter] */
 const logRows = (filter = () => true) =>
   page
