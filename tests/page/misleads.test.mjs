@@ -15,16 +15,28 @@ import {
   stepTo,
   stepUntil,
   pageSuite,
+  textOf,
 } from './harness.mjs';
 
+/** @typedef {import('playwright-core').Page} Page */
+
 const suite = pageSuite();
+/** @param {Parameters<typeof suite.open>[0]} [options] */
 const open = (options) => suite.open(options);
 
+/** @param {Page} page */
 const narration = (page) =>
-  page.$$eval('[data-testid=narration] li', (rows) => rows.map((r) => r.textContent));
+  page.$$eval('[data-testid=narration] li', (rows) => rows.map((r) => r.textContent ?? ''));
+/**
+ * @param {Page} page
+ * @param {string} on
+ */
 const momentDone = (page, on) =>
   page.getAttribute(`[data-testid=moment][data-on="${on}"]`, 'data-done');
-/** Scenario 1 with a hand-added consumer, Dee, who crashes at 1 s holding a message; returns that card. */
+/**
+ * Scenario 1 with a hand-added consumer, Dee, who crashes at 1 s holding a message; returns that card.
+ * @param {Page} page
+ */
 async function deeCrashesHoldingAnOrder(page) {
   await chooseScenario(page, 'slow-consumer');
   await page.click('[data-testid=add-consumer]');
@@ -32,11 +44,17 @@ async function deeCrashesHoldingAnOrder(page) {
   await setStep(page, 1);
   await stepTo(page, 1);
   const held = (await cards(page)).find((c) => c.holder === 'Dee');
+  assert.ok(held, 'Dee holds an order');
   await page.click('[data-testid=consumer][data-name=Dee] button.danger');
   return held;
 }
+/**
+ * @param {Page} page
+ * @param {string} name
+ * @param {string} part
+ */
 const consumerText = (page, name, part) =>
-  page.textContent(`[data-testid=consumer][data-name="${name}"] ${part}`);
+  textOf(page, `[data-testid=consumer][data-name="${name}"] ${part}`);
 
 describe('nothing on the page misleads', () => {
   test("scenario 4: the departing card and its poison copy both say DequeueCount 4; 'empty' is not drawn over it", async () => {
@@ -55,7 +73,11 @@ describe('nothing on the page misleads', () => {
     assert.equal(await leaving.getAttribute('data-dequeue-count'), '4');
     assert.equal(await leaving.$eval('.dqn', (e) => e.textContent), '4');
     const copy = await page.$('[data-testid=poison-lane] [data-testid=message]');
-    assert.equal(await copy.$eval('.dq', (e) => e.innerText), 'DequeueCount 4 in orders');
+    assert.ok(copy, 'the poison copy is drawn');
+    assert.equal(
+      await copy.$eval('.dq', (/** @type {HTMLElement} */ e) => e.innerText),
+      'DequeueCount 4 in orders',
+    );
     assert.equal(await copy.getAttribute('data-origin-dequeue-count'), '4');
     assert.equal(
       await page.isVisible('#lane-empty'),
@@ -120,6 +142,7 @@ describe('nothing on the page misleads', () => {
     await setStep(page, 5);
     await stepTo(page, 15);
     const failed = (await narration(page)).find((l) => /#3 .* is visible again/.test(l));
+    assert.ok(failed, 'the failed order is narrated');
     assert.match(failed, /failed on it and left it undeleted/);
     assert.doesNotMatch(failed, /in time/);
   });
@@ -181,7 +204,7 @@ describe('nothing on the page misleads', () => {
       `Dee only peeks: ${dee}`,
     );
     assert.match(
-      await page.textContent('[data-testid=lease-worker][data-name=Dee] .status'),
+      await textOf(page, '[data-testid=lease-worker][data-name=Dee] .status'),
       /not a video job: left alone|waiting for a job/,
     );
   });
@@ -189,7 +212,7 @@ describe('nothing on the page misleads', () => {
   test('the defaults and limits are stated, and a refused send says why', async () => {
     const page = await open();
     await chooseScenario(page, 'slow-consumer');
-    const note = await page.textContent('.send-note');
+    const note = await textOf(page, '.send-note');
     assert.match(note, /30 s/);
     assert.match(note, /7 days/);
     assert.equal(await page.getAttribute('#send-delay', 'max'), '604800');
@@ -204,7 +227,7 @@ describe('nothing on the page misleads', () => {
     await page.fill('#send-ttl', '50');
     await page.click('[data-testid=send]');
     await page.waitForSelector('[data-testid=send-status][data-code]');
-    const status = await page.textContent('[data-testid=send-status]');
+    const status = await textOf(page, '[data-testid=send-status]');
     assert.match(status, /^Refused: 400 \S+ — .+/, status);
     // The narration is drawn with the next frame, which may come after the status line.
     await page.waitForFunction(() =>
@@ -229,7 +252,7 @@ describe('nothing on the page misleads', () => {
   test("the lane says how delivery is ordered, not 'oldest first'", async () => {
     const page = await open();
     await chooseScenario(page, 'slow-consumer');
-    const hint = await page.textContent('[data-testid=lane-order]');
+    const hint = await textOf(page, '[data-testid=lane-order]');
     assert.doesNotMatch(hint, /oldest first/);
     assert.match(hint, /in the order they became visible/);
   });

@@ -7,9 +7,14 @@ import assert from 'node:assert/strict';
 import { chooseScenario, screenshot, setStep, stepTo, pageSuite } from './harness.mjs';
 
 const suite = pageSuite();
+/** @param {Parameters<typeof suite.open>[0]} options */
 const open = (options) => suite.open(options);
 
-/** The element's box, and whether it lies wholly inside the viewport. */
+/**
+ * The element's box, and whether it lies wholly inside the viewport.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
 const box = (page, selector) =>
   page.$eval(selector, (el) => {
     const r = el.getBoundingClientRect();
@@ -36,23 +41,27 @@ describe('the page on a phone', () => {
     );
 
     await page.evaluate(() =>
-      document.querySelector('.narration-panel').scrollIntoView({ block: 'center' }),
+      /** @type {Element} */ (document.querySelector('.narration-panel')).scrollIntoView({
+        block: 'center',
+      }),
     );
     const refused = await box(page, '[data-testid=narration] li.k-stale-delete');
     assert.ok(refused.onScreen, 'the refused delete is on screen');
     assert.ok((await box(page, '[data-testid=step]')).onScreen, '…and so is the Step button');
     assert.ok((await box(page, '[data-testid=play-pause]')).onScreen);
     const covered = await page.evaluate(() => {
-      const dock = document.querySelector('.dock').getBoundingClientRect();
-      const line = document
-        .querySelector('[data-testid=narration] li.k-stale-delete')
-        .getBoundingClientRect();
+      const dock = /** @type {Element} */ (document.querySelector('.dock')).getBoundingClientRect();
+      const line = /** @type {Element} */ (
+        document.querySelector('[data-testid=narration] li.k-stale-delete')
+      ).getBoundingClientRect();
       return line.top < dock.bottom;
     });
     assert.equal(covered, false, 'the sticky controls do not cover the line');
     await screenshot(page, 'phone-refused-delete-and-step-390');
 
-    await page.evaluate(() => document.querySelector('[data-testid=http-log]').scrollIntoView());
+    await page.evaluate(() =>
+      /** @type {Element} */ (document.querySelector('[data-testid=http-log]')).scrollIntoView(),
+    );
     assert.ok(
       (await box(page, '[data-testid=step]')).onScreen,
       'Step is still there down at the log',
