@@ -14,23 +14,51 @@ import {
   setStep,
   stepTo,
   pageSuite,
+  attributeOf,
+  textOf,
 } from './harness.mjs';
 
+/** @typedef {import('playwright-core').Page} Page */
+
 const suite = pageSuite();
+/** @param {Parameters<typeof suite.open>[0]} [options] */
 const open = (options) => suite.open(options);
-/** Opens `index.html?<query>` (a link to a moment). */
+/**
+ * Opens `index.html?<query>` (a link to a moment).
+ * @param {string} query
+ * @param {{ width: number, height: number }} [viewport]
+ */
 const openAt = (query, viewport) => suite.open({ query, viewport });
 
+/**
+ * @param {Page} page
+ * @param {string} on
+ */
 const momentDone = (page, on) =>
   page.getAttribute(`[data-testid=moment][data-on="${on}"]`, 'data-done');
-const byLabel = async (page, label) => (await cards(page)).find((c) => c.label === label);
+/**
+ * The card labelled `label`, which must be drawn.
+ * @param {Page} page
+ * @param {string} label
+ */
+const byLabel = async (page, label) => {
+  const card = (await cards(page)).find((c) => c.label === label);
+  assert.ok(card, `no card ${label}`);
+  return card;
+};
 
 describe('time travel', () => {
   test('?scenario=<id>&t=<seconds> opens that scenario paused at that time, for every scenario id', async () => {
     const expected = { 'slow-consumer': 38, lease: 22, scheduled: 20, poison: 41, autoscale: 45 };
     for (const [id, t] of Object.entries(expected)) {
       const page = await openAt(`scenario=${id}&t=${t}`);
-      assert.equal(await page.$eval('[data-testid=scenario-select]', (s) => s.value), id);
+      assert.equal(
+        await page.$eval(
+          '[data-testid=scenario-select]',
+          (/** @type {HTMLSelectElement} */ s) => s.value,
+        ),
+        id,
+      );
       assert.equal(await elapsed(page), t * 1000, id);
       assert.equal(
         await page.getAttribute('[data-testid=play-pause]', 'aria-pressed'),
@@ -56,9 +84,9 @@ describe('time travel', () => {
     await stepTo(page, 25);
     await page.click('[data-testid=copy-link]');
     await page.waitForSelector('[data-testid=link-status][data-link]');
-    const link = await page.getAttribute('[data-testid=link-status]', 'data-link');
+    const link = await attributeOf(page, '[data-testid=link-status]', 'data-link');
     assert.match(link, /\?scenario=poison&t=25$/);
-    const picture = async (p) =>
+    const picture = async (/** @type {Page} */ p) =>
       (await cards(p))
         .filter((c) => !c.state.startsWith('gone'))
         .map(({ id, label, state, dequeueCount, receipt }) => ({
@@ -79,6 +107,7 @@ describe('time travel', () => {
     await chooseScenario(page, 'slow-consumer');
     await page.check('[data-testid=guided]');
     await page.fill('[data-testid=speed]', '9'); // 100×: the stops are the guide's, not the speed's
+    /** @type {[on: string, t: number, sentence: string][]} */
     const seen = [];
     await page.click('[data-testid=play-pause]');
     try {
@@ -98,6 +127,10 @@ describe('time travel', () => {
     );
   });
 
+  /**
+   * @param {Page} page
+   * @param {[on: string, t: number, sentence: string][]} seen
+   */
   async function visitMoments(page, seen) {
     for (const on of ['reappeared', 'redelivered', 'stale-delete']) {
       await page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, {
@@ -112,7 +145,7 @@ describe('time travel', () => {
       await page.waitForTimeout(200);
       assert.equal(await elapsed(page), t, 'time stands still at the moment');
       assert.equal(await momentDone(page, on), 'true');
-      const sentence = await page.textContent('[data-testid=guide-text]');
+      const sentence = await textOf(page, '[data-testid=guide-text]');
       assert.match(sentence, /^[^.]+[.:][^]*$/);
       seen.push([on, t, sentence]);
       if (on === 'redelivered') await screenshot(page, 'guided-redelivered-1280');
@@ -142,7 +175,7 @@ describe('time travel', () => {
     await page.click('[data-testid=next-moment]');
     await page.waitForSelector('[data-testid=guide]:not([hidden])[data-on="scheduled-visible"]');
     assert.equal(await elapsed(page), 20_000);
-    assert.match(await page.textContent('[data-testid=guide-text]'), /20 s delay/);
+    assert.match(await textOf(page, '[data-testid=guide-text]'), /20 s delay/);
   });
 
   test('rewind replays to an earlier time; playing on brings back the same future; acting there forks it', async () => {
@@ -159,11 +192,11 @@ describe('time travel', () => {
     );
 
     const seeks = async () => Number(await page.evaluate(() => document.body.dataset.seeks ?? 0));
-    const rewindTo = async (s) => {
+    const rewindTo = async (/** @type {number} */ s) => {
       const before = await seeks();
       await page.$eval(
         '[data-testid=scrub]',
-        (el, v) => {
+        (/** @type {HTMLInputElement} */ el, v) => {
           el.value = String(v);
           el.dispatchEvent(new Event('input'));
         },
@@ -216,11 +249,9 @@ describe('time travel', () => {
       ),
     );
     const actions = await page.evaluate(() =>
-      JSON.parse(localStorage.getItem('azqueue-page-session')).actions.map((a) => [
-        a.type,
-        a.name,
-        a.at,
-      ]),
+      /** @type {{ actions: { type: string, name?: string, at: number }[] }} the page's Session */ (
+        JSON.parse(/** @type {string} */ (localStorage.getItem('azqueue-page-session')))
+      ).actions.map((a) => [a.type, a.name, a.at]),
     );
     assert.deepEqual(
       actions.map(([type, name]) => [type, name]),
@@ -239,9 +270,10 @@ describe('time travel', () => {
     await stepTo(page, 43);
     await page.click('[data-testid=queue-lane] [data-testid=message][data-label="#2"]');
     await page.waitForSelector('[data-testid=card-history][open]');
-    assert.match(await page.textContent('#history-title'), /History of #2 “order 2”/);
+    assert.match(await textOf(page, '#history-title'), /History of #2 “order 2”/);
     const events = await page.$$eval('[data-testid=history-events] li', (els) =>
-      els.map((e) => ({ ...e.dataset, text: e.textContent })),
+      // www/page/history-view.js's rows: what happened (data-kind) and the sentence
+      els.map((e) => ({ kind: e.dataset.kind, text: e.textContent ?? '' })),
     );
     const kinds = events.map((e) => e.kind);
     assert.deepEqual(kinds.slice(0, 5), [
@@ -264,7 +296,7 @@ describe('time travel', () => {
     await page.waitForSelector('[data-testid=history-events] li[data-kind="deleted"]');
     const last = await page.$eval(
       '[data-testid=history-events] li:last-child',
-      (e) => e.textContent,
+      (e) => e.textContent ?? '',
     );
     assert.match(last, /^00:49 deleted by Ann with r2$/);
     await page.click('[data-testid=history-close]');
@@ -286,7 +318,10 @@ describe('time travel', () => {
     await page.click(`${ann} .buttons button:first-child`); // Stop (after the current message)
     await page.waitForFunction(
       (sel) =>
-        /Stopping|Restart/.test(document.querySelector(`${sel} .buttons button`).textContent),
+        /Stopping|Restart/.test(
+          /** @type {Element} */ (document.querySelector(`${sel} .buttons button`)).textContent ??
+            '',
+        ),
       ann,
     );
   });
