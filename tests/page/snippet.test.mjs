@@ -17,10 +17,14 @@ import {
   restart,
   screenshot,
   startServer,
+  textOf,
 } from './harness.mjs';
 
+/** @type {import('./harness.mjs').Server} */
 let server;
+/** @type {import('./harness.mjs').Browser} */
 let browser;
+/** @type {(import('./harness.mjs').OpenedPage & { foreign: string[] })[]} */
 const pages = [];
 const SDK = '/pkg/vendor/azure-storage-queue.js';
 
@@ -36,12 +40,15 @@ after(async () => {
   server?.close();
 });
 
+/** @param {Parameters<typeof openPage>[2]} [options] */
 async function open(options) {
-  const p = await openPage(browser.context, server.url, options);
+  // Every request the page makes stays on the server's origin: the SDK comes from it too.
+  const p = {
+    ...(await openPage(browser.context, server.url, options)),
+    foreign: /** @type {string[]} */ ([]),
+  };
   pages.push(p);
   await p.page.waitForSelector("body[data-sw='forwarding']", { timeout: 20_000 });
-  // Every request the page makes stays on the server's origin: the SDK comes from it too.
-  p.foreign = [];
   p.page.on('request', (r) => {
     if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) p.foreign.push(r.url());
   });
@@ -60,7 +67,10 @@ afterEach(async () => {
   }
 });
 
-/** HTTP log rows, newest first. */
+/**
+ * HTTP log rows, newest first.
+ * @param {import('playwright-core').Page} page
+ */
 const logRows = (page) =>
   page.$$eval('[data-testid=http-log] li', (rows) =>
     rows.map((r) => ({
@@ -70,7 +80,7 @@ const logRows = (page) =>
       via: r.dataset.via,
       presented: r.dataset.receiptPresented,
       issued: r.dataset.receiptIssued,
-      text: r.textContent,
+      text: r.textContent ?? '',
     })),
   );
 
@@ -79,7 +89,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const { page } = await open();
     await chooseScenario(page, 'slow-consumer');
     const before = await cards(page);
-    const queue = await page.textContent('#queue-name');
+    const queue = await textOf(page, '#queue-name');
     const sent = await page.evaluate(async (queue) => {
       // The page's own bundle of the SDK (scripts/build-sdk.mjs), which tsc knows by its package.
       const bundle = '/pkg/vendor/azure-storage-queue.js';
@@ -110,6 +120,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const after = await cards(page);
     assert.equal(after.length, before.length + 1);
     const card = after.find((c) => c.id === sent.messageId);
+    assert.ok(card, 'a card for the message the SDK sent');
     assert.equal(card.text, 'hello from the SDK test');
     assert.equal(card.state, 'visible');
 
@@ -123,7 +134,9 @@ describe("the snippet reaches the page's own queue through the service worker", 
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'snippet-sdk-card-1280');
     await page.click('#snippet-panel summary');
-    await page.evaluate(() => document.getElementById('snippet-panel').scrollIntoView());
+    await page.evaluate(() =>
+      /** @type {HTMLElement} */ (document.getElementById('snippet-panel')).scrollIntoView(),
+    );
     await screenshot(page, 'snippet-panel-1280');
   });
 
@@ -133,7 +146,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
     const before = (await cards(page)).map((c) => [c.id, c.text, c.state]);
     const deletedBefore = Number(await page.textContent('[data-testid=counter-deleted] .n'));
     await page.click('#snippet-panel summary');
-    const snippet = await page.textContent('[data-testid=snippet]');
+    const snippet = await textOf(page, '[data-testid=snippet]');
     assert.ok(
       snippet.includes('await import(`${location.origin}/pkg/vendor/azure-storage-queue.js`)'),
       snippet,
@@ -145,6 +158,7 @@ describe("the snippet reaches the page's own queue through the service worker", 
       snippet,
     );
     const logged = await page.evaluate(async (body) => {
+      /** @type {string[]} */
       const lines = [];
       const log = console.log;
       console.log = (...a) => lines.push(a.join(' '));
@@ -176,7 +190,9 @@ describe("the snippet reaches the page's own queue through the service worker", 
         ['Delete Message', 204, 'r2', null],
       ],
     );
-    const label = /→ (#\d+)/.exec(rows[1].text)[1];
+    const named = /→ (#\d+)/.exec(rows[1].text);
+    assert.ok(named, rows[1].text);
+    const label = named[1];
     assert.match(
       rows[2].text,
       new RegExp(`${label} DequeueCount=1`),
@@ -190,13 +206,17 @@ describe("the snippet reaches the page's own queue through the service worker", 
 
     await page.waitForFunction(
       (n) =>
-        Number(document.querySelector('[data-testid=counter-deleted] .n').textContent) === n + 1,
+        Number(
+          /** @type {Element} */ (document.querySelector('[data-testid=counter-deleted] .n'))
+            .textContent,
+        ) ===
+        n + 1,
       deletedBefore,
     );
     assert.equal(await page.isVisible('#extra-box'), true, 'its queue is drawn');
     assert.equal(await page.textContent('#extra-name'), 'orders-sdk');
     const narration = await page.$$eval('[data-testid=narration] li', (els) =>
-      els.map((e) => e.textContent),
+      els.map((e) => e.textContent ?? ''),
     );
     assert.ok(
       narration.some((l) =>
@@ -211,7 +231,9 @@ describe("the snippet reaches the page's own queue through the service worker", 
       before,
       "the scenario's own messages were not touched",
     );
-    await page.evaluate(() => document.getElementById('snippet-panel').scrollIntoView());
+    await page.evaluate(() =>
+      /** @type {HTMLElement} */ (document.getElementById('snippet-panel')).scrollIntoView(),
+    );
     await screenshot(page, 'snippet-stale-receipt-1280');
   });
 
@@ -224,13 +246,13 @@ describe("the snippet reaches the page's own queue through the service worker", 
     assert.equal(
       await page.getAttribute('[data-testid=sw-status]', 'data-status'),
       '201',
-      await page.textContent('[data-testid=sw-status]'),
+      await textOf(page, '[data-testid=sw-status]'),
     );
     await page.waitForSelector(
       '[data-testid=queue-lane] [data-testid=message][data-text="hello through the service worker"]',
     );
     const row = (await logRows(page)).find((r) => r.op === 'Put Message' && r.via === 'sw');
-    assert.equal(row.actor, 'Your code', 'a plain fetch is not the SDK');
+    assert.equal(row?.actor, 'Your code', 'a plain fetch is not the SDK');
     const before = (await cards(page)).map((c) => [c.id, c.text]);
 
     await page.reload();
