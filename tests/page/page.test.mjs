@@ -16,10 +16,14 @@ import {
   setStep,
   startServer,
   stepTo,
+  textOf,
 } from './harness.mjs';
 
+/** @type {import('./harness.mjs').Server} */
 let server;
+/** @type {import('./harness.mjs').Browser} */
 let browser;
+/** @type {import('./harness.mjs').OpenedPage[]} */
 const pages = [];
 
 before(async () => {
@@ -32,7 +36,10 @@ after(async () => {
   server?.close();
 });
 
-/** Opens a page and remembers its error list, checked after each test. */
+/**
+ * Opens a page and remembers its error list, checked after each test.
+ * @param {Parameters<typeof openPage>[2]} [options]
+ */
 async function open(options) {
   const p = await openPage(browser.context, server.url, options);
   pages.push(p);
@@ -70,7 +77,7 @@ describe('the teaching page', () => {
       o.map((x) => /** @type {HTMLOptionElement} */ (x).value),
     );
     assert.deepEqual(options, ['slow-consumer', 'lease', 'scheduled', 'poison', 'autoscale']);
-    assert.match(await page.textContent('[data-testid=store]'), /Engine running in this tab/);
+    assert.match(await textOf(page, '[data-testid=store]'), /Engine running in this tab/);
     const log = await page.$$eval('[data-testid=http-log] li', (rows) =>
       rows.map((r) => r.dataset.op),
     );
@@ -78,7 +85,7 @@ describe('the teaching page', () => {
       log.includes('Create Queue') && log.includes('Put Message'),
       'setup went through the fetch handler',
     );
-    assert.ok((await page.textContent('[data-testid=snippet]')).includes('@azure/storage-queue'));
+    assert.ok((await textOf(page, '[data-testid=snippet]')).includes('@azure/storage-queue'));
   });
 
   test('pause freezes virtual time; step advances it by exactly the step size; play runs it', async () => {
@@ -153,7 +160,10 @@ describe('the teaching page', () => {
       }, 250);
     });
     await page.waitForFunction(
-      () => /^100× \(running at [\d.]+×\)$/.test(document.querySelector('#speed-out').textContent),
+      () =>
+        /^100× \(running at [\d.]+×\)$/.test(
+          /** @type {Element} */ (document.querySelector('#speed-out')).textContent ?? '',
+        ),
       null,
       { timeout: 20_000 },
     );
@@ -162,7 +172,7 @@ describe('the teaching page', () => {
     await page.evaluate(() => clearInterval(window.__hog));
     await page.click('[data-testid=play-pause]');
     await page.waitForFunction(
-      () => document.querySelector('#speed-out').textContent === '100×',
+      () => /** @type {Element} */ (document.querySelector('#speed-out')).textContent === '100×',
       null,
       { timeout: 5000 },
     );
@@ -180,7 +190,11 @@ describe('the teaching page', () => {
         document.querySelectorAll('[data-testid=queue-lane] [data-testid=message]').length === 5,
     );
     const sent = (await cards(page)).find((c) => c.text === 'from the test');
-    assert.equal(sent.state, 'scheduled', 'a delayed message is invisible until its delay is over');
+    assert.equal(
+      sent?.state,
+      'scheduled',
+      'a delayed message is invisible until its delay is over',
+    );
 
     await page.click('[data-testid=add-consumer]');
     await page.waitForSelector('[data-testid=consumer][data-name=Dee]');
@@ -193,17 +207,17 @@ describe('the teaching page', () => {
     await stepTo(page, 2);
     const after = (await cards(page)).find((c) => c.label === held.label);
     assert.equal(
-      after.state,
+      after?.state,
       'leased',
       "a crashed consumer's message stays invisible until its timeout",
     );
     assert.match(
-      await page.textContent(`[data-testid=message][data-label="${held.label}"] .state`),
+      await textOf(page, `[data-testid=message][data-label="${held.label}"] .state`),
       /Dee crashed holding r\d/,
     );
     await stepTo(page, 31);
     assert.equal(
-      (await cards(page)).find((c) => c.label === held.label).state,
+      (await cards(page)).find((c) => c.label === held.label)?.state,
       'visible',
       '…then reappears',
     );
@@ -219,7 +233,7 @@ describe('the teaching page', () => {
         await page.evaluate(
           () =>
             /** @type {HTMLElement} */ (document.activeElement).dataset.testid ??
-            document.activeElement.id,
+            /** @type {HTMLElement} */ (document.activeElement).id,
         ),
       );
     }
@@ -323,7 +337,7 @@ describe('the teaching page', () => {
       ),
       'slow-consumer',
     );
-    assert.match(await page.textContent('[data-testid=store]'), /restored after reload/);
+    assert.match(await textOf(page, '[data-testid=store]'), /restored after reload/);
     assert.deepEqual(errors, []);
     await screenshot(page, 'reload-restored-1280');
 
@@ -333,10 +347,10 @@ describe('the teaching page', () => {
 
   test("reads at a phone's width (390×844) and at 1280×720: screenshots of every scenario", async () => {
     const moments = { 'slow-consumer': 43, lease: 22, scheduled: 15, poison: 41, autoscale: 45 };
-    for (const [viewport, suffix] of [
+    for (const [viewport, suffix] of /** @type {[{ width: number, height: number }, string][]} */ ([
       [{ width: 390, height: 844 }, '390'],
       [{ width: 1280, height: 720 }, '1280'],
-    ]) {
+    ])) {
       const { page } = await open({ viewport });
       for (const [id, t] of Object.entries(moments)) {
         await chooseScenario(page, id);
@@ -345,7 +359,9 @@ describe('the teaching page', () => {
         await page.waitForTimeout(1700);
         await screenshot(page, `layout-${id}-${suffix}`);
         if (suffix === '390') {
-          await page.evaluate(() => document.getElementById('counters').scrollIntoView());
+          await page.evaluate(() =>
+            /** @type {HTMLElement} */ (document.getElementById('counters')).scrollIntoView(),
+          );
           await screenshot(page, `layout-${id}-${suffix}-stage`);
           await page.evaluate(() => window.scrollTo(0, 0));
         }
@@ -359,10 +375,14 @@ describe('the teaching page', () => {
         await setStep(page, 1);
         await stepTo(page, 43);
         await page.waitForTimeout(1700);
-        await page.evaluate(() => document.getElementById('consumers').scrollIntoView());
+        await page.evaluate(() =>
+          /** @type {HTMLElement} */ (document.getElementById('consumers')).scrollIntoView(),
+        );
         await screenshot(page, 'layout-slow-consumer-390-consumers');
         await page.evaluate(() =>
-          document.querySelector('[data-testid=http-log]').scrollIntoView(),
+          /** @type {Element} */ (
+            document.querySelector('[data-testid=http-log]')
+          ).scrollIntoView(),
         );
         await screenshot(page, 'layout-slow-consumer-390-log');
       }
@@ -373,7 +393,7 @@ describe('the teaching page', () => {
     const { page } = await open();
     await chooseScenario(page, 'slow-consumer');
     await page.click('#snippet-panel summary');
-    const snippet = await page.textContent('[data-testid=snippet]');
+    const snippet = await textOf(page, '[data-testid=snippet]');
     assert.ok(
       snippet.includes(
         'new QueueClient(`${location.origin}/devstoreaccount1/orders-sdk`, new AnonymousCredential())',
@@ -386,7 +406,7 @@ describe('the teaching page', () => {
     assert.equal(
       await page.getAttribute('[data-testid=sw-status]', 'data-status'),
       '201',
-      await page.textContent('[data-testid=sw-status]'),
+      await textOf(page, '[data-testid=sw-status]'),
     );
     await screenshot(page, 'snippet-1280');
   });
