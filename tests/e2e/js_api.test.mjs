@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { ROOT } from './azqueue_server.mjs';
 
+/** @type {typeof import('../../pkg/node/azqueue.js')} */
 const { QueueService } = createRequire(import.meta.url)(
   path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
@@ -18,7 +19,7 @@ function virtualClock(start = Date.UTC(2030, 0, 1)) {
   let now = start;
   return {
     now: () => now,
-    advance: (secs) => {
+    advance: (/** @type {number} */ secs) => {
       now += secs * 1000;
     },
   };
@@ -64,11 +65,12 @@ describe('QueueService and Queue (nodejs build)', () => {
   test('events, inspection and the next deadline describe the queue for a UI', async () => {
     const clock = virtualClock();
     const service = await QueueService.open({ now: clock.now });
+    /** @type {string[]} */
     const events = [];
     const stop = service.subscribe((e) => events.push(`${e.type}:${e.queue}`));
     const q = await service.createQueue('ui-queue');
     await q.sendMessage('a', { visibilityTimeout: 5 });
-    assert.equal(service.nextDeadline().getTime(), clock.now() + 5_000);
+    assert.equal(service.nextDeadline()?.getTime(), clock.now() + 5_000);
     const [msg] = service.inspect().accounts[0].queues[0].messages;
     assert.equal(msg.state, 'invisible');
     clock.advance(5);
@@ -81,6 +83,7 @@ describe('QueueService and Queue (nodejs build)', () => {
   test('listQueues works with for..of and for await, as SDK code is written', async () => {
     const service = await QueueService.open();
     for (const n of ['b-queue', 'a-queue', 'c-other']) await service.createQueue(n);
+    /** @type {string[]} */
     const names = [];
     for await (const item of service.listQueues({ prefix: '' })) names.push(item.name);
     assert.deepEqual(names, ['a-queue', 'b-queue', 'c-other']);
@@ -188,6 +191,7 @@ describe("message results are the SDK's plain objects on every build", () => {
 
 describe('web build (pkg/web) outside a browser', () => {
   test('initSync with a compiled module, then the fetch handler answers', async () => {
+    /** @type {typeof import('../../pkg/web/azqueue.js')} */
     const { initSync, QueueService: WebQueueService } = await import(
       path.join(ROOT, 'pkg', 'web', 'azqueue.js')
     );
