@@ -10,7 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { API_VERSION, DEV_ACCOUNT, sharedKey, startServer, uniqueName } from './azqueue_server.mjs';
 
-/** One signed request's bytes. `body` goes as given; `framing` adds its own header lines. */
+/**
+ * One signed request's bytes. `body` goes as given; `framing` adds its own header lines.
+ * @param {number} port
+ * @param {string} method
+ * @param {string} path
+ * @param {{ query?: string, headers?: Record<string, string>, body?: string,
+ *   framing?: string[] }} [options]
+ */
 function request(port, method, path, { query = '', headers = {}, body = '', framing = [] } = {}) {
   const signed = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION, ...headers };
   const lines = [
@@ -26,21 +33,32 @@ function request(port, method, path, { query = '', headers = {}, body = '', fram
 }
 
 /**
+ * One response as read off the socket: its status line, headers (names lower-cased) and body.
+ * @typedef {{ status: number, statusLine: string, headers: Record<string, string>,
+ *   body: string }} Response
+ */
+
+/**
  * A socket that parses what the server sends into responses ({ status, headers, body }).
- * `next()` resolves to the next response; `ended()` to whether the server closed the socket.
+ * `next()` resolves to the next response; `closed()` to whether the server closed the socket.
+ * @param {number} port
  */
 function connect(port) {
   const socket = net.connect(port, '127.0.0.1');
   let buffered = Buffer.alloc(0);
+  /** @type {Response[]} */
   const responses = [];
+  /** @type {((response: Response) => void)[]} */
   const waiters = [];
   let closed = false;
+  /** @type {((closed: true) => void)[]} */
   const closeWaiters = [];
   const parse = () => {
     for (;;) {
       const split = buffered.indexOf('\r\n\r\n');
       if (split < 0) return;
       const [statusLine, ...lines] = buffered.subarray(0, split).toString('latin1').split('\r\n');
+      /** @type {Record<string, string>} */
       const headers = {};
       for (const line of lines) {
         const i = line.indexOf(':');
@@ -51,7 +69,11 @@ function connect(port) {
       const body = buffered.subarray(split + 4, split + 4 + length).toString('latin1');
       buffered = buffered.subarray(split + 4 + length);
       responses.push({ status: Number(statusLine.split(' ')[1]), statusLine, headers, body });
-      while (waiters.length && responses.length) waiters.shift()(responses.shift());
+      while (waiters.length && responses.length) {
+        const [waiter] = waiters.splice(0, 1);
+        const [response] = responses.splice(0, 1);
+        waiter(response);
+      }
     }
   };
   socket.on('data', (d) => {
@@ -65,24 +87,30 @@ function connect(port) {
   });
   return {
     socket,
-    write: (bytes) => socket.write(bytes),
+    write: (/** @type {string | Uint8Array} */ bytes) => socket.write(bytes),
+    /** @returns {Promise<Response>} */
     next: () =>
       new Promise((resolve) => {
-        if (responses.length) resolve(responses.shift());
+        const response = responses.shift();
+        if (response) resolve(response);
         else waiters.push(resolve);
       }),
+    /** @returns {Promise<true>} */
     closed: () => new Promise((resolve) => (closed ? resolve(true) : closeWaiters.push(resolve))),
     destroy: () => socket.destroy(),
   };
 }
 
-for (const [what, args] of [
+for (const [what, args] of /** @type {[string, string[]][]} */ ([
   ['in memory', []],
   ['with the journal store', ['--location']],
-]) {
+])) {
   describe(`queue port framing (${what})`, () => {
+    /** @type {Awaited<ReturnType<typeof startServer>>} */
     let server;
+    /** @type {number} */
     let port;
+    /** @type {string | undefined} */
     let dir;
     before(async () => {
       const extra = args.length
@@ -99,7 +127,7 @@ for (const [what, args] of [
     test('pipelined requests are answered in order on one connection', async () => {
       const queue = uniqueName('pipe');
       const p = `/${DEV_ACCOUNT}/${queue}`;
-      const put = (text) => {
+      const put = (/** @type {string} */ text) => {
         const body = `<QueueMessage><MessageText>${text}</MessageText></QueueMessage>`;
         return request(port, 'POST', `${p}/messages`, {
           headers: { 'content-length': String(body.length) },
@@ -117,6 +145,7 @@ for (const [what, args] of [
           request(port, 'DELETE', `/${DEV_ACCOUNT}/${uniqueName('none')}`),
         ]),
       );
+      /** @type {Response[]} */
       const got = [];
       for (let i = 0; i < 5; i++) got.push(await c.next());
       assert.deepEqual(
@@ -144,6 +173,7 @@ for (const [what, args] of [
 
     test('thousands of pipelined requests from a client that reads late are all answered, in order', async () => {
       const n = 2000;
+      /** @type {Buffer[]} */
       const requests = [];
       for (let i = 0; i < n; i++) {
         requests.push(
@@ -263,8 +293,11 @@ for (const [what, args] of [
 }
 
 describe('access and debug logs on the socket path', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
+  /** @type {number} */
   let port;
+  /** @type {string} */
   let dir;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azq-log-'));
