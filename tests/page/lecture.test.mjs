@@ -15,26 +15,58 @@ import {
   setStep,
   stepTo,
   pageSuite,
+  attributeOf,
+  textOf,
 } from './harness.mjs';
+
+/** @typedef {import('playwright-core').Page} Page */
 
 const suite = pageSuite();
 const DESK = { width: 1280, height: 800 };
 const PROJECTOR = { width: 853, height: 533 }; // 1280×800 at 150 % zoom, in CSS pixels
 const PHONE = { width: 390, height: 844 };
+/** @param {Parameters<typeof suite.open>[0]} [options] */
 const open = (options = {}) => suite.open({ viewport: DESK, ...options });
+/**
+ * @param {string} query
+ * @param {{ width: number, height: number }} [viewport]
+ */
 const openAt = (query, viewport = DESK) => suite.open({ query, viewport });
 
+/** @param {Page} page */
 const guideOn = (page) => page.getAttribute('[data-testid=guide]', 'data-on');
-const guideText = (page) => page.textContent('[data-testid=guide-text]');
+/** @param {Page} page */
+const guideText = (page) => textOf(page, '[data-testid=guide-text]');
+/** @param {Page} page */
 const reachedMs = (page) =>
   page.getAttribute('[data-testid=scrub]', 'data-reached-ms').then(Number);
+/** @param {Page} page */
 const narration = (page) =>
-  page.$$eval('[data-testid=narration] li', (rows) => rows.map((r) => r.textContent));
+  page.$$eval('[data-testid=narration] li', (rows) => rows.map((r) => r.textContent ?? ''));
+/**
+ * @param {Page} page
+ * @param {string} name
+ */
 const counter = (page, name) => page.textContent(`[data-testid=counter-${name}] .n`).then(Number);
-const byLabel = async (page, label, lane) =>
-  (await cards(page, lane)).find((c) => c.label === label && !c.state.startsWith('gone'));
+/**
+ * The card labelled `label` that has not left, which must be drawn.
+ * @param {Page} page
+ * @param {string} label
+ * @param {string} [lane]
+ */
+const byLabel = async (page, label, lane) => {
+  const card = (await cards(page, lane)).find(
+    (c) => c.label === label && !c.state.startsWith('gone'),
+  );
+  assert.ok(card, `no card ${label}`);
+  return card;
+};
 
-/** Drags the rewind slider to `seconds` and waits for the replay to land there. */
+/**
+ * Drags the rewind slider to `seconds` and waits for the replay to land there.
+ * @param {Page} page
+ * @param {number} seconds
+ */
 async function scrubTo(page, seconds) {
   const seeks = await page.evaluate(() => Number(document.body.dataset.seeks ?? 0));
   await page.$eval(
@@ -49,13 +81,20 @@ async function scrubTo(page, seconds) {
   await page.waitForFunction((n) => Number(document.body.dataset.seeks ?? 0) > n, seeks);
 }
 
-/** Waits for the guide to stop at `on` (a moment of the scenario). */
+/**
+ * Waits for the guide to stop at `on` (a moment of the scenario).
+ * @param {Page} page
+ * @param {string} on
+ */
 const stopAt = (page, on) =>
   page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, { timeout: 20_000 });
 
 /**
  * The clock's reading once it shows `ms`: a stop's banner can be drawn a frame before the clock
  * beside it, so wait (up to 5 s) for the reading, then compare what it shows.
+ * @param {Page} page
+ * @param {number} ms
+ * @param {string} [message]
  */
 async function elapsedAt(page, ms, message) {
   await page
@@ -64,13 +103,23 @@ async function elapsedAt(page, ms, message) {
   assert.equal(await elapsed(page), ms, message);
 }
 
-/** Presses → and waits for the stop at `on`. */
+/**
+ * Presses → and waits for the stop at `on`.
+ * @param {Page} page
+ * @param {string} on
+ */
 async function next(page, on) {
   await page.keyboard.press('ArrowRight');
   await stopAt(page, on);
 }
 
-/** Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease). */
+/**
+ * Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease).
+ * @param {Page} page
+ * @param {string} name
+ * @param {number} index
+ * @param {number} value
+ */
 async function setActor(page, name, index, value) {
   const input = page.locator(`[data-name="${name}"] .settings input`).nth(index);
   await input.fill(String(value));
@@ -106,10 +155,10 @@ describe('1 · rewind and links that hold', () => {
     await stepTo(page, 30);
     await page.click('[data-testid=copy-link]');
     await page.waitForSelector('[data-testid=link-status][data-link]');
-    const link = await page.getAttribute('[data-testid=link-status]', 'data-link');
+    const link = await attributeOf(page, '[data-testid=link-status]', 'data-link');
     assert.match(link, /[?&]a=/, 'the link carries the actions');
-    assert.match(await page.textContent('[data-testid=link-status]'), /with your 1 action/);
-    const picture = async (p) =>
+    assert.match(await textOf(page, '[data-testid=link-status]'), /with your 1 action/);
+    const picture = async (/** @type {Page} */ p) =>
       (await cards(p))
         .filter((c) => !c.state.startsWith('gone'))
         .map(({ label, state, holder, dequeueCount, receipt }) => ({
@@ -161,7 +210,7 @@ describe('2 · presenter keys wherever the focus is', () => {
       await stopAt(page, 'redelivered'); // guided mode stops at the next one while playing
       await page.keyboard.press('?');
       await page.waitForSelector('[data-testid=key-sheet][open]');
-      const sheet = await page.textContent('[data-testid=key-list]');
+      const sheet = await textOf(page, '[data-testid=key-list]');
       for (const k of ['→', '←', 'Space', '?'])
         assert.ok(sheet.includes(k), `the sheet lists ${k}`);
       await page.keyboard.press('Escape');
@@ -187,7 +236,9 @@ describe('3 · words from the live state', () => {
     await setActor(page, 'Ann', 1, 8);
     await setActor(page, 'Bob', 1, 8);
     await page.waitForFunction(() =>
-      /threshold of 2/.test(document.querySelector('#caption').textContent),
+      /threshold of 2/.test(
+        /** @type {Element} */ (document.querySelector('#caption')).textContent ?? '',
+      ),
     );
     await page.keyboard.press('Escape'); // out of the field typed into: the keys are the page's again
     for (const on of ['failed', 'reappeared', 'poisoned']) await next(page, on);
@@ -195,6 +246,7 @@ describe('3 · words from the live state', () => {
     const left = await page.$(
       '[data-testid=queue-lane] [data-testid=message][data-state="gone-poisoned"]',
     );
+    assert.ok(left, 'the poisoned card is drawn, leaving');
     const count = await left.getAttribute('data-dequeue-count');
     assert.equal(count, '3', 'past a threshold of 2, the move happens at DequeueCount 3');
     assert.match(words, new RegExp(`DequeueCount ${count}, past the threshold of 2`));
@@ -216,7 +268,7 @@ describe('3 · words from the live state', () => {
     await setActor(page, 'Bob', 1, 35);
     await page.click('[data-testid=add-consumer]');
     await page.waitForFunction(() => {
-      const c = document.querySelector('#caption').textContent;
+      const c = /** @type {Element} */ (document.querySelector('#caption')).textContent ?? '';
       return /Bob for a 35 s visibility timeout/.test(c) && /3 consumers/.test(c);
     });
     await page.keyboard.press('Escape');
@@ -224,21 +276,21 @@ describe('3 · words from the live state', () => {
     assert.match(await guideText(page), /Bob's 35 s visibility timeout/);
 
     await chooseScenario(page, 'lease');
-    assert.match(await page.textContent('#caption'), /3 stages \(scan, encode, compress\) of 20 s/);
+    assert.match(await textOf(page, '#caption'), /3 stages \(scan, encode, compress\) of 20 s/);
     await setActor(page, 'Encoder A', 0, 15);
     await page.waitForFunction(() =>
       /3 stages \(scan, encode, compress\) of 15 s/.test(
-        document.querySelector('#caption').textContent,
+        /** @type {Element} */ (document.querySelector('#caption')).textContent ?? '',
       ),
     );
 
     await chooseScenario(page, 'scheduled');
     const scheduler = '[data-testid=producer][data-name=Scheduler] .outcome';
-    assert.match(await page.textContent(scheduler), /visible in 45 s/);
+    assert.match(await textOf(page, scheduler), /visible in 45 s/);
     await setStep(page, 10);
     await stepTo(page, 10);
-    assert.match(await page.textContent(scheduler), /visible in 35 s/, 'the Scheduler counts down');
-    const hint = await page.textContent('[data-testid=lane-order]');
+    assert.match(await textOf(page, scheduler), /visible in 35 s/, 'the Scheduler counts down');
+    const hint = await textOf(page, '[data-testid=lane-order]');
     assert.match(hint, /this engine/);
     assert.match(hint, /promises no order/);
   });
@@ -246,7 +298,7 @@ describe('3 · words from the live state', () => {
 
 describe('4 · counters and cards agree', () => {
   /** In flight equals the messages consumer cards say they hold. */
-  const agree = async (page) => {
+  const agree = async (/** @type {Page} */ page) => {
     const held = await page.$$eval(
       '[data-testid=consumer][data-receipt], [data-testid=lease-worker][data-receipt]',
       (els) => els.length,
@@ -274,12 +326,13 @@ describe('4 · counters and cards agree', () => {
     await page.waitForFunction(
       (label) =>
         [...document.querySelectorAll('[data-testid=narration] li')].some((l) =>
-          new RegExp(`Bob was removed while holding ${label}`).test(l.textContent),
+          new RegExp(`Bob was removed while holding ${label}`).test(l.textContent ?? ''),
         ),
       held.label,
     );
     const card = await page.$(`[data-testid=queue-lane] [data-label="${held.label}"] .long`);
-    assert.match(await card.textContent(), /Bob was removed holding r\d/);
+    assert.ok(card, `${held.label}'s card is drawn`);
+    assert.match((await card.textContent()) ?? '', /Bob was removed holding r\d/);
     await agree(page);
   });
 });
@@ -306,6 +359,7 @@ describe('5 · animations on the virtual clock', () => {
 
 /** In the page: every visible text element whose contrast falls short of WCAG AA. */
 function contrastFailures() {
+  /** @param {string} c a CSS colour: rgb() or rgba() */
   const parse = (c) => {
     const m = c.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
@@ -315,40 +369,54 @@ function contrastFailures() {
       .map(Number);
     return [r, g, b, a];
   };
+  /** @param {number[]} rgb */
   const lum = ([r, g, b]) => {
-    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    const f = (/** @type {number} */ v) =>
+      (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
   };
+  /**
+   * @param {number[]} top
+   * @param {number[]} bottom
+   */
   const over = (top, bottom) => {
     const a = top[3];
     return [0, 1, 2].map((i) => top[i] * a + bottom[i] * (1 - a)).concat(1);
   };
+  /** @param {Element} el */
   const background = (el) => {
+    /** @type {number[][]} */
     const layers = [];
-    for (let e = el; e; e = e.parentElement) {
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
       const c = parse(getComputedStyle(e).backgroundColor);
       if (c[3] > 0) layers.push(c);
       if (c[3] >= 1) break;
     }
     return layers.reduceRight((acc, c) => over(c, acc), [255, 255, 255, 1]);
   };
+  /**
+   * @param {number[]} a
+   * @param {number[]} b
+   */
   const ratio = (a, b) => {
     const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
     return (hi + 0.05) / (lo + 0.05);
   };
+  /** @type {string[]} */
   const out = [];
   for (const el of document.querySelectorAll('body *')) {
     if (el.closest('svg, .leaving, .dissolved, [hidden], dialog:not([open]), .visually-hidden'))
       continue;
     if (el.closest('button:disabled, input:disabled, select:disabled')) continue; // inactive: exempt
-    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim());
     if (!text) continue;
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2) continue;
     const s = getComputedStyle(el);
     if (s.visibility === 'hidden') continue;
     let opacity = 1;
-    for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement)
+      opacity *= Number(getComputedStyle(e).opacity);
     if (opacity < 0.05) continue;
     const bg = background(el);
     const fg = parse(s.color);
@@ -359,7 +427,7 @@ function contrastFailures() {
     const got = ratio(ink, bg);
     if (got < need - 0.005)
       out.push(
-        `${el.tagName.toLowerCase()}.${el.className} “${el.textContent.trim().slice(0, 30)}” ${got.toFixed(2)}:1 < ${need}`,
+        `${el.tagName.toLowerCase()}.${el.className} “${(el.textContent ?? '').trim().slice(0, 30)}” ${got.toFixed(2)}:1 < ${need}`,
       );
   }
   return out;
@@ -382,9 +450,8 @@ describe('6 · projector and legibility', () => {
     const against = await page.$eval('.controls', (el) => getComputedStyle(el).backgroundColor);
     const ratio = await page.evaluate(
       ([a, b]) => {
-        const lum = (c) =>
-          c
-            .match(/\d+(\.\d+)?/g)
+        const lum = (/** @type {string} */ c) =>
+          /** @type {RegExpMatchArray} a computed colour: rgb(r, g, b) */ (c.match(/\d+(\.\d+)?/g))
             .slice(0, 3)
             .map(Number)
             .map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
@@ -399,11 +466,11 @@ describe('6 · projector and legibility', () => {
 
   test('nothing overflows its card at 1280 and at 390 px', async () => {
     for (const viewport of [DESK, PHONE]) {
-      for (const [id, t] of [
+      for (const [id, t] of /** @type {[string, number][]} */ ([
         ['poison', 41],
         ['lease', 22],
         ['slow-consumer', 43],
-      ]) {
+      ])) {
         const page = await openAt(`scenario=${id}&t=${t}`, viewport);
         const over = await page.$$eval('[data-testid=message]:not(.leaving), .actor', (els) =>
           els.flatMap((card) => {
@@ -430,7 +497,7 @@ describe('6 · projector and legibility', () => {
       await stopAt(page, on);
     }
     await page.waitForTimeout(100); // the stop scrolls the stage into view in the next frame
-    const onScreen = (selector) =>
+    const onScreen = (/** @type {string} */ selector) =>
       page.$eval(selector, (el) => {
         const r = el.getBoundingClientRect();
         return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
@@ -452,9 +519,10 @@ describe('6 · projector and legibility', () => {
     await stopAt(page, 'reappeared');
     await page.waitForTimeout(100);
     const { dock, card } = await page.evaluate(() => ({
-      dock: document.querySelector('.dock').getBoundingClientRect().bottom,
-      card: document
-        .querySelector('[data-testid=queue-lane] [data-testid=message]')
+      dock: /** @type {Element} */ (document.querySelector('.dock')).getBoundingClientRect().bottom,
+      card: /** @type {Element} */ (
+        document.querySelector('[data-testid=queue-lane] [data-testid=message]')
+      )
         .getBoundingClientRect()
         .toJSON(),
     }));
@@ -471,7 +539,7 @@ describe('6 · projector and legibility', () => {
         .filter((e) => e.getBoundingClientRect().height < 43.5)
         .map(
           (e) =>
-            `${e.tagName} ${e.id || e.textContent.trim().slice(0, 20)} ${e.getBoundingClientRect().height}`,
+            `${e.tagName} ${e.id || (e.textContent ?? '').trim().slice(0, 20)} ${e.getBoundingClientRect().height}`,
         ),
     );
     assert.deepEqual(small, []);
@@ -495,7 +563,7 @@ describe('screenshots of every moment', () => {
   test('each scenario walked with → at 1280×800, 150 % zoom and 390 px', async () => {
     const page = await open();
     const sizes = { 1280: DESK, '150pct': PROJECTOR, 390: PHONE };
-    const shoot = async (name) => {
+    const shoot = async (/** @type {string} */ name) => {
       for (const [size, viewport] of Object.entries(sizes)) {
         await page.setViewportSize(viewport);
         await page.waitForTimeout(50);
@@ -506,7 +574,9 @@ describe('screenshots of every moment', () => {
     for (const id of ['slow-consumer', 'lease', 'scheduled', 'poison', 'autoscale']) {
       await chooseScenario(page, id);
       await shoot(`${id}-0-intro`);
-      const all = await page.$$eval('[data-testid=moment]', (els) => els.map((e) => e.dataset.on));
+      const all = await page.$$eval('[data-testid=moment]', (els) =>
+        els.map((e) => e.dataset.on ?? ''),
+      );
       for (const [i, on] of all.entries()) {
         await page.keyboard.press('ArrowRight');
         await stopAt(page, on);
