@@ -24,12 +24,23 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** One round in this process: a warm-up pass that grows the wasm memory, then the measured one. */
+/**
+ * One round's figures: operations per second and µs of CPU per operation.
+ * @typedef {{ send: number, sendCpu: number, receive: number, receiveCpu: number }} Round
+ */
+
+/**
+ * One round in this process: a warm-up pass that grows the wasm memory, then the measured one.
+ * @param {string} pkgDir a build's nodejs package (this one's API; the previous build's is the same)
+ * @param {number} messages
+ */
 async function round(pkgDir, messages) {
+  /** @type {typeof import('../pkg/node/azqueue.js')} */
   const { QueueService } = createRequire(import.meta.url)(path.join(pkgDir, 'azqueue.js'));
   const service = await QueueService.open({ store: 'memory' });
   const q = await service.createQueue('bench');
   const text = 'x'.repeat(100);
+  /** @type {Round | undefined} */
   let result;
   for (let pass = 0; pass < 2; pass++) {
     let cpu = process.cpuUsage();
@@ -64,7 +75,10 @@ async function round(pkgDir, messages) {
   return result;
 }
 
-/** A temporary worktree of BENCH_BASE, with this checkout's node_modules (its build may use them). */
+/**
+ * A temporary worktree of BENCH_BASE, with this checkout's node_modules (its build may use them).
+ * @param {string} base
+ */
 function checkoutPrevious(base) {
   const commit = execFileSync('git', ['rev-parse', '--short', base], {
     cwd: ROOT,
@@ -79,13 +93,21 @@ function checkoutPrevious(base) {
   return { commit, tree, pkg: path.join(tree, 'pkg', 'node') };
 }
 
-/** The previous build's nodejs package: pkg/node, or www's pkg-node before there was a pkg/. */
+/** @typedef {ReturnType<typeof checkoutPrevious>} Previous */
+
+/**
+ * The previous build's nodejs package: pkg/node, or www's pkg-node before there was a pkg/.
+ * @param {Previous} previous
+ */
 function builtPackage(previous) {
   const older = path.join(previous.tree, 'www', 'pkg-node');
   return fs.existsSync(path.join(previous.pkg, 'azqueue.js')) ? previous.pkg : older;
 }
 
-/** Builds the previous commit's packages with its own scripts/build.sh. */
+/**
+ * Builds the previous commit's packages with its own scripts/build.sh.
+ * @param {Previous} previous
+ */
 function buildPrevious(previous) {
   process.stderr.write(
     `bench-inprocess: building ${previous.commit} (the previous build) in ${previous.tree}\n`,
@@ -98,6 +120,11 @@ function buildPrevious(previous) {
   });
 }
 
+/**
+ * @param {string} pkg
+ * @param {number} messages
+ * @returns {Round}
+ */
 function runChild(pkg, messages) {
   const child = spawnSync(
     process.execPath,
@@ -110,8 +137,9 @@ function runChild(pkg, messages) {
   return JSON.parse(child.stdout);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (x, digits = 0) =>
+const median = (/** @type {number[]} */ xs) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (/** @type {number} */ x, digits = 0) =>
   x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
@@ -123,9 +151,11 @@ async function main() {
   const previous = checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
   try {
     buildPrevious(previous);
+    /** @type {Record<'previous' | 'current', Round[]>} */
     const runs = { previous: [], current: [] };
     for (let i = 0; i < rounds; i++) {
       // Alternate which goes first, so a trend in the machine's load hits both alike.
+      /** @type {('previous' | 'current')[]} */
       const order = i % 2 === 0 ? ['previous', 'current'] : ['current', 'previous'];
       for (const which of order)
         runs[which].push(
@@ -133,6 +163,10 @@ async function main() {
         );
       process.stderr.write(`bench-inprocess: round ${i + 1} of ${rounds}\n`);
     }
+    /**
+     * @param {'previous' | 'current'} which
+     * @param {keyof Round} key
+     */
     const m = (which, key) => median(runs[which].map((r) => r[key]));
     console.log(
       `\n## In-process \`Queue\` API: this build against ${previous.commit} (100 B, memory store)\n`,
@@ -145,6 +179,12 @@ async function main() {
     );
     console.log('| measure | previous build | this build | ratio |');
     console.log('|---|---:|---:|---:|');
+    /**
+     * @param {string} label
+     * @param {keyof Round} key
+     * @param {number} digits
+     * @param {boolean} higherIsBetter
+     */
     const row = (label, key, digits, higherIsBetter) => {
       const [p, c] = [m('previous', key), m('current', key)];
       console.log(

@@ -22,12 +22,17 @@ let instances = 0;
 
 /** A fresh wasm instance: { QueueService, bytes() } with bytes() its memory size now. */
 async function fresh() {
+  /** @type {typeof import('../pkg/web/azqueue.js')} */
   const glue = await import(`${GLUE}?instance=${++instances}`);
   const exports = glue.initSync({ module: new WebAssembly.Module(WASM) });
   return { QueueService: glue.QueueService, bytes: () => exports.memory.buffer.byteLength };
 }
 
-/** A storage adapter over `records` (a Map), loading row by row like SqliteStore.rows(). */
+/**
+ * A storage adapter over `records` (a Map), loading row by row like SqliteStore.rows().
+ * @param {Map<string, string>} records
+ * @returns {import('../pkg/web/azqueue.js').StorageAdapter}
+ */
 function mapAdapter(records) {
   return {
     *load() {
@@ -45,6 +50,7 @@ function mapAdapter(records) {
   };
 }
 
+/** @param {import('../pkg/web/azqueue.js').OpenOptions['store']} store */
 async function fill(store) {
   const { QueueService, bytes } = await fresh();
   const service = await QueueService.open({ store });
@@ -62,6 +68,7 @@ async function fill(store) {
   return { base, after: bytes() };
 }
 
+/** @param {Map<string, string>} records */
 async function load(records) {
   const { QueueService, bytes } = await fresh();
   const base = bytes();
@@ -71,8 +78,10 @@ async function load(records) {
   return { base, after: bytes(), count };
 }
 
-const per = ({ base, after }) => ((after - base) / N).toFixed(0);
-const mib = (b) => (b / 2 ** 20).toFixed(1);
+const per = (/** @type {{ base: number, after: number }} */ { base, after }) =>
+  ((after - base) / N).toFixed(0);
+const mib = (/** @type {number} */ b) => (b / 2 ** 20).toFixed(1);
+/** @type {Map<string, string>} */
 const records = new Map();
 const viaAdapter = await fill(mapAdapter(records));
 const inMemory = await fill('memory');

@@ -21,7 +21,10 @@ import { PFX_PASSWORD } from '../tls_certificate.mjs';
 const dir = process.env.AZQUEUE_E2E_TLS;
 assert.ok(dir, 'run through tls_suites.test.mjs (AZQUEUE_E2E_TLS names the certificate directory)');
 
-/** Create, send, receive and delete through the SDK: a whole round over the TLS port. */
+/**
+ * Create, send, receive and delete through the SDK: a whole round over the TLS port.
+ * @param {QueueServiceClient} service
+ */
 async function roundTrip(service) {
   const q = service.getQueueClient(uniqueName('tls'));
   await q.create();
@@ -35,6 +38,7 @@ async function roundTrip(service) {
 }
 
 describe('--cert and --key (PEM)', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer();
@@ -110,6 +114,7 @@ describe('--cert and --key (PEM)', () => {
 });
 
 describe('--cert FILE.pfx --pwd PASSWORD', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer({

@@ -19,14 +19,20 @@ import { startServer, uniqueName } from '../azqueue_server.mjs';
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const SIGNING_KEY = crypto.randomBytes(32);
 
-/** An HS256 JWT with these claims (any signature does for basic mode). */
+/**
+ * An HS256 JWT with these claims (any signature does for basic mode).
+ * @param {Record<string, unknown>} claims
+ */
 function jwt(claims) {
-  const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const part = (/** @type {unknown} */ v) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
   return `${body}.${crypto.createHmac('sha256', SIGNING_KEY).update(body).digest('base64url')}`;
 }
 
-/** Claims as Entra ID issues them for storage, valid from a minute ago for an hour. */
+/**
+ * Claims as Entra ID issues them for storage, valid from a minute ago for an hour.
+ * @param {Record<string, unknown>} [overrides]
+ */
 function claims(overrides = {}) {
   const now = Math.floor(Date.now() / 1000);
   return {
@@ -42,7 +48,10 @@ function claims(overrides = {}) {
   };
 }
 
-/** A TokenCredential handing out one token, and counting the calls. */
+/**
+ * A TokenCredential handing out one token, and counting the calls.
+ * @param {string} token
+ */
 function credential(token) {
   const cred = {
     calls: 0,
@@ -54,7 +63,11 @@ function credential(token) {
   return cred;
 }
 
-/** Asserts Azure's refusal of a token: 401 InvalidAuthenticationInfo with this detail. */
+/**
+ * Asserts Azure's refusal of a token: 401 InvalidAuthenticationInfo with this detail.
+ * @param {Promise<unknown>} promise
+ * @param {string} detail
+ */
 async function refused(promise, detail) {
   await assert.rejects(promise, (/** @type {import('@azure/storage-queue').RestError} */ err) => {
     assert.equal(err.statusCode, 401, err.message);
@@ -62,7 +75,7 @@ async function refused(promise, detail) {
     const details = /** @type {{ authenticationErrorDetail?: string } | undefined} */ (err.details);
     assert.equal(details?.authenticationErrorDetail, detail);
     assert.match(
-      err.response.headers.get('www-authenticate'),
+      err.response?.headers.get('www-authenticate') ?? '',
       /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/.+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/,
     );
     return true;
@@ -70,6 +83,7 @@ async function refused(promise, detail) {
 }
 
 describe('--oauth basic', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer({ args: ['--oauth', 'basic'] });
@@ -91,7 +105,8 @@ describe('--oauth basic', () => {
     await q.updateMessage(m.messageId, m.popReceipt, 'updated', 0);
     const [peeked] = (await q.peekMessages()).peekedMessageItems;
     assert.equal(peeked.messageText, 'updated');
-    assert.equal((await q.getProperties()).metadata.by, 'token');
+    assert.equal((await q.getProperties()).metadata?.by, 'token');
+    /** @type {string[]} */
     const names = [];
     for await (const item of service.listQueues()) names.push(item.name);
     assert.ok(names.includes(q.name));
@@ -206,6 +221,7 @@ describe('--oauth basic', () => {
 });
 
 describe('without --oauth', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer();
@@ -228,6 +244,7 @@ describe('without --oauth', () => {
 });
 
 describe('--oauth basic over plain HTTP', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   before(async () => {
     server = await startServer({ args: ['--oauth', 'basic'], plain: true });
