@@ -18,7 +18,10 @@ const logs = process.env.LOOP_LOGS ?? `/tmp/loop-${browser}`;
 const testTimeout = Number(process.env.WASM_BINDGEN_TEST_TIMEOUT ?? 180) * 1000;
 mkdirSync(logs, { recursive: true });
 
-/** A free loopback port. */
+/**
+ * A free loopback port.
+ * @returns {Promise<number>}
+ */
 function freePort() {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -28,7 +31,14 @@ function freePort() {
   });
 }
 
-/** Starts `command` and resolves once its output matches `ready`. */
+/**
+ * Starts `command` and resolves once its output matches `ready`.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @param {RegExp} ready
+ * @returns {Promise<import('node:child_process').ChildProcess>}
+ */
 function start(command, args, env, ready) {
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
@@ -81,7 +91,13 @@ for (const signal of ['SIGTERM', 'SIGINT']) {
   });
 }
 
-/** One WebDriver command. */
+/**
+ * One WebDriver command; resolves to the answer's `value`.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<unknown>}
+ */
 async function wd(method, path, body) {
   const response = await fetch(base + path, {
     method,
@@ -113,7 +129,9 @@ for (let i = 0; ; i++) {
 
 /** One run: a new browser, the page, its output once it has a result line (or the time is up). */
 async function runOnce() {
-  const session = await wd('POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+  const session = /** @type {{ sessionId: string }} */ (
+    await wd('POST', '/session', { capabilities: { alwaysMatch: capabilities } })
+  );
   const id = session.sessionId;
   current = id;
   let output = '';
@@ -121,10 +139,13 @@ async function runOnce() {
     await wd('POST', `/session/${id}/url`, { url: `http://127.0.0.1:${serverPort}/` });
     const until = Date.now() + testTimeout;
     while (Date.now() < until) {
-      output = await wd('POST', `/session/${id}/execute/sync`, {
-        script: "return document.getElementById('output')?.textContent ?? ''",
-        args: [],
-      });
+      // The script returns a string.
+      output = /** @type {string} */ (
+        await wd('POST', `/session/${id}/execute/sync`, {
+          script: "return document.getElementById('output')?.textContent ?? ''",
+          args: [],
+        })
+      );
       if (/test result: /.test(output)) break;
       await sleep(250);
     }
