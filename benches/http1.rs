@@ -62,6 +62,7 @@ fn bench(c: &mut Criterion) {
         head: false,
         keep_alive: true,
         http10: false,
+        open_body: false,
     };
     let mut out = Vec::new();
     c.bench_function("encode_201", |b| {

@@ -203,3 +203,177 @@ fn the_inspector_actions_are_behind_the_same_guard() {
     assert_eq!(r.status(), 403);
     r.assert_has("disabled");
 }
+
+/// The inspector page of another azqueue, which this server may opt in to (`--devOrigin`).
+const INSPECTOR: &str = "http://127.0.0.1:8080";
+
+/// A harness whose dev paths opt in to [`INSPECTOR`] (anonymous, as [`Harness::new`]).
+fn opted_in() -> Harness {
+    let mut config = azqueue::rest::ServiceConfig {
+        anonymous: true,
+        emit_bom: false,
+        ..azqueue::rest::ServiceConfig::dev()
+    };
+    config.dev_origins = vec![INSPECTOR.to_owned()];
+    Harness::with_config(config)
+}
+
+/// A preflight as Chromium sends it before the inspector's POST.
+fn preflight(h: &mut Harness, path: &str, origin: &str, headers: &str) -> Reply {
+    h.call_with(
+        "OPTIONS",
+        path,
+        "",
+        &[
+            ("origin", origin),
+            ("access-control-request-method", "POST"),
+            ("access-control-request-headers", headers),
+            ("host", "127.0.0.1:10001"),
+        ],
+    )
+}
+
+/// A cross-origin request from `origin`, as a browser sends it after the preflight.
+fn from(h: &mut Harness, method: &str, path: &str, origin: &str) -> Reply {
+    h.call_with(
+        method,
+        path,
+        "",
+        &[
+            ("origin", origin),
+            ("x-azqueue-dev", "1"),
+            ("content-type", "application/json"),
+            ("host", "127.0.0.1:10001"),
+        ],
+    )
+}
+
+/// Without `--devOrigin`, another site's page is granted nothing: its preflight is refused
+/// (no CORS headers, so the browser never sends the POST), a read answers without
+/// `Access-Control-Allow-Origin` (so the page cannot see it), and a write that skips the
+/// preflight is refused with nothing changed.
+#[test]
+fn without_the_opt_in_another_origin_can_neither_read_nor_steer() {
+    let mut h = Harness::new();
+    h.create("qq1");
+    h.put("qq1", "kept", "");
+    h.service.emulator_mut().take_changes();
+    let clear = "/_azqueue/inspect/devstoreaccount1/qq1/clear";
+    for path in [clear, "/_azqueue/clock", "/_azqueue/events"] {
+        let r = preflight(&mut h, path, INSPECTOR, "content-type,x-azqueue-dev");
+        assert_eq!(r.status(), 403, "{path}");
+        assert_eq!(r.header("access-control-allow-origin"), None, "{path}");
+        assert_eq!(r.header("access-control-allow-methods"), None, "{path}");
+    }
+    for path in ["/_azqueue/inspect/devstoreaccount1", "/_azqueue/events"] {
+        let r = from(&mut h, "GET", path, INSPECTOR);
+        assert_eq!(r.header("access-control-allow-origin"), None, "{path}");
+    }
+    let r = from(&mut h, "POST", clear, INSPECTOR);
+    assert_eq!(r.status(), 403);
+    assert_eq!(r.header("access-control-allow-origin"), None);
+    assert!(h.service.emulator_mut().take_changes().is_empty());
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/qq1", "");
+    r.assert_has("\"total\":1");
+}
+
+/// With the opt-in, exactly that origin is granted: the preflight for the inspector's POST
+/// (JSON body, `x-azqueue-dev`), then its reads and writes, each answer naming it. Any other
+/// origin, method or header is still refused, and the Host check still comes first.
+#[test]
+fn an_opted_in_origin_reads_and_steers_and_no_other_does() {
+    let mut h = opted_in();
+    h.create("qq1");
+    h.put("qq1", "gone", "");
+    h.service.emulator_mut().take_changes();
+    let clear = "/_azqueue/inspect/devstoreaccount1/qq1/clear";
+
+    let r = preflight(&mut h, clear, INSPECTOR, "content-type, x-azqueue-dev");
+    assert_eq!(r.status(), 204, "{}", r.text());
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+    assert!(
+        r.header("access-control-allow-methods")
+            .unwrap()
+            .contains("POST")
+    );
+    let allowed = r.header("access-control-allow-headers").unwrap();
+    assert!(allowed.contains("x-azqueue-dev") && allowed.contains("content-type"));
+    assert_eq!(r.header("vary"), Some("Origin"));
+
+    for (origin, headers) in [
+        ("https://attacker.example", "content-type, x-azqueue-dev"),
+        ("null", "x-azqueue-dev"),
+        ("http://127.0.0.1:8081", "x-azqueue-dev"),
+        (INSPECTOR, "x-azqueue-dev, authorization"),
+    ] {
+        let r = preflight(&mut h, clear, origin, headers);
+        assert_eq!(r.status(), 403, "{origin} {headers}");
+        assert_eq!(r.header("access-control-allow-origin"), None, "{origin}");
+    }
+    let r = h.call_with(
+        "OPTIONS",
+        clear,
+        "",
+        &[
+            ("origin", INSPECTOR),
+            ("access-control-request-method", "DELETE"),
+        ],
+    );
+    assert_eq!(r.status(), 403, "a method the paths do not take");
+    // The Host check stands before the grant: a rebound name is refused.
+    let mut rebound = over_socket("OPTIONS", clear, "attacker.example:10001");
+    let headers = rebound.headers_mut();
+    headers.insert("origin", http::HeaderValue::from_static(INSPECTOR));
+    headers.insert(
+        "access-control-request-method",
+        http::HeaderValue::from_static("POST"),
+    );
+    let r = h.send(rebound);
+    assert_eq!(r.status(), 403);
+    r.assert_has("listens on");
+
+    let r = from(
+        &mut h,
+        "GET",
+        "/_azqueue/inspect/devstoreaccount1",
+        INSPECTOR,
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+    let r = from(&mut h, "GET", "/_azqueue/events", INSPECTOR);
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.header("content-type"), Some("text/event-stream"));
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+    let r = from(
+        &mut h,
+        "GET",
+        "/_azqueue/inspect/devstoreaccount1",
+        "https://attacker.example",
+    );
+    assert_eq!(r.header("access-control-allow-origin"), None);
+
+    let r = from(&mut h, "POST", clear, "https://attacker.example");
+    assert_eq!(r.status(), 403);
+    assert!(h.service.emulator_mut().take_changes().is_empty());
+    let r = from(&mut h, "POST", clear, INSPECTOR);
+    assert_eq!(r.status(), 204, "{}", r.text());
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/qq1", "");
+    r.assert_has("\"total\":0");
+    // A refusal is readable by the opted-in page too, so it can say why.
+    let r = from(&mut h, "POST", "/_azqueue/nowhere", INSPECTOR);
+    assert_eq!(r.status(), 404);
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+}
+
+/// With real accounts configured the paths are off, opt-in or not.
+#[test]
+fn the_opt_in_does_not_turn_the_paths_on_with_real_accounts() {
+    let mut config = azqueue::rest::ServiceConfig::from_azurite_accounts("acct:a2V5MQ==").unwrap();
+    config.dev_origins = vec![INSPECTOR.to_owned()];
+    let mut h = Harness::with_config(config);
+    let r = preflight(&mut h, "/_azqueue/clock", INSPECTOR, "x-azqueue-dev");
+    assert_eq!(r.status(), 403);
+    r.assert_has("disabled");
+    assert_eq!(r.header("access-control-allow-origin"), None);
+}

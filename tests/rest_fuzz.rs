@@ -201,3 +201,81 @@ proptest! {
         }
     }
 }
+
+/// A page from [`OPTED_IN`] may use the development paths; no other origin may.
+const OPTED_IN: &str = "http://127.0.0.1:8080";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Every development path under arbitrary methods and the CORS and guard headers, on a
+    /// server that opted in to one origin: never a panic, never a grant (any
+    /// `Access-Control-*` header) to a request that did not come from that origin, and a
+    /// refusal changes nothing.
+    #[test]
+    fn dev_paths_grant_only_the_opted_in_origin(
+        method in prop_oneof![Just("OPTIONS".to_owned()), Just("GET".to_owned()), Just("POST".to_owned()), method()],
+        path in prop_oneof![
+            Just("/_azqueue/inspect/devstoreaccount1".to_owned()),
+            Just("/_azqueue/inspect/devstoreaccount1/qq1".to_owned()),
+            Just("/_azqueue/inspect/devstoreaccount1/qq1/clear".to_owned()),
+            Just("/_azqueue/events".to_owned()),
+            Just("/_azqueue/clock".to_owned()),
+            Just("/_azqueue/snapshot".to_owned()),
+            Just("/_azqueue/reset".to_owned()),
+            segment().prop_map(|s| format!("/_azqueue/{s}")),
+        ],
+        headers in proptest::collection::vec(
+            (
+                prop_oneof![
+                    Just("origin"),
+                    Just("access-control-request-method"),
+                    Just("access-control-request-headers"),
+                    Just("x-azqueue-dev"),
+                    Just("content-type"),
+                    Just("host"),
+                ],
+                prop_oneof![
+                    Just(OPTED_IN.to_owned()),
+                    Just("http://127.0.0.1:8080/".to_owned()),
+                    Just("https://attacker.example".to_owned()),
+                    Just("null".to_owned()),
+                    Just("POST".to_owned()),
+                    Just("content-type, x-azqueue-dev".to_owned()),
+                    Just("x-azqueue-dev, authorization".to_owned()),
+                    Just("1".to_owned()),
+                    Just("127.0.0.1:10001".to_owned()),
+                    "[ -~]{0,24}",
+                ],
+            ),
+            0..5,
+        ),
+        body in prop_oneof![Just(String::new()), Just(r#"{"advanceMs":1000}"#.to_owned()), "[ -~]{0,16}"],
+    ) {
+        let mut config = azqueue::rest::ServiceConfig { anonymous: true, ..azqueue::rest::ServiceConfig::dev() };
+        config.dev_origins = vec![OPTED_IN.to_owned()];
+        let mut h = Harness::with_config(config);
+        h.create("qq1");
+        h.put("qq1", "seed", "");
+        h.service.emulator_mut().take_changes();
+        let mut b = http::Request::builder().method(method.as_str()).uri(path.as_str());
+        for (k, v) in &headers {
+            b = b.header(*k, v.as_str());
+        }
+        let Ok(req) = b.body(body.into_bytes()) else { return Ok(()) };
+        let origin = req.headers().get("origin").map(|v| v.as_bytes().to_vec());
+        let r = h.send(req);
+        let granted = r.0.headers().keys().any(|k| k.as_str().starts_with("access-control-"));
+        if granted {
+            prop_assert_eq!(origin.as_deref(), Some(OPTED_IN.as_bytes()));
+            prop_assert_eq!(r.header("access-control-allow-origin"), Some(OPTED_IN));
+        }
+        if r.status() >= 400 {
+            prop_assert_eq!(r.header("content-type"), Some("application/json"));
+            prop_assert!(
+                h.service.emulator_mut().take_changes().is_empty(),
+                "{} {} refused with {} but changed state", method, path, r.status()
+            );
+        }
+    }
+}

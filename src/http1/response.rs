@@ -17,6 +17,9 @@ pub struct Framing {
     pub keep_alive: bool,
     /// The request was HTTP/1.0, which closes by default: a kept connection must say so.
     pub http10: bool,
+    /// The body runs until the connection closes (an event stream, written after the head by
+    /// whoever holds the socket): no `Content-Length`, and `Connection: close`.
+    pub open_body: bool,
 }
 
 /// Appends `response` to `out`. The body is always delimited by `Content-Length` (as Azure
@@ -51,7 +54,7 @@ pub fn encode(
     if !response.headers().contains_key(header::DATE) {
         line(out, b"date", httpdate::fmt_http_date(now()).as_bytes());
     }
-    if !framing.keep_alive {
+    if !framing.keep_alive || framing.open_body {
         line(out, b"connection", b"close");
     } else if framing.http10 {
         line(out, b"connection", b"keep-alive");
@@ -59,7 +62,7 @@ pub fn encode(
     let bodiless = status.is_informational()
         || status == StatusCode::NO_CONTENT
         || status == StatusCode::NOT_MODIFIED;
-    if !bodiless && !framing.head {
+    if !bodiless && !framing.head && !framing.open_body {
         let mut digits = itoa::Buffer::new();
         line(out, b"content-length", digits.format(body.len()).as_bytes());
     }
@@ -92,6 +95,7 @@ mod tests {
         head: false,
         keep_alive: true,
         http10: false,
+        open_body: false,
     };
 
     fn text(status: u16, headers: &[(&str, &str)], body: &str, framing: Framing) -> String {
@@ -184,6 +188,24 @@ mod tests {
             "HTTP/1.1 204 No Content\r\ndate: D\r\n\r\n"
         );
         assert!(text(304, &[("date", "D")], "", KEEP).ends_with("D\r\n\r\n"));
+    }
+
+    #[test]
+    fn an_open_body_has_no_length_and_closes_the_connection() {
+        let open = Framing {
+            open_body: true,
+            ..KEEP
+        };
+        let t = text(
+            200,
+            &[("date", "D"), ("content-type", "text/event-stream")],
+            "",
+            open,
+        );
+        assert_eq!(
+            t,
+            "HTTP/1.1 200 OK\r\ndate: D\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"
+        );
     }
 
     #[test]

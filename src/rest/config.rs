@@ -48,6 +48,10 @@ pub struct ServiceConfig {
     /// Serve the development paths under `/_azqueue/` (inspection, snapshot, reset, store, clock;
     /// see `rest::dev_paths`).
     pub inspect: bool,
+    /// Other web origins whose pages may read and steer the development paths (CORS,
+    /// `dev_cors.rs`): an inspector served by another azqueue. Empty by default: a page on
+    /// another site can then neither read nor steer them.
+    pub dev_origins: Vec<String>,
     /// Bearer tokens: refused, or checked as Azurite's `--oauth basic` checks them.
     pub oauth: OAuth,
 }
@@ -63,6 +67,7 @@ impl ServiceConfig {
             anonymous: false,
             emit_bom: true,
             inspect: true,
+            dev_origins: Vec::new(),
             oauth: OAuth::Off,
         }
     }

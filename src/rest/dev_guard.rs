@@ -6,7 +6,10 @@
 //!   request (a form POST, `fetch` in `no-cors` mode) without a preflight. So a request that
 //!   changes state (any method but `GET`/`HEAD`) must carry [`DEV_HEADER`], which no simple
 //!   request can send, and if it names an `Origin`, that origin must be the request's own
-//!   (same host and port) or one a CORS rule of a configured account allows for the method.
+//!   (same host and port), one the server opted in to (`dev_cors.rs`), or one a CORS rule of a
+//!   configured account allows for the method. A preflight (`OPTIONS`) passes only from an
+//!   opted-in origin (it changes nothing, and the router answers it); from any other it is
+//!   refused like any write without the header, so no other page is ever granted a request.
 //! - **DNS rebinding.** A hostile name re-pointed at 127.0.0.1 makes the browser treat the
 //!   server as same-origin with the attacker's page; only the `Host` header tells. A host that
 //!   listens on a socket attaches [`Listening`], and then every development request's host
@@ -26,7 +29,7 @@ use std::net::IpAddr;
 
 /// The header a state-changing development request must carry (`x-azqueue-dev: 1`). A
 /// non-safelisted header: browsers send it cross-origin only after a preflight, which these
-/// paths never grant.
+/// paths grant only to the origins the server opted in to.
 pub const DEV_HEADER: &str = "x-azqueue-dev";
 
 /// A request extension from a host that listens on a socket: the `host:port` it listens on
@@ -58,6 +61,14 @@ pub fn check(
     if method == "GET" || method == "HEAD" {
         return Ok(());
     }
+    #[cfg(feature = "inspector")]
+    let opted_in = super::dev_cors::opted_in(config, req).is_some();
+    // Without the inspector (pkg/web) no origin is opted in to.
+    #[cfg(not(feature = "inspector"))]
+    let opted_in = false;
+    if method == "OPTIONS" && opted_in {
+        return Ok(());
+    }
     if req.headers().get(DEV_HEADER).is_none_or(|v| v.is_empty()) {
         return Err(refuse(&format!(
             "a {method} to a development path must carry the header `{DEV_HEADER}: 1` \
@@ -72,9 +83,10 @@ pub fn check(
                 .or(origin.strip_prefix("https://"))
                 == Some(h)
         });
-        if !same && !cors_allows(config, emu, origin, method) {
+        if !same && !opted_in && !cors_allows(config, emu, origin, method) {
             return Err(refuse(&format!(
-                "the origin `{origin}` is neither this server nor allowed by a CORS rule"
+                "the origin `{origin}` is neither this server, nor one it opted in to \
+                 (`--devOrigin`), nor allowed by a CORS rule"
             )));
         }
     }

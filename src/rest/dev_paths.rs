@@ -1,7 +1,8 @@
 //! The development paths under `/_azqueue/` (outside the Azure URL space: account names cannot
 //! start with `_`), all behind this one router: which path names what, who may call
-//! (`dev_guard.rs`), whether they are on ([`ServiceConfig::inspect`], the development default,
-//! off when real account keys are configured), and which methods each takes.
+//! (`dev_guard.rs`), from which other origins (`dev_cors.rs`), whether they are on
+//! ([`ServiceConfig::inspect`], the development default, off when real account keys are
+//! configured), and which methods each takes. Every answer is JSON (`dev_json.rs`).
 //!
 //! | request                                   | answer                                         |
 //! |-------------------------------------------|------------------------------------------------|
@@ -12,34 +13,41 @@
 //! | `POST …/<queue>/messages/<id>/delete`     | delete it, whatever its receipt (204)          |
 //! | `POST …/<queue>/messages/<id>/visible`    | make it visible now (204)                      |
 //! | `POST …/<queue>/messages/<id>/poison`     | move it to `<queue>-poison` (200, JSON)        |
+//! | `GET /_azqueue/events`                    | the head of a `text/event-stream` of changes   |
 //! | `GET /_azqueue/snapshot`                  | the snapshot document (200, JSON)              |
 //! | `PUT /_azqueue/snapshot`                  | replace everything with the body (204)         |
 //! | `POST /_azqueue/reset`                    | delete every queue and message (204)           |
 //! | `GET /_azqueue/store`                     | the store's kind, durability, counters         |
 //! | `GET /_azqueue/clock`                     | the queues' clock (`dev_clock.rs`)             |
 //! | `POST /_azqueue/clock`                    | move, set, pause it; answers the new reading   |
+//! | `OPTIONS` any of them                     | a preflight, granted to opted-in origins only  |
 //!
-//! The counts, paging and actions are the `inspector` feature's, left out of pkg/web (which has
-//! a size ceiling): there a queue is listed whole without counts, and an action answers 501.
+//! The counts, paging, actions, events and other origins are the `inspector` feature's, left
+//! out of pkg/web (which has a size ceiling): there a queue is listed whole without counts, an
+//! action or the event stream is an unknown path (404), and no other origin is opted in to.
 //!
-//! Inspection renders the engine's one inspection model (`crate::engine::inspection`, which
-//! also says why pop receipts are shown) with millisecond times; this service answers it. The
-//! inspector's actions (`crate::engine::dev_actions`) are engine operations answered by the
-//! service like any REST one, so their changes reach the store (one batch each) and their events
-//! the subscribers. The snapshot, reset and store paths read or replace the whole state, which is the host's store's
-//! business, and the clock is the host's: the host answers them (`src/wasm/serve.rs`), and a service without a host says so.
+//! Who answers: the service, from the engine, for inspection (`dev_views.rs`) and the
+//! inspector's actions (`dev_act.rs`, engine operations whose changes and events the host
+//! commits and delivers as any REST operation's); the host, for what only it holds (the store,
+//! the clock: [`HostWork`], rendered by `dev_host.rs`). The event stream's head is the
+//! service's; the events that follow it are written by the host, which holds the socket.
 
 use super::config::ServiceConfig;
 use super::dev_guard;
+use super::dev_host::{self, HostDone, HostWork};
+use super::dev_json::refuse;
+use super::dev_views;
+use crate::engine::{Emulator, Timestamp};
 #[cfg(feature = "inspector")]
-use crate::engine::{ActionError, MessageId, MessageInspection, MessageState};
-use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
+use crate::engine::{MessageId, QueueName};
 use http::{Request, Response};
-use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The reserved prefix.
 pub const PREFIX: &str = "/_azqueue/";
+
+/// The content type of the event stream's answer: a host that sees it on a 200 keeps the
+/// connection open and writes the events.
+pub const EVENT_STREAM: &str = "text/event-stream";
 
 /// One development request, routed and admitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,12 +67,11 @@ pub enum DevRoute {
         queue: QueueName,
         action: Action,
     },
-    ExportSnapshot,
-    ImportSnapshot,
-    Reset,
-    StoreInfo,
-    Clock,
-    SetClock,
+    /// `GET /_azqueue/events`: answered with the stream's head; the host writes the events.
+    #[cfg(feature = "inspector")]
+    Events,
+    /// The host's to answer.
+    Host(HostWork),
 }
 
 /// Which messages of a queue an inspection lists: `from` skipped, then up to `limit` (all
@@ -92,8 +99,8 @@ pub enum Action {
 }
 
 /// Routes `req` if its path is under [`PREFIX`]: `None` for any other path; `Some(Err(answer))`
-/// when it is refused (paths off, the guard, an unknown path, a method the path does not take);
-/// else the route for the caller to answer.
+/// when the router answers it itself (paths off, the guard, a preflight, an unknown path, a
+/// method the path does not take, a body it cannot read); else the route.
 pub fn route(
     config: &ServiceConfig,
     emu: &Emulator,
@@ -101,12 +108,14 @@ pub fn route(
 ) -> Option<Result<DevRoute, Response<Vec<u8>>>> {
     let rest = req.uri().path().strip_prefix(PREFIX)?;
     if !config.inspect {
-        let why = "the development paths are disabled on this service";
-        return Some(Err(json(403, error_body(why))));
+        return Some(Err(refuse(
+            403,
+            "the development paths are disabled on this service",
+        )));
     }
     // Cross-site writes and DNS rebinding, before anything else is said.
     if let Err((status, why)) = dev_guard::check(config, emu, req) {
-        return Some(Err(json(status, error_body(&why))));
+        return Some(Err(refuse(status, &why)));
     }
     let method = req.method().as_str();
     let parts: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
@@ -126,46 +135,160 @@ pub fn route(
                 queue: (*queue).to_owned(),
                 page,
             },
-            Err(why) => return Some(Err(json(400, error_body(&why)))),
+            Err(why) => return Some(Err(refuse(400, &why))),
         },
         #[cfg(feature = "inspector")]
         (["inspect", account, queue, "clear"], "POST") => {
             match parse_action(account, queue, None, "clear") {
                 Ok(route) => route,
-                Err(why) => return Some(Err(json(400, error_body(&why)))),
+                Err(why) => return Some(Err(refuse(400, &why))),
             }
         }
         #[cfg(feature = "inspector")]
         (["inspect", account, queue, "messages", id, verb], "POST") => {
             match parse_action(account, queue, Some(id), verb) {
                 Ok(route) => route,
-                Err(why) => return Some(Err(json(400, error_body(&why)))),
+                Err(why) => return Some(Err(refuse(400, &why))),
             }
         }
-        (["snapshot"], "GET") => DevRoute::ExportSnapshot,
-        (["snapshot"], "PUT" | "POST") => DevRoute::ImportSnapshot,
-        (["reset"], "POST") => DevRoute::Reset,
-        (["store"], "GET") => DevRoute::StoreInfo,
-        (["clock"], "GET") => DevRoute::Clock,
-        (["clock"], "POST") => DevRoute::SetClock,
-        (
-            ["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"] | ["clock"],
-            _,
-        ) => {
-            let why = "method not allowed on this path";
-            return Some(Err(json(405, error_body(why))));
+        #[cfg(feature = "inspector")]
+        (["events"], "GET") => DevRoute::Events,
+        (["snapshot"], "GET") => DevRoute::Host(HostWork::ExportSnapshot),
+        (["snapshot"], "PUT" | "POST") => DevRoute::Host(HostWork::ImportSnapshot),
+        (["reset"], "POST") => DevRoute::Host(HostWork::Reset),
+        (["store"], "GET") => DevRoute::Host(HostWork::StoreInfo),
+        #[cfg(feature = "server-clock")]
+        (["clock"], "GET") => DevRoute::Host(HostWork::Clock),
+        #[cfg(feature = "server-clock")]
+        (["clock"], "POST") => match super::dev_clock::parse_changes(req.body()) {
+            Ok(changes) => DevRoute::Host(HostWork::SetClock(changes)),
+            Err(why) => return Some(Err(refuse(400, &why))),
+        },
+        #[cfg(not(feature = "server-clock"))]
+        (["clock"], "GET" | "POST") => {
+            let why = "this build has no server clock (the Node server's has); in a page or \
+                       a worker, pass `now` to QueueService.open()";
+            return Some(Err(refuse(501, why)));
         }
         #[cfg(feature = "inspector")]
-        (["inspect", _, _, "clear"] | ["inspect", _, _, "messages", _, _], _) => {
-            let why = "method not allowed on this path";
-            return Some(Err(json(405, error_body(why))));
+        (parts, "OPTIONS") if known(parts) => {
+            return Some(Err(super::dev_cors::preflight(config, req)));
         }
-        _ => {
-            let why = "no such development path";
-            return Some(Err(json(404, error_body(why))));
+        (parts, _) if known(parts) => {
+            return Some(Err(refuse(405, "method not allowed on this path")));
         }
+        _ => return Some(Err(refuse(404, "no such development path"))),
     };
     Some(Ok(route))
+}
+
+/// Whether `parts` name a development path (whatever the method).
+fn known(parts: &[&str]) -> bool {
+    match parts {
+        ["inspect", _] | ["inspect", _, _] | ["snapshot"] | ["reset"] | ["store"] | ["clock"] => {
+            true
+        }
+        #[cfg(feature = "inspector")]
+        ["inspect", _, _, "clear"] | ["inspect", _, _, "messages", _, _] | ["events"] => true,
+        _ => false,
+    }
+}
+
+/// The service's answer to a development request (`None` for any other path): routed,
+/// answered from the engine, and readable by an opted-in origin. A route for the host is
+/// answered 501 here: a service without a host has no store or clock to give.
+pub fn serve(
+    config: &ServiceConfig,
+    emu: &mut Emulator,
+    now: Timestamp,
+    req: &Request<Vec<u8>>,
+) -> Option<Response<Vec<u8>>> {
+    let answer = match route(config, emu, req)? {
+        Err(answer) => answer,
+        Ok(route) => answer(emu, now, route),
+    };
+    Some(readable(config, req, answer))
+}
+
+fn answer(emu: &mut Emulator, now: Timestamp, route: DevRoute) -> Response<Vec<u8>> {
+    match route {
+        DevRoute::InspectAccount { account } => dev_views::account(emu, now, &account),
+        DevRoute::InspectQueue {
+            account,
+            queue,
+            #[cfg(feature = "inspector")]
+            page,
+        } => dev_views::queue(
+            emu,
+            now,
+            &account,
+            &queue,
+            #[cfg(feature = "inspector")]
+            page,
+        ),
+        #[cfg(feature = "inspector")]
+        DevRoute::Act {
+            account,
+            queue,
+            action,
+        } => super::dev_act::act(emu, now, &account, &queue, &action),
+        #[cfg(feature = "inspector")]
+        DevRoute::Events => {
+            let mut head = super::dev_json::json(200, String::new());
+            let h = head.headers_mut();
+            h.insert(
+                http::header::CONTENT_TYPE,
+                http::HeaderValue::from_static(EVENT_STREAM),
+            );
+            h.insert(
+                http::header::CACHE_CONTROL,
+                http::HeaderValue::from_static("no-cache"),
+            );
+            head
+        }
+        DevRoute::Host(_) => refuse(
+            501,
+            "this path is answered by the host that holds the store",
+        ),
+    }
+}
+
+/// The host's work for `req`, when it is an admitted request for the host (the store, the
+/// clock); every other development request is the service's ([`serve`]).
+pub fn host_work(
+    config: &ServiceConfig,
+    emu: &Emulator,
+    req: &Request<Vec<u8>>,
+) -> Option<HostWork> {
+    match route(config, emu, req)? {
+        Ok(DevRoute::Host(work)) => Some(work),
+        _ => None,
+    }
+}
+
+/// The answer to `req` for what the host made of its [`HostWork`].
+pub fn host_answer(
+    config: &ServiceConfig,
+    req: &Request<Vec<u8>>,
+    done: HostDone,
+) -> Response<Vec<u8>> {
+    readable(config, req, dev_host::render(done))
+}
+
+/// `response`, readable by the requesting page when the server opted in to its origin
+/// (`dev_cors.rs`, the `inspector` feature's: without it, no other origin ever is).
+fn readable(
+    config: &ServiceConfig,
+    req: &Request<Vec<u8>>,
+    response: Response<Vec<u8>>,
+) -> Response<Vec<u8>> {
+    // Off (real accounts configured) means off: no grant either.
+    #[cfg(feature = "inspector")]
+    if config.inspect {
+        return super::dev_cors::allow(config, req, response);
+    }
+    let _ = (config, req);
+    response
 }
 
 /// `?from=<k>&limit=<n>`: both optional; anything else in the query is refused, so a typo
@@ -226,262 +349,4 @@ fn parse_action(
         queue,
         action,
     })
-}
-
-#[cfg(feature = "inspector")]
-/// Does an inspector action (`None` for any other route). Its changes and events are left in
-/// the engine for the caller to commit and deliver, as after any REST operation.
-pub fn act(emu: &mut Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {
-    let DevRoute::Act {
-        account,
-        queue,
-        action,
-    } = route
-    else {
-        return None;
-    };
-    let done = match action {
-        Action::Clear => emu
-            .clear_messages(now, account, queue)
-            .map_err(ActionError::Refused)
-            .map(|()| None),
-        Action::Delete(id) => emu.inspector_delete(now, account, queue, id).map(|()| None),
-        Action::MakeVisible(id) => emu
-            .inspector_make_visible(now, account, queue, id)
-            .map(|()| None),
-        Action::Poison(id) => emu
-            .inspector_poison(now, account, queue, id)
-            .map(|(q, id)| {
-                #[derive(Serialize)]
-                #[serde(rename_all = "camelCase")]
-                struct Moved {
-                    message_id: String,
-                    queue: String,
-                }
-                Some(to_json(&Moved {
-                    message_id: id.to_string(),
-                    queue: q.as_str().to_owned(),
-                }))
-            }),
-    };
-    Some(match done {
-        Ok(Some(body)) => json(200, body),
-        Ok(None) => json(204, String::new()),
-        Err(ActionError::NotFound(why)) => json(404, error_body(&why)),
-        Err(ActionError::BadPoisonName(why)) => json(400, error_body(&why)),
-        Err(ActionError::Refused(QueueError::QueueNotFound(_))) => {
-            json(404, error_body("no such queue"))
-        }
-        // The queue's table failed: the server's fault, as `InternalError` is on the REST face.
-        Err(ActionError::Refused(e @ QueueError::Storage(_))) => {
-            json(500, error_body(&e.to_string()))
-        }
-        Err(ActionError::Refused(e)) => json(503, error_body(&e.to_string())),
-    })
-}
-
-/// Answers an inspection route (`None` for the host's routes).
-pub fn inspect(emu: &Emulator, now: Timestamp, route: &DevRoute) -> Option<Response<Vec<u8>>> {
-    let body = match route {
-        DevRoute::InspectAccount { account } => account_view(emu, now, account),
-        DevRoute::InspectQueue {
-            account,
-            queue,
-            #[cfg(feature = "inspector")]
-            page,
-        } => {
-            let view = QueueName::parse(queue)
-                .ok()
-                .and_then(|name| emu.inspect_queue(now, account, &name));
-            let Some(view) = view else {
-                return Some(json(404, error_body("no such queue")));
-            };
-            #[cfg(feature = "inspector")]
-            let body = queue_view(now, &view, *page);
-            #[cfg(not(feature = "inspector"))]
-            let body = queue_view(now, &view);
-            match body {
-                Ok(body) => body,
-                Err(e) => return Some(json(500, error_body(&e.to_string()))),
-            }
-        }
-        _ => return None,
-    };
-    Some(json(200, body))
-}
-
-/// `{"error": why}`, the body of every refusal on these paths.
-pub fn error_body(why: &str) -> String {
-    #[derive(Serialize)]
-    struct ErrorBody<'a> {
-        error: &'a str,
-    }
-    to_json(&ErrorBody { error: why })
-}
-
-/// A body as JSON text. The views are typed structs rather than `serde_json::Value`s: a
-/// `Value` tree (its map, builder and writer) was about 8 KB of the gzipped wasm. Their fields
-/// are in the order a `Value`'s sorted map wrote them, so the text is what it was.
-pub fn to_json<T: Serialize>(value: &T) -> String {
-    // Plain structs of strings and numbers: serializing them cannot fail.
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// A development path's answer: JSON, with `x-ms-error-code: InternalError` on a 5xx (what an
-/// access log counts as a failure).
-pub fn json(status: u16, body: String) -> Response<Vec<u8>> {
-    let no_body = status == 204;
-    let mut response = Response::new(if no_body {
-        Vec::new()
-    } else {
-        body.into_bytes()
-    });
-    *response.status_mut() =
-        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
-    let headers = response.headers_mut();
-    headers.insert(
-        "content-type",
-        http::HeaderValue::from_static("application/json"),
-    );
-    if status >= 500 {
-        headers.insert(
-            "x-ms-error-code",
-            http::HeaderValue::from_static("InternalError"),
-        );
-    }
-    response
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AccountView<'a> {
-    account: &'a str,
-    next_deadline: Option<u64>,
-    now: u64,
-    queues: Vec<QueueSummary<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct QueueSummary<'a> {
-    message_count: usize,
-    name: &'a str,
-}
-
-fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> String {
-    let names = emu.queue_names(account);
-    let queues = names
-        .iter()
-        .filter_map(|name| emu.inspect_queue(now, account, name))
-        .map(|q| QueueSummary {
-            message_count: q.message_count(),
-            name: q.name().as_str(),
-        })
-        .collect();
-    to_json(&AccountView {
-        account,
-        next_deadline: emu.next_deadline(now, account).map(|t| t.as_millis()),
-        now: now.as_millis(),
-        queues,
-    })
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct QueueView<'a> {
-    account: &'a str,
-    #[cfg(feature = "inspector")]
-    counts: Counts,
-    #[cfg(feature = "inspector")]
-    from: usize,
-    messages: Vec<MessageView<'a>>,
-    metadata: BTreeMap<String, String>,
-    next_deadline: Option<u64>,
-    now: u64,
-    queue: &'a str,
-}
-
-/// A queue's messages by state at `now` (every one, whatever the page).
-#[cfg(feature = "inspector")]
-#[derive(Serialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Counts {
-    expired: usize,
-    invisible: usize,
-    total: usize,
-    visible: usize,
-}
-
-#[cfg(feature = "inspector")]
-impl Counts {
-    fn of(messages: &[MessageInspection]) -> Self {
-        let mut counts = Counts::default();
-        for m in messages {
-            counts.total += 1;
-            match m.state {
-                MessageState::Visible => counts.visible += 1,
-                MessageState::Invisible => counts.invisible += 1,
-                MessageState::Expired => counts.expired += 1,
-            }
-        }
-        counts
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MessageView<'a> {
-    dequeue_count: u32,
-    expires_on: Option<u64>,
-    inserted_on: u64,
-    message_id: String,
-    message_text: &'a str,
-    next_visible_on: u64,
-    pop_receipt: String,
-    state: &'static str,
-}
-
-/// The inspection model of one queue, times in milliseconds since the epoch.
-fn queue_view(
-    now: Timestamp,
-    q: &QueueInspection<'_>,
-    #[cfg(feature = "inspector")] page: Page,
-) -> Result<String, QueueError> {
-    let inspected = q.messages()?;
-    #[cfg(feature = "inspector")]
-    let counts = Counts::of(&inspected);
-    let listed = inspected.iter();
-    #[cfg(feature = "inspector")]
-    let listed = listed
-        .skip(page.from)
-        .take(page.limit.unwrap_or(usize::MAX));
-    let messages = listed
-        .map(|m| MessageView {
-            dequeue_count: m.dequeue_count(),
-            expires_on: m.expires_on().map(|t| t.as_millis()),
-            inserted_on: m.inserted_on().as_millis(),
-            message_id: m.id().to_string(),
-            message_text: m.text(),
-            next_visible_on: m.next_visible_on().as_millis(),
-            pop_receipt: m.pop_receipt().to_base64(),
-            state: m.state.as_str(),
-        })
-        .collect();
-    let metadata = q
-        .metadata()
-        .iter()
-        .map(|(k, v)| (k.to_owned(), v.to_owned()))
-        .collect();
-    Ok(to_json(&QueueView {
-        account: q.account,
-        #[cfg(feature = "inspector")]
-        counts,
-        #[cfg(feature = "inspector")]
-        from: page.from,
-        messages,
-        metadata,
-        next_deadline: q.next_deadline()?.map(|t| t.as_millis()),
-        now: now.as_millis(),
-        queue: q.name().as_str(),
-    }))
 }

@@ -12,9 +12,16 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod dates;
+#[cfg(feature = "inspector")]
+pub mod dev_act;
 pub mod dev_clock;
+#[cfg(feature = "inspector")]
+pub mod dev_cors;
 pub mod dev_guard;
+pub mod dev_host;
+pub mod dev_json;
 pub mod dev_paths;
+pub mod dev_views;
 pub mod error;
 pub mod ops;
 pub mod query;

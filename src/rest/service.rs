@@ -141,19 +141,10 @@ impl Service {
         };
         let request_id = self.new_request_id();
         let version = response_version(&incoming);
-        if let Some(routed) = dev_paths::route(&self.config, &self.emu, req) {
-            // Inspection and the inspector's actions are answered here (the actions' changes
-            // are drained by the host as any operation's); the whole-state paths need the host's store, and
-            // hosts answer them before a request reaches this service (`src/wasm/serve.rs`).
-            let mut resp = match routed {
-                Err(refused) => refused,
-                Ok(route) => dev_paths::inspect(&self.emu, now, &route)
-                    .or_else(|| self.act(now, &route))
-                    .unwrap_or_else(|| {
-                        let why = "this path is answered by the host that holds the store";
-                        dev_paths::json(501, dev_paths::error_body(why))
-                    }),
-            };
+        // The development paths: inspection and the inspector's actions are answered here (the
+        // actions' changes are drained by the host as any operation's); what needs the host's
+        // store or clock is the host's (`dev_paths::host_work`), and a bare service says so.
+        if let Some(mut resp) = dev_paths::serve(&self.config, &mut self.emu, now, req) {
             set(resp.headers_mut(), "x-ms-request-id", &request_id);
             return resp;
         }
@@ -202,18 +193,6 @@ impl Service {
             }
         }
         resp
-    }
-
-    /// An inspector action, its changes left in the engine for the host to commit.
-    #[cfg(feature = "inspector")]
-    fn act(&mut self, now: Timestamp, route: &dev_paths::DevRoute) -> Option<Response<Vec<u8>>> {
-        dev_paths::act(&mut self.emu, now, route)
-    }
-
-    /// Without the inspector's actions, no route is one.
-    #[cfg(not(feature = "inspector"))]
-    fn act(&mut self, _: Timestamp, _: &dev_paths::DevRoute) -> Option<Response<Vec<u8>>> {
-        None
     }
 
     fn new_request_id(&mut self) -> String {

@@ -12,6 +12,7 @@ use super::instance::Instance;
 use super::serve::serve;
 use crate::http1::{self, Config, Decoder, Framing, Item};
 use crate::rest::auth::redact::Redactor;
+use crate::rest::dev_paths;
 use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -65,6 +66,8 @@ struct Inner {
     out: RefCell<Vec<u8>>,
     /// The last answer has been produced: close after writing it.
     closing: Cell<bool>,
+    /// The last answer is an event stream's head: the host writes the rest.
+    streaming: Cell<bool>,
     log: LogLevel,
     entries: RefCell<Vec<LogEntry>>,
     /// The peer's address, attached to every request (SAS `sip` checks).
@@ -154,6 +157,7 @@ impl Connection {
                 busy: Cell::new(false),
                 out: RefCell::new(Vec::new()),
                 closing: Cell::new(false),
+                streaming: Cell::new(false),
                 log,
                 entries: RefCell::new(Vec::new()),
                 peer: peer.and_then(|p| p.parse().ok()),
@@ -232,10 +236,18 @@ impl Connection {
     }
 
     /// Whether the connection ends after the bytes returned so far: close the socket once they
-    /// are written.
+    /// are written (unless it is [`Connection::streaming`]).
     #[wasm_bindgen(getter)]
     pub fn closing(&self) -> bool {
         self.inner.closing.get()
+    }
+
+    /// Whether the bytes returned so far end with the head of `GET /_azqueue/events` (the
+    /// service's change events, `rest::dev_paths`): keep the socket open and write the events
+    /// to it, until the client closes it. Nothing more is read from it.
+    #[wasm_bindgen(getter)]
+    pub fn streaming(&self) -> bool {
+        self.inner.streaming.get()
     }
 
     /// The requests answered since the last call, oldest first, as `{ method, url, status,
@@ -294,6 +306,7 @@ impl Inner {
                     head: false,
                     keep_alive: false,
                     http10: false,
+                    open_body: false,
                 };
                 let code = if status == http::StatusCode::PAYLOAD_TOO_LARGE {
                     ErrorCode::RequestBodyTooLarge
@@ -321,6 +334,7 @@ impl Inner {
             head: method == http::Method::HEAD,
             keep_alive: incoming.keep_alive,
             http10: request.version() == http::Version::HTTP_10,
+            open_body: false,
         };
         // The Fetch API gives GET and HEAD no body; so does this path, to answer alike.
         if method == http::Method::GET || method == http::Method::HEAD {
@@ -369,8 +383,15 @@ impl Inner {
 
     /// Appends one answer to the output (and the log). A failure of the service itself (not
     /// an Azure error, which is a response) is answered `500`.
-    fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, reply: Reply) {
+    fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, mut reply: Reply) {
         let response = response.unwrap_or_else(|_| super::fetch::internal_error());
+        if is_event_stream(&response) {
+            // The host writes the events after this head, until the client goes: the
+            // connection carries nothing else.
+            reply.framing.open_body = true;
+            reply.framing.keep_alive = false;
+            self.streaming.set(true);
+        }
         http1::encode(
             &mut self.out.borrow_mut(),
             &response,
@@ -425,4 +446,13 @@ fn logged_headers(blank: &Redactor, headers: &http::HeaderMap) -> Vec<(String, S
             (k.to_string(), blank.header(k.as_str(), &value))
         })
         .collect()
+}
+
+/// Whether `response` is the head of the development paths' event stream.
+fn is_event_stream(response: &http::Response<Vec<u8>>) -> bool {
+    response.status() == http::StatusCode::OK
+        && response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .is_some_and(|v| v == dev_paths::EVENT_STREAM)
 }

@@ -2,7 +2,8 @@
 //!
 //! Shape: `{ type, at: Date, account, queue, … }` where `type` is one of `queueCreated`,
 //! `queueDeleted`, `sent`, `received`, `updated`, `deleted`, `expired`, `cleared`, and the
-//! remaining fields depend on it (`messageId`, `visibleAt`, `dequeueCount`, `count`).
+//! remaining fields depend on it (`messageId`, `visibleAt`, `dequeueCount`, `count`); and, with
+//! the server clock, `{ type: "clock", at: Date, offsetMs, paused }` when it was moved.
 
 use super::js_object::{JsObject, date};
 use crate::engine::{Event, EventKind};
@@ -38,4 +39,19 @@ pub(crate) fn to_js(e: &Event) -> JsValue {
         EventKind::Cleared { count } => base("cleared").set("count", *count as u32),
     }
     .build()
+}
+
+/// The `clock` event: the queues' clock was moved (`POST /_azqueue/clock`); `at` is its new
+/// reading.
+#[cfg(feature = "server-clock")]
+pub(crate) fn clock_to_js(reading: &crate::rest::dev_clock::ClockReading) -> JsValue {
+    JsObject::new()
+        .set("type", "clock")
+        .set(
+            "at",
+            date(crate::engine::Timestamp::from_millis(reading.now)),
+        )
+        .set("offsetMs", reading.offset_ms as f64)
+        .set("paused", reading.paused)
+        .build()
 }

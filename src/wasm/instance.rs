@@ -338,6 +338,24 @@ impl Instance {
         }
     }
 
+    /// Applies clock changes (`POST /_azqueue/clock`), keeps the adjustment in the store (so
+    /// a restart resumes it), tells subscribers (a `clock` event: an inspector's countdowns
+    /// and visibility change with it), and answers the new reading once that is durable.
+    #[cfg(feature = "server-clock")]
+    pub(crate) async fn set_clock(
+        &self,
+        changes: &[crate::engine::ClockChange],
+    ) -> Result<String, JsValue> {
+        let adjustment = self.clock.apply(changes);
+        self.store
+            .save_adjustment(adjustment)
+            .await
+            .map_err(|e| store_error_to_js(&e))?;
+        let reading = self.clock.reading();
+        self.notify(&[events::clock_to_js(&reading)]);
+        Ok(reading.to_json())
+    }
+
     /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
     /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
     /// logged and does not affect the others or the operation, which has already happened.
@@ -345,16 +363,21 @@ impl Instance {
         if drained.is_empty() {
             return;
         }
+        let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
+        self.notify(&values);
+    }
+
+    /// Calls every listener with each of `values`, in order (see [`Instance::deliver_events`]).
+    fn notify(&self, values: &[JsValue]) {
         let listeners: Vec<js_sys::Function> = self
             .listeners
             .borrow()
             .iter()
             .map(|(_, f)| f.clone())
             .collect();
-        for event in &drained {
-            let value = events::to_js(event);
+        for value in values {
             for listener in &listeners {
-                if let Err(e) = listener.call1(&JsValue::NULL, &value) {
+                if let Err(e) = listener.call1(&JsValue::NULL, value) {
                     web_sys::console::error_2(&"azqueue: an event listener threw".into(), &e);
                 }
             }

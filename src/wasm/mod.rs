@@ -19,6 +19,7 @@ mod adapter;
 mod clock;
 #[cfg(feature = "socket")]
 mod connection;
+mod dev_host;
 mod error;
 mod events;
 mod fetch;

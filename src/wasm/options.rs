@@ -508,6 +508,10 @@ impl OpenOptions {
         if let Some(bom) = get("emitBom").as_bool() {
             config.emit_bom = bom;
         }
+        #[cfg(feature = "inspector")]
+        {
+            config.dev_origins = dev_origins(&get("devOrigins"))?;
+        }
         config.oauth = match get("oauth") {
             v if v.is_undefined() || v.is_null() => OAuth::Off,
             v if v.as_string().as_deref() == Some("basic") => OAuth::Basic,
@@ -547,6 +551,28 @@ impl OpenOptions {
             cors,
         })
     }
+}
+
+/// The `devOrigins` option: the web origins (e.g. `"http://127.0.0.1:8080"`) whose pages may
+/// read and steer the development paths (`rest::dev_cors`); none when absent. The `inspector`
+/// feature's (pkg/node): other builds opt in to no origin, whatever they are given.
+#[cfg(feature = "inspector")]
+fn dev_origins(value: &JsValue) -> Result<Vec<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let list = value
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| invalid_input("devOrigins must be an array of origins"))?;
+    list.iter()
+        .map(|o| {
+            let text = o
+                .as_string()
+                .ok_or_else(|| invalid_input("devOrigins must be an array of origins"))?;
+            crate::rest::dev_cors::parse_origin(&text)
+                .map_err(|e| invalid_input(format!("devOrigins: {e}")))
+        })
+        .collect()
 }
 
 /// The `accounts` option: absent → the development account; a string → Azurite's

@@ -454,8 +454,9 @@ impl QueueService {
     ///
     /// `listening` (`host:port`), from a host serving these requests on its own socket (the
     /// Node server's page port), is the address the development paths then answer to: any
-    /// other `Host` is refused, as on the queue port (DNS rebinding). Builds with the
-    /// `inspector` feature only (pkg/node).
+    /// other `Host` is refused, as on the queue port (DNS rebinding). Only pkg/node (the
+    /// `inspector` feature) takes it: pkg/web, built for pages and workers, which serve no
+    /// socket of their own, leaves the check out for its size ceiling and ignores it.
     ///
     /// Returns the response itself when the change is already durable (the memory store), else
     /// a Promise of it that resolves after the commit: send nothing before you have the
@@ -466,7 +467,6 @@ impl QueueService {
     /// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
     /// r.free();
     /// ```
-    #[cfg(feature = "inspector")]
     #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
     pub fn handle_raw(
         &self,
@@ -477,54 +477,17 @@ impl QueueService {
         #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
         listening: Option<String>,
     ) -> JsValue {
+        // A constant `None` lets the compiler drop the Host check from pkg/web.
+        #[cfg(not(feature = "inspector"))]
+        let listening = {
+            drop(listening);
+            None
+        };
         raw::handle(
             Rc::clone(&self.instance),
             (method, url, headers, body),
             client_address,
             listening,
-        )
-    }
-
-    /// Serves one REST request given as plain values — for an HTTP server that is not
-    /// fetch-native, where building a `Request` and reading a `Response` per call would cost
-    /// more than the operation. Never rejects or throws for an Azure error.
-    ///
-    /// `url` is absolute (`http://host/account/queue`) or origin-form (`/account/queue?…`, the
-    /// host then comes from the `Host` header). `headers` holds names and values alternating,
-    /// joined by `"\n"` (Node: `req.rawHeaders.join("\n")`), values as byte strings; a repeated
-    /// name is joined with `", "`, as the Fetch `Headers` does.
-    ///
-    /// `clientAddress`, when the host knows it (an edge Worker's `CF-Connecting-IP`), is the
-    /// client's IP address: a SAS limited to addresses (`sip`) is then checked against it, as
-    /// on the Node server's queue port; without it `sip` is checked for form only.
-    ///
-    /// Built without the `inspector` feature (pkg/web, which has a size ceiling): no
-    /// `listening` argument, which only a host serving from its own socket passes.
-    ///
-    /// Returns the response itself when the change is already durable (the memory store), else
-    /// a Promise of it that resolves after the commit: send nothing before you have the
-    /// response. `await` handles both.
-    ///
-    /// ```js
-    /// const r = await service.handleRaw(req.method, req.url, req.rawHeaders.join("\n"), body);
-    /// res.writeHead(r.status, r.statusText, r.headers.split("\n")).end(r.body);
-    /// r.free();
-    /// ```
-    #[cfg(not(feature = "inspector"))]
-    #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "RawResponse | Promise<RawResponse>")]
-    pub fn handle_raw(
-        &self,
-        method: &str,
-        url: &str,
-        headers: &str,
-        body: Vec<u8>,
-        #[wasm_bindgen(js_name = clientAddress)] client_address: Option<String>,
-    ) -> JsValue {
-        raw::handle(
-            Rc::clone(&self.instance),
-            (method, url, headers, body),
-            client_address,
-            None,
         )
     }
 

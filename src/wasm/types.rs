@@ -39,6 +39,10 @@ export interface OpenOptions {
   oauth?: "basic";
   /** true: allow any origin, method and header; or explicit CORS rules for every account. */
   cors?: boolean | CorsRule[];
+  /** Web origins (e.g. "http://127.0.0.1:8080") whose pages may read and steer the development
+   *  paths under /_azqueue/ (CORS for exactly these): an inspector served by another azqueue.
+   *  Default: none. The Node build's (pkg/node): pkg/web and pkg/edge opt in to no origin. */
+  devOrigins?: string[];
   /** Start XML bodies with a UTF-8 byte-order mark, as Azure does. Default true. */
   emitBom?: boolean;
   /** Seed for message ids and pop receipts (reproducible runs). Default: crypto randomness. */
@@ -77,7 +81,8 @@ export type QueueEvent =
   | { type: "sent" | "updated"; at: Date; account: string; queue: string; messageId: string; visibleAt: Date }
   | { type: "received"; at: Date; account: string; queue: string; messageId: string; dequeueCount: number; visibleAt: Date }
   | { type: "deleted" | "expired"; at: Date; account: string; queue: string; messageId: string }
-  | { type: "cleared"; at: Date; account: string; queue: string; count: number };
+  | { type: "cleared"; at: Date; account: string; queue: string; count: number }
+  | { type: "clock"; at: Date; offsetMs: number; paused: boolean };
 
 /** A message as inspected (the same fields as `GET /_azqueue/inspect/<account>/<queue>`, with Dates). */
 export interface InspectedMessage {

@@ -1,0 +1,178 @@
+//! Inspection as the development paths answer it: an account's queues with their message
+//! counts, and one queue's counts and messages in delivery order (a page of them with the
+//! `inspector` feature), rendered from the engine's one inspection model
+//! (`crate::engine::inspection`, which also says why pop receipts are shown) with times in
+//! milliseconds since the epoch.
+
+use super::dev_json::{json, refuse, to_json};
+#[cfg(feature = "inspector")]
+use super::dev_paths::Page;
+use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
+#[cfg(feature = "inspector")]
+use crate::engine::{MessageInspection, MessageState};
+use http::Response;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `GET /_azqueue/inspect/<account>`.
+pub fn account(emu: &Emulator, now: Timestamp, account: &str) -> Response<Vec<u8>> {
+    json(200, account_view(emu, now, account))
+}
+
+/// `GET /_azqueue/inspect/<account>/<queue>[?from&limit]`.
+pub fn queue(
+    emu: &Emulator,
+    now: Timestamp,
+    account: &str,
+    queue: &str,
+    #[cfg(feature = "inspector")] page: Page,
+) -> Response<Vec<u8>> {
+    let view = QueueName::parse(queue)
+        .ok()
+        .and_then(|name| emu.inspect_queue(now, account, &name));
+    let Some(view) = view else {
+        return refuse(404, "no such queue");
+    };
+    #[cfg(feature = "inspector")]
+    let body = queue_view(now, &view, page);
+    #[cfg(not(feature = "inspector"))]
+    let body = queue_view(now, &view);
+    match body {
+        Ok(body) => json(200, body),
+        Err(e) => refuse(500, &e.to_string()),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountView<'a> {
+    account: &'a str,
+    next_deadline: Option<u64>,
+    now: u64,
+    queues: Vec<QueueSummary<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueueSummary<'a> {
+    message_count: usize,
+    name: &'a str,
+}
+
+fn account_view(emu: &Emulator, now: Timestamp, account: &str) -> String {
+    let names = emu.queue_names(account);
+    let queues = names
+        .iter()
+        .filter_map(|name| emu.inspect_queue(now, account, name))
+        .map(|q| QueueSummary {
+            message_count: q.message_count(),
+            name: q.name().as_str(),
+        })
+        .collect();
+    to_json(&AccountView {
+        account,
+        next_deadline: emu.next_deadline(now, account).map(|t| t.as_millis()),
+        now: now.as_millis(),
+        queues,
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueueView<'a> {
+    account: &'a str,
+    #[cfg(feature = "inspector")]
+    counts: Counts,
+    #[cfg(feature = "inspector")]
+    from: usize,
+    messages: Vec<MessageView<'a>>,
+    metadata: BTreeMap<String, String>,
+    next_deadline: Option<u64>,
+    now: u64,
+    queue: &'a str,
+}
+
+/// A queue's messages by state at `now` (every one, whatever the page).
+#[cfg(feature = "inspector")]
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Counts {
+    expired: usize,
+    invisible: usize,
+    total: usize,
+    visible: usize,
+}
+
+#[cfg(feature = "inspector")]
+impl Counts {
+    fn of(messages: &[MessageInspection]) -> Self {
+        let mut counts = Counts::default();
+        for m in messages {
+            counts.total += 1;
+            match m.state {
+                MessageState::Visible => counts.visible += 1,
+                MessageState::Invisible => counts.invisible += 1,
+                MessageState::Expired => counts.expired += 1,
+            }
+        }
+        counts
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MessageView<'a> {
+    dequeue_count: u32,
+    expires_on: Option<u64>,
+    inserted_on: u64,
+    message_id: String,
+    message_text: &'a str,
+    next_visible_on: u64,
+    pop_receipt: String,
+    state: &'static str,
+}
+
+/// The inspection model of one queue, times in milliseconds since the epoch.
+fn queue_view(
+    now: Timestamp,
+    q: &QueueInspection<'_>,
+    #[cfg(feature = "inspector")] page: Page,
+) -> Result<String, QueueError> {
+    let inspected = q.messages()?;
+    #[cfg(feature = "inspector")]
+    let counts = Counts::of(&inspected);
+    let listed = inspected.iter();
+    #[cfg(feature = "inspector")]
+    let listed = listed
+        .skip(page.from)
+        .take(page.limit.unwrap_or(usize::MAX));
+    let messages = listed
+        .map(|m| MessageView {
+            dequeue_count: m.dequeue_count(),
+            expires_on: m.expires_on().map(|t| t.as_millis()),
+            inserted_on: m.inserted_on().as_millis(),
+            message_id: m.id().to_string(),
+            message_text: m.text(),
+            next_visible_on: m.next_visible_on().as_millis(),
+            pop_receipt: m.pop_receipt().to_base64(),
+            state: m.state.as_str(),
+        })
+        .collect();
+    let metadata = q
+        .metadata()
+        .iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    Ok(to_json(&QueueView {
+        account: q.account,
+        #[cfg(feature = "inspector")]
+        counts,
+        #[cfg(feature = "inspector")]
+        from: page.from,
+        messages,
+        metadata,
+        next_deadline: q.next_deadline()?.map(|t| t.as_millis()),
+        now: now.as_millis(),
+        queue: q.name().as_str(),
+    }))
+}
