@@ -6,6 +6,7 @@
 
 /** @import { Socket } from 'node:net' */
 /** @import { Connection, QueueService } from '../../pkg/node/azqueue.js' */
+/** @import { EventStreams } from './event-stream.mjs' */
 
 /**
  * One request as `onDone` hears of it: `Connection.takeLog()`'s entry and its time in ms.
@@ -55,11 +56,12 @@ function refuse(socket, answer) {
  * `idleMs`: how long a socket may stay silent before it is closed; `headMs`: how long a request
  * head may take to arrive whole; `maxConnections`: open sockets served at once. `secure`: the
  * sockets are `node:tls` ones (the listener then goes to `tls.createServer`), so requests are
- * HTTPS.
+ * HTTPS. `events`: where an admitted `GET /_azqueue/events` goes once its head is written
+ * (without it, that connection ends after the head).
  * @param {Pick<QueueService, 'connection'>} service
  * @param {{ fallbackHost?: string, onDone?: ((entry: RequestDone) => void) | null,
  *   logHeaders?: boolean, idleMs?: number, headMs?: number, maxConnections?: number,
- *   secure?: boolean }} options
+ *   secure?: boolean, events?: EventStreams }} options
  */
 export function queueConnectionListener(
   service,
@@ -71,6 +73,7 @@ export function queueConnectionListener(
     headMs = HEAD_TIMEOUT_MS,
     maxConnections = MAX_CONNECTIONS,
     secure = false,
+    events,
   },
 ) {
   /** @type {Set<Socket>} */
@@ -147,6 +150,11 @@ export function queueConnectionListener(
         socket.once('drain', unhold);
       }
       if (level) report();
+      if (conn.streaming && events && !peerEnded) {
+        // The socket now carries the service's events, until the client closes it.
+        events.add(socket);
+        return;
+      }
       if (conn.closing || (peerEnded && pending === 0)) socket.end();
     };
     const fail = (/** @type {any} */ err) => {

@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
 import { devPathsOnWebPort } from './dev-web.mjs';
+import { EventStreams } from './event-stream.mjs';
 
 // The repository (or the installed package): www/ beside hosts/.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,6 +62,10 @@ const USAGE = `usage: ${PROGRAM} [options]
                             the epoch) and runs on from there
   --clockPaused             the queues' clock stands still until moved; both are moved later
                             with POST /_azqueue/clock (docs/clock.md)
+  --devOrigin ORIGIN        let pages from ORIGIN (e.g. http://127.0.0.1:8080, another
+                            azqueue's page) read and steer this server's development paths
+                            (/_azqueue/: the inspector, the clock) through CORS; repeatable.
+                            Off by default: no other site's page can (docs/inspector.md)
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -92,6 +97,7 @@ const MAX_TIME_MS = 253402300799000;
  * @property {'basic'} [oauth] the only kind there is
  * @property {number} [clockStart] milliseconds since the epoch
  * @property {boolean} [clockPaused]
+ * @property {string[]} [devOrigins] from each --devOrigin
  * @property {boolean} [skipApiVersionCheck]
  * @property {boolean} [loose]
  * @property {boolean} [disableProductStyleUrl]
@@ -103,8 +109,9 @@ const MAX_TIME_MS = 253402300799000;
 /** @import { RequestDone } from './queue-socket.mjs' */
 
 /**
- * name → [kind, canonical name]; kinds: "value" takes an argument, "flag" does not.
- * @type {Record<string, ['value' | 'flag', string]>}
+ * name → [kind, canonical name]; kinds: "value" takes an argument, "list" one each time it is
+ * given, "flag" none.
+ * @type {Record<string, ['value' | 'list' | 'flag', string]>}
  */
 const OPTIONS = {
   '--queueHost': ['value', 'queueHost'],
@@ -130,6 +137,7 @@ const OPTIONS = {
   '--disableProductStyleUrl': ['flag', 'disableProductStyleUrl'],
   '--clockStart': ['value', 'clockStart'],
   '--clockPaused': ['flag', 'clockPaused'],
+  '--devOrigin': ['list', 'devOrigins'],
   '--help': ['flag', 'help'],
   '-h': ['flag', 'help'],
 };
@@ -159,7 +167,8 @@ export function parseArgs(argv) {
     if (value === undefined || (inline === undefined && value.startsWith('-'))) {
       throw new UsageError(`${name} needs a value`);
     }
-    opts[key] = value;
+    if (kind === 'list') opts[key] = [.../** @type {string[]} */ (opts[key] ?? []), value];
+    else opts[key] = value;
   }
   for (const key of ['queuePort', 'webPort']) {
     if (opts[key] === undefined) continue;
@@ -414,6 +423,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     store: journal ?? 'memory',
     accounts,
     oauth: opts.oauth,
+    devOrigins: opts.devOrigins,
   });
   if (opts.clockStart !== undefined || opts.clockPaused) {
     try {
@@ -425,6 +435,8 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     }
   }
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
+  // `GET /_azqueue/events` on either port: one subscription for every open stream.
+  const events = new EventStreams(service);
 
   // Entries come from the wasm connection with the URL's sig, Authorization's credential
   // and any account key already <redacted>, so nothing here sees a secret.
@@ -453,6 +465,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     maxConnections: opts.maxConnections,
     headMs: opts.headTimeout,
     secure: Boolean(secure),
+    events,
   });
   // noDelay: answers are written whole, so Nagle's algorithm would only delay them;
   // allowHalfOpen: a client that ends its side after sending still gets its answers.
@@ -465,7 +478,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
   // origin, to the address it listens on.
   /** @type {string | undefined} */
   let webListening;
-  const devPaths = devPathsOnWebPort(service, () => webListening);
+  const devPaths = devPathsOnWebPort(service, events, () => webListening);
   const files = staticListener(WWW);
   /** @type {(req: IncomingMessage, res: ServerResponse) => void} */
   const page = (req, res) => {
@@ -564,6 +577,12 @@ export async function main() {
   } else if (opts.location) {
     console.log(
       `azqueue: data in ${path.resolve(opts.location)} (journal; every answer waits for fsync)`,
+    );
+  }
+  if (opts.devOrigins && process.env.AZURITE_ACCOUNTS?.trim()) {
+    console.error(
+      'azqueue: --devOrigin has no effect with AZURITE_ACCOUNTS: the development paths are off ' +
+        'when accounts of your own are configured (their keys may be real ones).',
     );
   }
   if (opts.oauth && !opts.cert) {

@@ -5,11 +5,15 @@ Driven by tests/page/inspector.test.mjs; not a test by itself.
 
 Commands: {"op": "send", "queue", "text", "delay"?}, {"op": "receive", "queue", "visibility"?,
 "max"?}, {"op": "delete", "queue", "id", "receipt"}, {"op": "peek", "queue"},
-{"op": "create", "queue"}. Answers {"ok": true, ...} or {"ok": false, "error": "..."}.
+{"op": "create", "queue"}, and {"op": "advance", "ms"}: the server's clock moved through its
+queue port (`POST /_azqueue/clock`, with urllib as docs/clock.md shows), answering the reading.
+Answers {"ok": true, ...} or {"ok": false, "error": "..."}.
 """
 
 import json
 import sys
+import urllib.parse
+import urllib.request
 
 from azure.core.exceptions import AzureError
 from azure.storage.queue import QueueServiceClient
@@ -17,10 +21,22 @@ from azure.storage.queue import QueueServiceClient
 
 def main():
     service = QueueServiceClient.from_connection_string(sys.argv[1])
+    # The queue endpoint's origin, `http://127.0.0.1:<port>`: the development paths are there.
+    endpoint = urllib.parse.urlsplit(service.url)
+    origin = f"{endpoint.scheme}://{endpoint.netloc}"
 
     def run(cmd):
-        queue = service.get_queue_client(cmd["queue"])
         op = cmd["op"]
+        if op == "advance":
+            req = urllib.request.Request(
+                f"{origin}/_azqueue/clock",
+                data=json.dumps({"advanceMs": cmd["ms"]}).encode(),
+                headers={"x-azqueue-dev": "1", "content-type": "application/json"},
+                method="POST",
+            )
+            with urllib.request.urlopen(req) as r:
+                return {"clock": json.load(r)}
+        queue = service.get_queue_client(cmd["queue"])
         if op == "create":
             queue.create_queue()
             return {}
@@ -53,7 +69,7 @@ def main():
     for line in sys.stdin:
         try:
             answer = {"ok": True, **run(json.loads(line))}
-        except (AzureError, ValueError, KeyError) as e:
+        except (AzureError, OSError, ValueError, KeyError) as e:
             answer = {"ok": False, "error": f"{type(e).__name__}: {e}"}
         print(json.dumps(answer), flush=True)
 

@@ -1,9 +1,11 @@
-// The inspector (`/?view=inspect`): the queues of the server that served this page, drawn as
-// the teaching page draws its own (the cards of page/cards.js in the lanes of
-// page/lane-view.js), kept live from the server's pushed change events, and steered through
-// the development paths (api.js): per message delete, make visible, move to `<queue>-poison`;
-// per queue clear; and the server's clock. It knows no engine: what a live server cannot
-// tell (who holds a lease, a message's story) is simply not drawn.
+// The inspector (`/?view=inspect`): the queues of the server that served this page, or of
+// another azqueue given by URL (`&server=http://127.0.0.1:10001`, which must opt in to this
+// page's origin with --devOrigin), drawn as the teaching page draws its own (the cards of
+// page/cards.js in the lanes of page/lane-view.js), kept live from the server's pushed change
+// events, and steered through the development paths (api.js): per message delete, make
+// visible, move to `<queue>-poison`; per queue clear; and the server's clock. It knows no
+// engine: what a live server cannot tell (who holds a lease, a message's story) is simply not
+// drawn.
 
 import { CardModel, normalize } from '../page/cards.js';
 import { LaneView } from '../page/lane-view.js';
@@ -24,11 +26,32 @@ const ADVANCES = [
 ];
 
 /**
- * Replaces the document's body with the inspector of `base`'s queues.
- * @param {{ base?: string, account?: string }} [options]
+ * The server this page inspects: `?server=<url>`'s origin, else the page's own. `null` when
+ * `server` is not an http(s) URL.
+ * @param {string} href the page's URL
+ * @returns {string | null}
  */
-export function startInspector({ base = location.origin, account = 'devstoreaccount1' } = {}) {
-  const api = new InspectorApi(base);
+export function targetOf(href) {
+  const given = new URL(href).searchParams.get('server');
+  if (!given) return new URL(href).origin;
+  try {
+    const url = new URL(given);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Replaces the document's body with the inspector of `base`'s queues.
+ * @param {{ base?: string | null, account?: string }} [options]
+ */
+export function startInspector({
+  base = targetOf(location.href),
+  account = 'devstoreaccount1',
+} = {}) {
+  const remote = base !== location.origin;
+  const api = new InspectorApi(base ?? location.origin);
   /** @type {Map<string, string>} messageId → its current pop receipt */
   const receipts = new Map();
   /** @type {CardMemory} */
@@ -45,9 +68,18 @@ export function startInspector({ base = location.origin, account = 'devstoreacco
   const notices = { expired: ignore, reappeared: ignore, comeDue: ignore };
   const model = new CardModel({ memory, notices });
 
-  const ui = layout(account);
+  const ui = layout(account, remote ? base : null);
   document.body.replaceChildren(ui.root);
-  document.title = 'azqueue · inspector';
+  document.title = remote ? `azqueue · inspector · ${base}` : 'azqueue · inspector';
+  ui.serverForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const url = new URL(location.href);
+    const wanted = ui.serverInput.value.trim();
+    if (wanted && wanted !== location.origin) url.searchParams.set('server', wanted);
+    else url.searchParams.delete('server');
+    url.searchParams.delete('queue');
+    location.assign(url);
+  });
   const lane = new LaneView(ui.lane, { onSelect: (id) => select(id) });
 
   /** @type {{ queue: string | null, from: number, page: QueuePage | null, message: string | null }} */
@@ -59,7 +91,21 @@ export function startInspector({ base = location.origin, account = 'devstoreacco
   let deadlineTimer;
 
   /** @param {unknown} e */
-  const report = (e) => setText(ui.status, e instanceof Error ? e.message : String(e));
+  const report = (e) => {
+    // A refused cross-origin read is only a network error to the page: say what it likely is.
+    const refused = remote && e instanceof TypeError;
+    const why = refused
+      ? `${base} could not be read from this page: is it running, and was it started with ` +
+        `--devOrigin ${location.origin}?`
+      : e instanceof Error
+        ? e.message
+        : String(e);
+    setText(ui.status, why);
+  };
+  if (base === null) {
+    report(new Error('`server` must be an http:// or https:// URL, e.g. http://127.0.0.1:10001'));
+    return;
+  }
 
   /** @param {ClockReading} reading */
   const setClock = (reading) => {
@@ -221,6 +267,13 @@ export function startInspector({ base = location.origin, account = 'devstoreacco
 
   api.events(
     (e) => {
+      if (e.type === 'clock') {
+        // Moved by anyone (this page, a test through the queue port): countdowns and
+        // visibility follow the new reading.
+        setClock({ now: Date.parse(e.at), offsetMs: e.offsetMs, paused: e.paused });
+        refreshPage();
+        return;
+      }
       if (e.account !== account) return;
       refreshQueues();
       if (e.queue === state.queue) refreshPage();
@@ -278,9 +331,19 @@ export function startInspector({ base = location.origin, account = 'devstoreacco
 /**
  * The inspector's elements.
  * @param {string} account
+ * @param {string | null} remote the other server inspected, or null for this page's own
  */
-function layout(account) {
+function layout(account, remote) {
   const ui = {
+    serverForm: h('form', { class: 'server-form', 'data-testid': 'server-form' }),
+    serverInput: h('input', {
+      type: 'url',
+      name: 'server',
+      'data-testid': 'server',
+      placeholder: 'http://127.0.0.1:10001',
+      'aria-label': 'Server to inspect',
+      value: remote ?? location.origin,
+    }),
     live: h('span', {
       class: 'live',
       'data-testid': 'live',
@@ -322,6 +385,10 @@ function layout(account) {
       text: 'Move to poison queue',
     }),
   };
+  ui.serverForm.append(
+    h('label', {}, 'Server ', ui.serverInput),
+    h('button', { type: 'submit', 'data-testid': 'server-go', text: 'Inspect' }),
+  );
   ui.detail.append(
     h('h3', {}, 'Message ', ui.detailId),
     h('p', {}, ui.detailMeta),
@@ -349,10 +416,17 @@ function layout(account) {
           'h1',
           {},
           'azqueue ',
-          h('span', { class: 'sub', text: 'inspector: this server’s queues, live' }),
+          h('span', {
+            class: 'sub',
+            'data-testid': 'target',
+            text: remote
+              ? `inspector: the queues of ${remote}, live`
+              : 'inspector: this server’s queues, live',
+          }),
         ),
       ),
       ui.live,
+      ui.serverForm,
       h('a', {
         href: '/',
         class: 'view-switch',

@@ -1,0 +1,236 @@
+// The inspector pointed at another azqueue by URL, in Chromium: the page is served by server A's
+// page port and inspects server B (`?view=inspect&server=<B>`), which was started with
+// `--devOrigin <A's page origin>`. The Python SDK (tests/page/inspector_sdk.py, outside the
+// browser) sends to B and moves B's clock through B's queue port; the page shows each change,
+// pushed from B's /_azqueue/events, and its actions take effect on B for the SDK. Server C, started
+// without the opt-in, refuses the same page: its reads and its preflight carry no CORS grant,
+// and nothing changes.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request } from 'node:http';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/azqueue-server.mjs';
+import { ROOT } from './harness.mjs';
+
+const PYTHON = process.env.AZQUEUE_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+// The issue's promise: a change shows within a second.
+const WITHIN_MS = 1000;
+
+/** @typedef {Awaited<ReturnType<typeof startServer>>} Server */
+
+/** @type {Server} server A: serves the page */
+let a;
+/** @type {Server} server B: inspected, opted in to A's page origin */
+let b;
+/** @type {Server} server C: not opted in */
+let c;
+/** @type {string} A's page origin */
+let pageOrigin;
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+/** @type {(cmd: Record<string, unknown>) => Promise<any>} */
+let sdk;
+/** @type {() => void} */
+let stopSdk;
+/** @type {string[]} */
+const pageErrors = [];
+
+/**
+ * The SDK subprocess against `connection`: one command in, one JSON answer out, in order.
+ * @param {string} connection
+ */
+function startSdk(connection) {
+  assert.ok(existsSync(PYTHON), `${PYTHON} is missing (scripts/ensure-tools.sh makes .venv)`);
+  const child = spawn(PYTHON, [join(ROOT, 'tests', 'page', 'inspector_sdk.py'), connection], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  /** @type {Array<(line: string) => void>} */
+  const waiting = [];
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(line));
+  sdk = (cmd) =>
+    new Promise((resolve, reject) => {
+      waiting.push((line) => {
+        const answer = JSON.parse(line);
+        if (answer.ok) resolve(answer);
+        else reject(new Error(`SDK ${cmd.op}: ${answer.error}`));
+      });
+      child.stdin.write(`${JSON.stringify(cmd)}\n`);
+    });
+  stopSdk = () => child.kill();
+}
+
+/**
+ * A request to `origin` with any headers, answered with its status, headers and body.
+ * @param {string} origin
+ * @param {string} method
+ * @param {string} path
+ * @param {Record<string, string>} headers
+ * @param {string} [body]
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, body: string }>}
+ */
+function raw(origin, method, path, headers, body) {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Waits until `selector` is on the page, within WITHIN_MS.
+ * @param {string} selector
+ * @param {string} [what]
+ */
+async function shows(selector, what = selector) {
+  await page
+    .locator(selector)
+    .first()
+    .waitFor({ state: 'attached', timeout: WITHIN_MS })
+    .catch((e) => {
+      throw new Error(`the page did not show ${what} within ${WITHIN_MS} ms: ${e.message}`);
+    });
+}
+
+const card = (/** @type {string} */ id, extra = '') =>
+  `[data-testid=queue-lane] [data-testid=message][data-id="${id}"]${extra}:not(.leaving)`;
+
+before(async () => {
+  a = await startServer({ plain: true });
+  pageOrigin = new URL(a.webUrl).origin;
+  b = await startServer({ plain: true, args: ['--devOrigin', pageOrigin] });
+  c = await startServer({ plain: true });
+  startSdk(b.connectionString);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+});
+
+after(async () => {
+  await browser?.close();
+  stopSdk?.();
+  await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
+});
+
+test('a page on server A inspects and steers server B, which opted in to it', async () => {
+  await page.goto(`${a.webUrl}?view=inspect&server=${encodeURIComponent(b.origin)}`);
+  await page.locator('[data-testid=live][data-live=true]').waitFor();
+  await page.locator('[data-testid=target]', { hasText: b.origin }).waitFor();
+
+  await sdk({ op: 'create', queue: 'remote' });
+  await shows('[data-testid=queue][data-name=remote]', "B's new queue");
+  await page.locator('[data-testid=queue][data-name=remote]').click();
+  const hello = (await sdk({ op: 'send', queue: 'remote', text: 'hello from B' })).id;
+  await shows(card(hello, '[data-state=visible]'), 'the message sent to B');
+  const later = (await sdk({ op: 'send', queue: 'remote', text: 'later', delay: 3600 })).id;
+  await shows(card(later, '[data-state=scheduled]'), 'the scheduled message');
+
+  // The page's action reaches B: deleted for the SDK.
+  await page.locator(card(hello)).click();
+  await page.locator('[data-testid=message-text]', { hasText: 'hello from B' }).waitFor();
+  await page.locator('[data-testid=delete-message]').click();
+  await page.locator(card(hello)).waitFor({ state: 'detached', timeout: WITHIN_MS + 2000 });
+  assert.deepEqual((await sdk({ op: 'peek', queue: 'remote' })).messages, []);
+
+  // B's clock moved by the Python side through B's queue port: pushed to the page, which
+  // shows the new offset and the message come due.
+  const moved = (await sdk({ op: 'advance', ms: 3_600_000 })).clock;
+  assert.ok(moved.offsetMs >= 3_600_000, JSON.stringify(moved));
+  await shows(
+    `[data-testid=clock-offset][data-offset-ms="${moved.offsetMs}"]`,
+    'the clock moved through the queue port',
+  );
+  await shows(card(later, '[data-state=visible]'), 'the message come due');
+  assert.deepEqual(
+    (await sdk({ op: 'peek', queue: 'remote' })).messages.map((/** @type {any} */ m) => m.id),
+    [later],
+  );
+
+  // The page's clock control moves B's clock too.
+  await page.locator('[data-testid=advance-1min]').click();
+  await shows(`[data-testid=clock-offset][data-offset-ms="${moved.offsetMs + 60_000}"]`);
+  const clock = await raw(b.origin, 'GET', '/_azqueue/clock', {});
+  assert.equal(JSON.parse(clock.body).offsetMs, moved.offsetMs + 60_000);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('server C, without the opt-in, refuses the same page: no read, no preflight, no change', async () => {
+  await page.goto(`${a.webUrl}?view=inspect`);
+  const refused = await page.evaluate(async (target) => {
+    /** @param {() => Promise<Response>} call */
+    const outcome = (call) =>
+      call().then(
+        (r) => `read ${r.status}`,
+        (e) => `refused: ${e.name}`,
+      );
+    return {
+      read: await outcome(() => fetch(`${target}/_azqueue/inspect/devstoreaccount1`)),
+      events: await outcome(() => fetch(`${target}/_azqueue/events`)),
+      steer: await outcome(() =>
+        fetch(`${target}/_azqueue/clock`, {
+          method: 'POST',
+          headers: { 'x-azqueue-dev': '1', 'content-type': 'application/json' },
+          body: JSON.stringify({ advanceMs: 86_400_000 }),
+        }),
+      ),
+    };
+  }, c.origin);
+  assert.deepEqual(refused, {
+    read: 'refused: TypeError',
+    events: 'refused: TypeError',
+    steer: 'refused: TypeError',
+  });
+  const clock = await raw(c.origin, 'GET', '/_azqueue/clock', {});
+  assert.equal(JSON.parse(clock.body).offsetMs, 0, "C's clock did not move");
+
+  // What the browser saw, asked directly: the preflight is refused and grants nothing, and a
+  // read answers without a grant the page could read it by.
+  const preflight = await raw(c.origin, 'OPTIONS', '/_azqueue/clock', {
+    origin: pageOrigin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'content-type,x-azqueue-dev',
+  });
+  assert.equal(preflight.status, 403);
+  assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+  assert.equal(preflight.headers['access-control-allow-methods'], undefined);
+  const read = await raw(c.origin, 'GET', '/_azqueue/inspect/devstoreaccount1', {
+    origin: pageOrigin,
+  });
+  assert.equal(read.headers['access-control-allow-origin'], undefined);
+  // B, opted in to A's page, grants that origin and no other.
+  const granted = await raw(b.origin, 'OPTIONS', '/_azqueue/clock', {
+    origin: pageOrigin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'content-type,x-azqueue-dev',
+  });
+  assert.equal(granted.status, 204);
+  assert.equal(granted.headers['access-control-allow-origin'], pageOrigin);
+  const other = await raw(b.origin, 'OPTIONS', '/_azqueue/clock', {
+    origin: 'http://attacker.example',
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'x-azqueue-dev',
+  });
+  assert.equal(other.status, 403);
+  assert.equal(other.headers['access-control-allow-origin'], undefined);
+
+  // The inspector pointed at C says what is wrong.
+  await page.goto(`${a.webUrl}?view=inspect&server=${encodeURIComponent(c.origin)}`);
+  await page
+    .locator('[data-testid=status]', { hasText: `--devOrigin ${pageOrigin}` })
+    .waitFor({ timeout: 5000 });
+});
