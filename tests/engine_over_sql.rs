@@ -9,6 +9,9 @@
 
 #[path = "engine_capacity.rs"]
 mod capacity;
+#[cfg(feature = "inspector")]
+#[path = "engine_inspector.rs"]
+mod inspector;
 #[path = "engine_messages.rs"]
 mod messages;
 #[path = "engine_model.rs"]

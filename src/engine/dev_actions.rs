@@ -3,8 +3,14 @@
 //! the REST operations themselves (with the message's current receipt), so its changes reach
 //! the store's outbox and its events the subscribers exactly as a client's would, and one
 //! action's changes are one batch (one transaction).
+//!
+//! A move is three operations (create the poison queue if missing, put, delete), so it checks
+//! every refusal they could meet before the first of them, in the state each will meet it in:
+//! a refused move changes nothing. After those checks only the store itself can fail (a SQL
+//! table's statement), and the host then rolls the request's transaction back whole.
 
 use super::Emulator;
+use super::capacity::message_cost;
 use super::error::QueueError;
 use super::ids::{MessageId, PopReceipt};
 use super::metadata::Metadata;
@@ -85,6 +91,7 @@ impl Emulator {
 
     /// Moves a message to `<queue>-poison` (created if missing), visible there now with the
     /// time to live it had left; answers the poison queue's name and the new message's id.
+    /// All or nothing (see the module's note).
     pub fn inspector_poison(
         &mut self,
         now: Timestamp,
@@ -93,6 +100,15 @@ impl Emulator {
         id: &MessageId,
     ) -> Result<(QueueName, MessageId), ActionError> {
         let poison = poison_name(queue)?;
+        // Expired messages go first, as in every operation (changes of their own, made whether
+        // or not the move is), so the checks below see what the steps will see.
+        self.purge(now, account, queue)
+            .map_err(|_| ActionError::NotFound("no such queue".into()))?;
+        let exists = self.queue(account, &poison).is_ok();
+        if exists {
+            self.purge(now, account, &poison)
+                .map_err(ActionError::Refused)?;
+        }
         let (receipt, text, expires) = self.current(now, account, queue, id)?;
         let ttl = if expires >= NEVER {
             TimeToLive::Never
@@ -102,11 +118,18 @@ impl Emulator {
             TimeToLive::Secs(left.div_ceil(1000).max(1))
         };
         let text = MessageText::new(text).map_err(|_| ActionError::NotFound(String::new()))?;
-        if self.queue(account, &poison).is_err() {
+        let zero = VisibilityTimeout::new(0).map_err(|_| ActionError::NotFound(String::new()))?;
+        // The bounds Create Queue and Put Message check, checked now: creating the queue adds no
+        // bytes, so both see the state they would see after it.
+        if !exists {
+            self.admit_queue(account).map_err(ActionError::Refused)?;
+        }
+        self.admit_bytes(message_cost(text.as_str().len()))
+            .map_err(ActionError::Refused)?;
+        if !exists {
             self.create_queue(now, account, &poison, Metadata::default())
                 .map_err(ActionError::Refused)?;
         }
-        let zero = VisibilityTimeout::new(0).map_err(|_| ActionError::NotFound(String::new()))?;
         let moved = self
             .put_message(now, account, &poison, text, zero, ttl)
             .map_err(ActionError::Refused)?;
