@@ -101,6 +101,44 @@ test('a DNS-rebound Host is refused on every dev path; the listening address is 
   assert.equal(await count(), 1);
 });
 
+test('the queue port streams events only to its own address, and only events', async () => {
+  const { port } = new URL(server.origin);
+  const rebound = await raw(['GET /_azqueue/events HTTP/1.1', `host: attacker.example:${port}`]);
+  assert.equal(rebound, 403);
+
+  const socket = net.connect(Number(port), '127.0.0.1');
+  let text = '';
+  /** @type {() => void} */
+  let arrived = () => {};
+  socket.on('data', (d) => {
+    text += d;
+    arrived();
+  });
+  /** @param {RegExp} pattern */
+  const until = (pattern) =>
+    new Promise((resolve) => {
+      arrived = () => {
+        if (pattern.test(text)) resolve(text);
+      };
+      arrived();
+    });
+  // A request pipelined behind the stream is never answered: the connection carries events now.
+  socket.write(
+    `GET /_azqueue/events HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n` +
+      `GET /_azqueue/store HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`,
+  );
+  await until(/: azqueue events\n\n/);
+  const head = text.slice(0, text.indexOf('\r\n\r\n'));
+  assert.match(head, /^HTTP\/1\.1 200 /);
+  assert.match(head, /\r\ncontent-type: text\/event-stream\r\n/);
+  assert.match(head, /\r\nconnection: close/);
+  assert.doesNotMatch(head, /content-length/i);
+  await queue.sendMessage('seen');
+  await until(/data: \{[^\n]*"type":"sent"/);
+  assert.equal(text.match(/HTTP\/1\.1/g)?.length, 1, 'one answer on the stream');
+  socket.destroy();
+});
+
 test('the same-origin reset with the dev header is served (last: it empties the server)', async () => {
   const r = await fetch(`${server.origin}/_azqueue/reset`, {
     method: 'POST',
