@@ -67,7 +67,7 @@ describe('QueueService and Queue (nodejs build)', () => {
     const service = await QueueService.open({ now: clock.now });
     /** @type {string[]} */
     const events = [];
-    const stop = service.subscribe((e) => events.push(`${e.type}:${e.queue}`));
+    const stop = service.subscribe((e) => events.push(`${e.type}:${'queue' in e ? e.queue : ''}`));
     const q = await service.createQueue('ui-queue');
     await q.sendMessage('a', { visibilityTimeout: 5 });
     assert.equal(service.nextDeadline()?.getTime(), clock.now() + 5_000);

@@ -8,15 +8,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { ROOT } from './harness.mjs';
+import { startSdk } from './inspector-sdk.mjs';
 
-const PYTHON = process.env.AZQUEUE_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
 // The issue's promise: a change shows within a second.
 const WITHIN_MS = 1000;
 
@@ -26,7 +25,7 @@ let server;
 let browser;
 /** @type {import('playwright-core').Page} */
 let page;
-/** @type {(cmd: Record<string, unknown>) => Promise<any>} */
+/** @type {import('./inspector-sdk.mjs').Sdk} */
 let sdk;
 /** @type {() => void} */
 let stopSdk;
@@ -52,27 +51,6 @@ function startAzqueue() {
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`www/server.mjs exited with ${code}:\n${out}`)));
   });
-}
-
-/** The SDK subprocess: one command in, one JSON answer out, in order. */
-function startSdk(connection) {
-  assert.ok(existsSync(PYTHON), `${PYTHON} is missing (scripts/ensure-tools.sh makes .venv)`);
-  const child = spawn(PYTHON, [join(ROOT, 'tests', 'page', 'inspector_sdk.py'), connection], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  /** @type {Array<(line: string) => void>} */
-  const waiting = [];
-  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(line));
-  sdk = (cmd) =>
-    new Promise((resolve, reject) => {
-      waiting.push((line) => {
-        const answer = JSON.parse(line);
-        if (answer.ok) resolve(answer);
-        else reject(new Error(`SDK ${cmd.op}: ${answer.error}`));
-      });
-      child.stdin.write(`${JSON.stringify(cmd)}\n`);
-    });
-  stopSdk = () => child.kill();
 }
 
 /**
@@ -103,7 +81,7 @@ const card = (/** @type {string} */ id, extra = '') =>
 
 before(async () => {
   server = await startAzqueue();
-  startSdk(server.connection);
+  ({ sdk, stop: stopSdk } = startSdk(server.connection));
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -154,7 +132,9 @@ test('what the SDK does shows on the page within a second, and the page acts for
   await shows(card(a, '[data-state=leased][data-dequeue-count="1"]'), 'the leased message');
   await shows(card(b, '[data-state=leased]'));
   // Deleted by the SDK: the card leaves.
-  await sdk({ op: 'delete', queue: 'orders', id: b, receipt: got.find((m) => m.id === b).receipt });
+  const receiptOfB = got.find((m) => m.id === b)?.receipt;
+  assert.ok(receiptOfB, 'the SDK received b');
+  await sdk({ op: 'delete', queue: 'orders', id: b, receipt: receiptOfB });
   await shows('[data-testid=counts][data-total="2"]', 'the count after the delete');
   await gone(card(b));
 

@@ -6,19 +6,15 @@
 // without the opt-in, refuses the same page: its reads and its preflight carry no CORS grant,
 // and nothing changes.
 
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createInterface } from 'node:readline';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/azqueue-server.mjs';
-import { ROOT } from './harness.mjs';
+import { startSdk } from './inspector-sdk.mjs';
 
-const PYTHON = process.env.AZQUEUE_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
 // The issue's promise: a change shows within a second.
 const WITHIN_MS = 1000;
 
@@ -36,36 +32,12 @@ let pageOrigin;
 let browser;
 /** @type {import('playwright-core').Page} */
 let page;
-/** @type {(cmd: Record<string, unknown>) => Promise<any>} */
+/** @type {import('./inspector-sdk.mjs').Sdk} */
 let sdk;
 /** @type {() => void} */
 let stopSdk;
 /** @type {string[]} */
 const pageErrors = [];
-
-/**
- * The SDK subprocess against `connection`: one command in, one JSON answer out, in order.
- * @param {string} connection
- */
-function startSdk(connection) {
-  assert.ok(existsSync(PYTHON), `${PYTHON} is missing (scripts/ensure-tools.sh makes .venv)`);
-  const child = spawn(PYTHON, [join(ROOT, 'tests', 'page', 'inspector_sdk.py'), connection], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  /** @type {Array<(line: string) => void>} */
-  const waiting = [];
-  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(line));
-  sdk = (cmd) =>
-    new Promise((resolve, reject) => {
-      waiting.push((line) => {
-        const answer = JSON.parse(line);
-        if (answer.ok) resolve(answer);
-        else reject(new Error(`SDK ${cmd.op}: ${answer.error}`));
-      });
-      child.stdin.write(`${JSON.stringify(cmd)}\n`);
-    });
-  stopSdk = () => child.kill();
-}
 
 /**
  * A request to `origin` with any headers, answered with its status, headers and body.
@@ -114,7 +86,7 @@ before(async () => {
   pageOrigin = new URL(a.webUrl).origin;
   b = await startServer({ plain: true, args: ['--devOrigin', pageOrigin] });
   c = await startServer({ plain: true });
-  startSdk(b.connectionString);
+  ({ sdk, stop: stopSdk } = startSdk(b.connectionString));
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

@@ -1,0 +1,56 @@
+// The Python SDK as the inspector tests drive it: tests/page/inspector_sdk.py in a subprocess
+// (outside the browser), one JSON command per line in, one JSON answer per line out, in order.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { ROOT } from './harness.mjs';
+
+const PYTHON = process.env.AZQUEUE_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+
+/**
+ * A message as a receive answers it.
+ * @typedef {{ id: string, text: string, receipt: string, dequeueCount: number }} Received
+ */
+
+/**
+ * inspector_sdk.py's commands, each with its answer.
+ * @typedef {{
+ *   (cmd: { op: 'send', queue: string, text: string, delay?: number }): Promise<{ id: string }>;
+ *   (cmd: { op: 'receive', queue: string, visibility?: number, max?: number }): Promise<{ messages: Received[] }>;
+ *   (cmd: { op: 'peek', queue: string }): Promise<{ messages: Array<{ id: string, text: string }> }>;
+ *   (cmd: { op: 'delete', queue: string, id: string, receipt: string }): Promise<{}>;
+ *   (cmd: { op: 'create', queue: string }): Promise<{}>;
+ *   (cmd: { op: 'advance', ms: number }): Promise<{ clock: { now: number, offsetMs: number, paused: boolean } }>;
+ * }} Sdk
+ */
+
+/**
+ * Starts the SDK against `connection` (a connection string).
+ * @param {string} connection
+ * @returns {{ sdk: Sdk, stop: () => void }}
+ */
+export function startSdk(connection) {
+  assert.ok(existsSync(PYTHON), `${PYTHON} is missing (scripts/ensure-tools.sh makes .venv)`);
+  const child = spawn(PYTHON, [join(ROOT, 'tests', 'page', 'inspector_sdk.py'), connection], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  /** @type {Array<(line: string) => void>} */
+  const waiting = [];
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(line));
+  /** @param {{ op: string }} cmd */
+  const send = (cmd) =>
+    /** @type {Promise<any>} the answer's shape is the command's, as `Sdk` lists them */ (
+      new Promise((resolve, reject) => {
+        waiting.push((line) => {
+          const answer = JSON.parse(line);
+          if (answer.ok) resolve(answer);
+          else reject(new Error(`SDK ${cmd.op}: ${answer.error}`));
+        });
+        child.stdin.write(`${JSON.stringify(cmd)}\n`);
+      })
+    );
+  return { sdk: /** @type {Sdk} */ (send), stop: () => child.kill() };
+}
