@@ -162,7 +162,11 @@ export class SqliteStore {
    *
    * Each step is waited on (`sync`) before the next: a Durable Object commits the writes of
    * one turn of its event loop together, so steps run without a wait between them would be
-   * one transaction of any size, not bounded ones.
+   * one transaction of any size, not bounded ones. Then a timer lets workerd's event loop poll:
+   * its HTTP server closes a keep-alive connection idle for 5 s by the loop's clock, which
+   * moves only when the loop polls, so a conversion that never let it (seconds of steps) left
+   * that clock behind, and the connection the request came on was closed as its client sent
+   * the next request (ECONNRESET).
    * @param {number} [step] rows per transaction
    */
   async upgrade(step = UPGRADE_STEP) {
@@ -194,6 +198,7 @@ export class SqliteStore {
       if (movedNow === 0) break;
       moved += movedNow;
       await this.storage.sync();
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     this.ready = false; // marked with this layout by `ensure`, now that no message row is left
     this.ensure();
