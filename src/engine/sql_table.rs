@@ -24,6 +24,7 @@ use super::message_table::{MessageTable, TableError};
 use super::name::QueueName;
 use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlValue};
 use super::time::{NEVER, Timestamp};
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// The columns a message is read back with, in [`decode`]'s order.
@@ -67,9 +68,37 @@ struct Statements {
     update: String,
     clear: String,
     in_order: String,
-    next_visible: String,
-    next_expiry: String,
+    next_times: String,
     drop: String,
+}
+
+/// What [`MessageTable::next_times`] answered at `at`. Inserts keep it exact (a new time can
+/// only lower a minimum); any other write drops it. It answers for a later `now` as long as
+/// neither time has been reached: every stored time it did not name is either at or before
+/// `at` or after the one it names.
+#[derive(Clone, Copy, Debug)]
+struct NextTimes {
+    at: Timestamp,
+    reappear: Option<Timestamp>,
+    expire: Option<Timestamp>,
+}
+
+impl NextTimes {
+    fn answers(&self, now: Timestamp) -> bool {
+        now >= self.at
+            && self.reappear.is_none_or(|t| t > now)
+            && self.expire.is_none_or(|t| t > now)
+    }
+
+    /// Takes a message put with these times into account.
+    fn insert(&mut self, visible: Timestamp, expires: Timestamp) {
+        if visible > self.at {
+            self.reappear = Some(self.reappear.map_or(visible, |t| t.min(visible)));
+        }
+        if expires > self.at && expires < NEVER {
+            self.expire = Some(self.expire.map_or(expires, |t| t.min(expires)));
+        }
+    }
 }
 
 /// One queue's messages as SQL rows.
@@ -84,6 +113,9 @@ pub struct SqlTable {
     /// No message expires before this (`None`: not known), so a request at an earlier `now`
     /// skips the expiry query.
     no_expiry_before: Option<Timestamp>,
+    /// The last answer of `next_times` (a host asks after every request, to set its alarm),
+    /// while no write but inserts came since.
+    next: Cell<Option<NextTimes>>,
 }
 
 /// `name` as a SQL identifier.
@@ -233,8 +265,10 @@ impl SqlTable {
             ),
             clear: format!("DELETE FROM {t}"),
             in_order: format!("SELECT {COLUMNS} FROM {t} ORDER BY visible, seq"),
-            next_visible: format!("SELECT min(visible) FROM {t} WHERE visible > ?"),
-            next_expiry: format!("SELECT min(expires) FROM {t} WHERE expires > ? AND expires < ?"),
+            next_times: format!(
+                "SELECT (SELECT min(visible) FROM {t} WHERE visible > ?1), \
+                 (SELECT min(expires) FROM {t} WHERE expires > ?1 AND expires < ?2)"
+            ),
             drop: format!("DROP TABLE IF EXISTS {t}"),
         };
         Ok(SqlTable {
@@ -245,6 +279,7 @@ impl SqlTable {
             bytes,
             next_seq,
             no_expiry_before: None,
+            next: Cell::new(None),
         })
     }
 
@@ -267,6 +302,7 @@ impl SqlTable {
     }
 
     fn remove_by_id(&mut self, id: &MessageId) -> Result<(), TableError> {
+        self.next.set(None);
         let gone = self.run(
             &format!(
                 "DELETE FROM {} WHERE id = ? RETURNING bytes",
@@ -323,6 +359,10 @@ impl MessageTable for SqlTable {
         if let Some(t) = self.no_expiry_before {
             self.no_expiry_before = Some(t.min(m.expiration_time));
         }
+        if let Some(mut next) = self.next.get() {
+            next.insert(m.time_next_visible, m.expiration_time);
+            self.next.set(Some(next));
+        }
         self.keep_counts()
     }
 
@@ -362,6 +402,7 @@ impl MessageTable for SqlTable {
             freed += message_cost(bytes as usize);
             gone.push(id);
         }
+        self.next.set(None);
         self.run(&self.sql.delete_expired, &[time(now), limit])?;
         self.messages = self.messages.saturating_sub(gone.len() as u64);
         self.bytes = self.bytes.saturating_sub(freed);
@@ -378,6 +419,9 @@ impl MessageTable for SqlTable {
         receipt: &mut dyn FnMut() -> PopReceipt,
     ) -> Result<Vec<MessageRecord>, TableError> {
         let rows = self.run(&self.sql.visible, &[time(now), int(count as u64)])?;
+        if !rows.is_empty() {
+            self.next.set(None);
+        }
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let mut m = decode(row)?;
@@ -416,6 +460,7 @@ impl MessageTable for SqlTable {
         let Some(bytes) = single(gone) else {
             return Ok(false);
         };
+        self.next.set(None);
         self.messages = self.messages.saturating_sub(1);
         self.bytes = self
             .bytes
@@ -441,6 +486,7 @@ impl MessageTable for SqlTable {
             return Ok(None);
         };
         let old_bytes = read_u64(&old_bytes, "byte count")?;
+        self.next.set(None);
         let (text_value, bytes_value) = match &text {
             Some(t) => (SqlValue::Text(t.to_string()), int(t.len() as u64)),
             None => (SqlValue::Null, SqlValue::Null),
@@ -465,6 +511,7 @@ impl MessageTable for SqlTable {
 
     fn clear(&mut self) -> Result<usize, TableError> {
         let n = self.messages as usize;
+        self.next.set(None);
         self.run(&self.sql.clear, &[])?;
         self.messages = 0;
         self.bytes = 0;
@@ -484,19 +531,26 @@ impl MessageTable for SqlTable {
         &self,
         now: Timestamp,
     ) -> Result<(Option<Timestamp>, Option<Timestamp>), TableError> {
-        let read = |v: Option<SqlValue>, what| {
-            v.map(|v| read_u64(&v, what).map(Timestamp::from_millis))
+        if let Some(next) = self.next.get().filter(|n| n.answers(now)) {
+            return Ok((next.reappear, next.expire));
+        }
+        let row = self
+            .run(&self.sql.next_times, &[time(now), time(NEVER)])?
+            .into_iter()
+            .next()
+            .ok_or_else(|| unreadable("row"))?;
+        let read = |v: Option<&SqlValue>, what| {
+            v.filter(|v| **v != SqlValue::Null)
+                .map(|v| read_u64(v, what).map(Timestamp::from_millis))
                 .transpose()
         };
-        let reappear = read(
-            single(self.run(&self.sql.next_visible, &[time(now)])?),
-            "visibility time",
-        )?;
-        let expire = read(
-            single(self.run(&self.sql.next_expiry, &[time(now), time(NEVER)])?),
-            "expiration time",
-        )?;
-        Ok((reappear, expire))
+        let next = NextTimes {
+            at: now,
+            reappear: read(row.first(), "visibility time")?,
+            expire: read(row.get(1), "expiration time")?,
+        };
+        self.next.set(Some(next));
+        Ok((next.reappear, next.expire))
     }
 
     fn destroy(self) -> Result<(), TableError> {
