@@ -17,7 +17,7 @@
 use super::capacity::message_cost;
 use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError};
+use super::message_table::{MessageTable, TableError, receipt_is_current};
 use super::order_index::OrderIndex;
 use super::time::{NEVER, Timestamp};
 use slab::Slab;
@@ -102,7 +102,7 @@ impl MemoryTable {
     /// The slot of `id` if `receipt` is its current pop receipt.
     fn current(&self, id: &MessageId, receipt: &PopReceipt) -> Option<Slot> {
         let slot = *self.ids.get(id)?;
-        (self.slots.get(slot)?.pop_receipt == *receipt).then_some(slot)
+        receipt_is_current(&self.slots.get(slot)?.pop_receipt, receipt).then_some(slot)
     }
 
     /// The slots of up to `count` visible messages, in delivery order.

@@ -34,6 +34,14 @@ pub enum TableError {
     Failed(String),
 }
 
+/// Whether `given` may act on a stored message whose pop receipt is now `current`: only the
+/// receipt of its latest Get or Update does (Azure refuses an earlier one). The one rule both
+/// tables apply for Delete Message and Update Message.
+#[inline]
+pub(super) fn receipt_is_current(current: &PopReceipt, given: &PopReceipt) -> bool {
+    current == given
+}
+
 /// What holds one queue's messages. Methods take `now` where the order they read depends on it.
 pub trait MessageTable: std::fmt::Debug {
     /// Messages stored, expired ones not yet removed included (kept, never counted).

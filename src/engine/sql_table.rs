@@ -20,7 +20,7 @@
 use super::capacity::message_cost;
 use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError};
+use super::message_table::{MessageTable, TableError, receipt_is_current};
 use super::name::QueueName;
 use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlValue};
 use super::time::{NEVER, Timestamp};
@@ -63,8 +63,8 @@ struct Statements {
     earliest_expiry: String,
     visible: String,
     hide: String,
-    delete_current: String,
-    current_bytes: String,
+    find: String,
+    delete: String,
     update: String,
     clear: String,
     in_order: String,
@@ -257,11 +257,11 @@ impl SqlTable {
                 "SELECT {COLUMNS} FROM {t} WHERE visible <= ? ORDER BY visible, seq LIMIT ?"
             ),
             hide: format!("UPDATE {t} SET visible = ?, dequeues = ?, receipt = ? WHERE seq = ?"),
-            delete_current: format!("DELETE FROM {t} WHERE id = ? AND receipt = ? RETURNING bytes"),
-            current_bytes: format!("SELECT bytes FROM {t} WHERE id = ? AND receipt = ?"),
+            find: format!("SELECT seq, receipt, bytes FROM {t} WHERE id = ?"),
+            delete: format!("DELETE FROM {t} WHERE seq = ?"),
             update: format!(
                 "UPDATE {t} SET text = coalesce(?, text), bytes = coalesce(?, bytes), visible = ?, \
-                 receipt = ? WHERE id = ? RETURNING {COLUMNS}"
+                 receipt = ? WHERE seq = ? RETURNING {COLUMNS}"
             ),
             clear: format!("DELETE FROM {t}"),
             in_order: format!("SELECT {COLUMNS} FROM {t} ORDER BY visible, seq"),
@@ -299,6 +299,33 @@ impl SqlTable {
             ],
         )?;
         Ok(())
+    }
+
+    /// The sequence and text length of `id` if `receipt` is its current pop receipt.
+    fn current(
+        &self,
+        id: &MessageId,
+        receipt: &PopReceipt,
+    ) -> Result<Option<(SqlValue, u64)>, TableError> {
+        let Some(mut row) = self
+            .run(&self.sql.find, &[SqlValue::Text(id.to_string())])?
+            .into_iter()
+            .next()
+        else {
+            return Ok(None);
+        };
+        if row.len() < 3 {
+            return Err(unreadable("row"));
+        }
+        let current = row[1]
+            .as_str()
+            .and_then(PopReceipt::from_base64)
+            .ok_or_else(|| unreadable("pop receipt"))?;
+        if !receipt_is_current(&current, receipt) {
+            return Ok(None);
+        }
+        let bytes = read_u64(&row[2], "byte count")?;
+        Ok(Some((row.swap_remove(0), bytes)))
     }
 
     fn remove_by_id(&mut self, id: &MessageId) -> Result<(), TableError> {
@@ -450,21 +477,13 @@ impl MessageTable for SqlTable {
     }
 
     fn remove_current(&mut self, id: &MessageId, receipt: &PopReceipt) -> Result<bool, TableError> {
-        let gone = self.run(
-            &self.sql.delete_current,
-            &[
-                SqlValue::Text(id.to_string()),
-                SqlValue::Text(receipt.to_base64()),
-            ],
-        )?;
-        let Some(bytes) = single(gone) else {
+        let Some((seq, bytes)) = self.current(id, receipt)? else {
             return Ok(false);
         };
+        self.run(&self.sql.delete, &[seq])?;
         self.next.set(None);
         self.messages = self.messages.saturating_sub(1);
-        self.bytes = self
-            .bytes
-            .saturating_sub(message_cost(read_u64(&bytes, "byte count")? as usize));
+        self.bytes = self.bytes.saturating_sub(message_cost(bytes as usize));
         self.keep_counts()?;
         Ok(true)
     }
@@ -477,15 +496,9 @@ impl MessageTable for SqlTable {
         visible_at: Timestamp,
         new_receipt: &mut dyn FnMut() -> PopReceipt,
     ) -> Result<Option<MessageRecord>, TableError> {
-        let id_value = SqlValue::Text(id.to_string());
-        let found = self.run(
-            &self.sql.current_bytes,
-            &[id_value.clone(), SqlValue::Text(receipt.to_base64())],
-        )?;
-        let Some(old_bytes) = single(found) else {
+        let Some((seq, old_bytes)) = self.current(id, receipt)? else {
             return Ok(None);
         };
-        let old_bytes = read_u64(&old_bytes, "byte count")?;
         self.next.set(None);
         let (text_value, bytes_value) = match &text {
             Some(t) => (SqlValue::Text(t.to_string()), int(t.len() as u64)),
@@ -498,7 +511,7 @@ impl MessageTable for SqlTable {
                 bytes_value,
                 time(visible_at),
                 SqlValue::Text(new_receipt().to_base64()),
-                id_value,
+                seq,
             ],
         )?;
         let m = decode(rows.into_iter().next().ok_or_else(|| unreadable("row"))?)?;
