@@ -9,22 +9,34 @@
 // ratios: 16 queues against 1 (per server) and edge against Node (per row). Server CPU is read
 // from /proc (for the edge, workerd's).
 //
-// Usage: node scripts/bench-edge.mjs
-// Environment: BENCH_PHASE_MS (default 3000) per phase.
+// Then the floor: CPU per Put of one azqueue queue against a bare SQLite-backed Durable Object
+// that inserts each request's body as one row (scripts/lib/edge-floor-worker.mjs), in the same
+// workerd, phases alternating, 1 and 8 clients; the ratio is the median of the rounds' ratios.
+//
+// Usage: node scripts/bench-edge.mjs [--floor]   (--floor: the floor comparison alone)
+// Environment: BENCH_PHASE_MS (default 3000) per phase; BENCH_FLOOR_ROUNDS (default 5).
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { workerOptions } from '../hosts/edge/miniflare-options.mjs';
 import { phase } from './lib/bench-phase.mjs';
+import { Connection } from './lib/http1-connection.mjs';
 import { Client } from './lib/raw-queue-client.mjs';
+import { reconnecting } from './lib/reconnecting.mjs';
+import { workerdPid } from './lib/workerd-process.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
 const QUEUES = [1, 16];
 const CLIENTS = [8, 64];
+const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`;
+const FLOOR_ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 5);
+const FLOOR_CLIENTS = [1, 8];
 
 /** Spawns a server; resolves { name, port, pid (the process doing the work), stop() }. */
 function start(name, args, childIsWorker) {
@@ -239,4 +251,117 @@ async function main() {
   }
 }
 
-await main();
+/** Puts to the floor object (edge-floor-worker.mjs) over one keep-alive connection. */
+class FloorClient {
+  /**
+   * @param {number} port
+   * @param {string} name the floor object's name
+   */
+  constructor(port, name) {
+    this.conn = new Connection(port);
+    this.port = port;
+    this.head =
+      `POST /_floor/${name} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `Content-Length: ${Buffer.byteLength(PUT_BODY)}\r\nContent-Type: application/xml\r\n\r\n`;
+    this.errors = 0;
+    this.lastError = '';
+  }
+
+  async put() {
+    const res = await this.conn.send(this.head + PUT_BODY);
+    if (res.status === 201) return 1;
+    this.errors++;
+    this.lastError = `${res.status} ${res.body.toString('utf8').slice(0, 200)}`;
+    return 0;
+  }
+
+  close() {
+    this.conn.close();
+  }
+}
+
+const median = (/** @type {number[]} */ xs) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * CPU per Put, azqueue against the floor, in one workerd: for each client count, FLOOR_ROUNDS
+ * rounds of one phase each, alternating which goes first; workerd's CPU from /proc.
+ */
+async function floor() {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-floor-'));
+  const options = workerOptions({
+    persist: scratch,
+    scriptPath: path.join(ROOT, 'scripts', 'lib', 'edge-floor-worker.mjs'),
+  });
+  const mf = new Miniflare({
+    ...options,
+    durableObjects: {
+      ...options.durableObjects,
+      FLOOR: { className: 'FloorObject', useSQLite: true },
+    },
+    host: '127.0.0.1',
+    port: 0,
+  });
+  try {
+    const port = Number((await mf.ready).port);
+    const server = { name: 'workerd', pid: workerdPid(), port };
+    const load0 = os.loadavg();
+    const rows = [];
+    const stats = { dropped: 0, slowest: 0 };
+    const put = reconnecting((/** @type {Client | FloorClient} */ c) => c.put(PUT_BODY), stats);
+    for (const nClients of FLOOR_CLIENTS) {
+      const name = `floor-bench-${nClients}`;
+      await each(server, [name], (c) => c.createQueue());
+      const sides = {
+        azqueue: Array.from({ length: nClients }, () => new Client(port, name)),
+        floor: Array.from({ length: nClients }, () => new FloorClient(port, name)),
+      };
+      /** @type {Record<string, number[]>} µs of workerd CPU per Put, one per round */
+      const cpu = { azqueue: [], floor: [] };
+      const ratios = [];
+      // One short phase each first: both objects open and the code they run is warm.
+      for (const side of /** @type {const} */ (['azqueue', 'floor']))
+        await phase(server, sides[side], 500, put);
+      for (let round = 0; round < FLOOR_ROUNDS; round++) {
+        const order = round % 2 ? ['floor', 'azqueue'] : ['azqueue', 'floor'];
+        const perPut = {};
+        for (const side of order) {
+          process.stderr.write(`floor: ${nClients} client(s), round ${round + 1}, ${side}\n`);
+          const p = await phase(server, sides[side], PHASE_MS, put);
+          if (p.errors) throw new Error(`${side} put: ${p.errors} errors, last ${p.lastError}`);
+          perPut[side] = (p.serverCpu / p.count) * 1e6;
+          cpu[side].push(perPut[side]);
+        }
+        ratios.push(perPut.azqueue / perPut.floor);
+      }
+      for (const c of [...sides.azqueue, ...sides.floor]) c.close();
+      rows.push({ nClients, cpu, ratios });
+    }
+    const load1 = os.loadavg();
+    console.log('\n# Put against a bare Durable Object (the floor), one workerd\n');
+    console.log(
+      `${os.cpus().length} CPUs, load average ${load0[0].toFixed(1)} at start and ${load1[0].toFixed(1)} at end; ` +
+        `${FLOOR_ROUNDS} rounds of ${PHASE_MS} ms per side, alternating; 1 KiB messages into one queue (azqueue: ` +
+        'Put Message, SharedKey-signed) or one object (floor: the same body inserted as one row by ' +
+        'ctx.storage.sql.exec, answered 201). µs CPU = workerd CPU per Put, median of the rounds; ' +
+        "ratio = median of the rounds' ratios.\n",
+    );
+    console.log(
+      `Requests redone after workerd closed their connection: ${stats.dropped}; slowest request ${stats.slowest.toFixed(0)} ms.\n`,
+    );
+    console.log('| clients | azqueue µs CPU | floor µs CPU | azqueue ÷ floor | rounds |');
+    console.log('|---:|---:|---:|---:|---|');
+    for (const { nClients, cpu, ratios } of rows) {
+      console.log(
+        `| ${nClients} | ${Math.round(median(cpu.azqueue))} | ${Math.round(median(cpu.floor))} | ` +
+          `${median(ratios).toFixed(2)}× | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`,
+      );
+    }
+  } finally {
+    await mf.dispose();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] !== '--floor') await main();
+await floor();

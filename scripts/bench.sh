@@ -23,9 +23,12 @@ node scripts/soak.mjs --seconds ${SOAK_SECONDS:-300}
 node scripts/soak.mjs --store chromium,edge --seconds ${SOAK_HOST_SECONDS:-600}
 # workerd's RSS with no azqueue in it, for reading the edge soak's beside it.
 node scripts/soak/workerd-baseline.mjs ${SOAK_HOST_SECONDS:-600}
-# The edge Worker under workerd against the Node server (1 vs 16 queues, 8 and 64 clients), its
-# memory per 1 KiB message and a cold load of 100k messages, then longer SIGKILL crash runs.
+# The edge Worker under workerd against the Node server (1 vs 16 queues, 8 and 64 clients) and
+# CPU per Put against a bare Durable Object; one queue filled to 100,000 messages of 1 KiB through
+# the API (wasm memory sampled), then one object seeded to 1,000,000 against depth 0 (first
+# request after a restart, CPU per Put, Get(32)+Delete and Peek, wasm memory); then longer
+# SIGKILL crash runs.
 node scripts/bench-edge.mjs
-node scripts/edge-memory.mjs 20000
-node scripts/edge-memory.mjs --cold 100000 1024
+node scripts/edge-memory.mjs 100000
+node scripts/edge-memory.mjs --cold 1000000
 EDGE_CRASH_ROUNDS=${EDGE_CRASH_ROUNDS:-10} node --test tests/edge/crash.test.mjs

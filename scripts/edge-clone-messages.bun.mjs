@@ -2,13 +2,22 @@
 // message of its queue's table (`azqueue_messages/<account>/<queue>`, src/engine/sql_table.rs)
 // into `count` messages with fresh ids and sequence numbers, as if they had been put one by one,
 // and sets the table's kept counts to match, so a queue of any depth can be measured without
-// putting each message over HTTP. Prints JSON { messages }.
+// putting each message over HTTP. Prints JSON { messages }: 0, changing nothing, for an object
+// whose queue holds no message to copy.
 
 import { Database } from 'bun:sqlite';
 
 const [file, count] = [process.argv[2], Number(process.argv[3])];
 const db = new Database(file);
-const { name } = db.query('SELECT name FROM azqueue_tables').get();
+const found = db
+  .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_tables'")
+  .get();
+const { name } =
+  (found && db.query('SELECT name FROM azqueue_tables WHERE messages > 0').get()) ?? {};
+if (!name) {
+  console.log(JSON.stringify({ messages: 0 }));
+  process.exit(0);
+}
 const t = `"${name}"`;
 const template = db.query(`SELECT * FROM ${t} LIMIT 1`).get();
 const insert = db.prepare(

@@ -15,7 +15,7 @@ import { cpuSeconds } from './bench-server.mjs';
  * nothing left to do); returns { count, seconds, serverCpu, clientCpu, errors, lastError }.
  * @template {{ errors: number, lastError: string, close(): void }} C a Client, or anything
  *   that counts its errors the same way
- * @param {Server} server
+ * @param {Pick<Server, 'name' | 'pid'>} server the process doing the work (its CPU is read)
  * @param {C[]} clients
  * @param {number} ms
  * @param {(client: C) => Promise<number | null>} step

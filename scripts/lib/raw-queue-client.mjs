@@ -107,10 +107,12 @@ export class Client {
     return this.check(res, 201) ? 1 : 0;
   }
 
-  async peek() {
-    const res = await this.conn.send(
-      request(this.port, 'GET', `${this.base}/messages`, [['peekonly', 'true']]),
-    );
+  /** Peek Messages(n); one when `n` is not given. */
+  async peek(n = 0) {
+    /** @type {[string, string][]} */
+    const query = [['peekonly', 'true']];
+    if (n) query.unshift(['numofmessages', String(n)]);
+    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`, query));
     return this.check(res, 200) ? 1 : 0;
   }
 
