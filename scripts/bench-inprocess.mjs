@@ -11,7 +11,8 @@
 //
 // Usage: node scripts/bench-inprocess.mjs            (make bench runs it)
 // Environment: BENCH_BASE (a commit), BENCH_ROUNDS (default 5 per build), BENCH_MESSAGES
-// (default 50000 per round).
+// (default 50000 per round); BENCH_BASE_TREE, a checkout already built (its pkg/node), taken as
+// the previous build instead of building BENCH_BASE.
 // Internal: node scripts/bench-inprocess.mjs --child <pkg/node dir> <messages> runs one round
 // and prints its figures as JSON.
 
@@ -148,9 +149,19 @@ async function main() {
   const current = path.join(ROOT, 'pkg', 'node');
   if (!fs.existsSync(path.join(current, 'azqueue.js')))
     throw new Error('run scripts/build.sh first');
-  const previous = checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
+  const borrowed = process.env.BENCH_BASE_TREE;
+  const previous = borrowed
+    ? {
+        commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+          cwd: borrowed,
+          encoding: 'utf8',
+        }).trim(),
+        tree: path.resolve(borrowed),
+        pkg: path.resolve(borrowed, 'pkg', 'node'),
+      }
+    : checkoutPrevious(process.env.BENCH_BASE ?? 'HEAD~1');
   try {
-    buildPrevious(previous);
+    if (!borrowed) buildPrevious(previous);
     /** @type {Record<'previous' | 'current', Round[]>} */
     const runs = { previous: [], current: [] };
     for (let i = 0; i < rounds; i++) {
@@ -196,10 +207,11 @@ async function main() {
     row('received+deleted messages /s', 'receive', 0, true);
     row('µs CPU per message received and deleted', 'receiveCpu', 2, false);
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', previous.tree], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    if (!borrowed)
+      execFileSync('git', ['worktree', 'remove', '--force', previous.tree], {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
   }
 }
 
