@@ -13,19 +13,30 @@ export class Connection {
   /** @param {number} port */
   constructor(port) {
     this.port = port;
-    this.socket = net.connect(port, '127.0.0.1');
-    this.socket.setNoDelay(true);
+    /** @type {{ resolve: (res: Answer) => void, reject: (err: Error) => void } | null} */
+    this.waiting = null;
     /** @type {Buffer | null} what has arrived and is not parsed yet */
     this.buf = null;
     /** @type {Buffer[]} */
     this.chunks = [];
     this.have = 0;
     this.need = 0;
-    /** @type {{ resolve: (res: Answer) => void, reject: (err: Error) => void } | null} */
-    this.waiting = null;
-    this.socket.on('data', (d) => this.onData(d));
-    this.socket.on('error', (e) => this.fail(e));
-    this.socket.on('close', () => this.fail(new Error('connection closed')));
+    /** Whether the server closed the connection (a keep-alive connection left idle, e.g.). */
+    this.closed = false;
+    this.socket = this.open();
+  }
+
+  /** A new socket to the port, its events wired to this connection. */
+  open() {
+    const socket = net.connect(this.port, '127.0.0.1');
+    socket.setNoDelay(true);
+    socket.on('data', (d) => this.onData(d));
+    socket.on('error', (e) => this.fail(e));
+    socket.on('close', () => {
+      this.closed = true;
+      this.fail(new Error('connection closed'));
+    });
+    return socket;
   }
 
   /** @param {Error} err */
@@ -57,6 +68,14 @@ export class Connection {
           reject(err);
         },
       };
+      // A server may close a keep-alive connection that sat idle (workerd after 5 s): as HTTP
+      // clients do, a request after that goes on a new connection.
+      if (this.closed) {
+        this.buf = null;
+        this.chunks = [];
+        this.closed = false;
+        this.socket = this.open();
+      }
       this.socket.write(text, 'latin1');
     });
   }
