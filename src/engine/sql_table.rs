@@ -72,10 +72,10 @@ struct Statements {
     drop: String,
 }
 
-/// What [`MessageTable::next_times`] answered at `at`. Inserts keep it exact (a new time can
-/// only lower a minimum); any other write drops it. It answers for a later `now` as long as
-/// neither time has been reached: every stored time it did not name is either at or before
-/// `at` or after the one it names.
+/// What [`MessageTable::next_times`] answers for any `now` from `at` on, as long as neither
+/// time has been reached: every stored time it does not name is either at or before `at` or
+/// after the one it names. Inserts keep it exact (a new time can only lower a minimum, and one
+/// at or before `at` is no deadline for such a `now`); any other write drops it.
 #[derive(Clone, Copy, Debug)]
 struct NextTimes {
     at: Timestamp,
@@ -90,8 +90,15 @@ impl NextTimes {
             && self.expire.is_none_or(|t| t > now)
     }
 
-    /// Takes a message put with these times into account.
-    fn insert(&mut self, visible: Timestamp, expires: Timestamp) {
+    /// Takes a message put into account.
+    fn insert(&mut self, m: &MessageRecord) {
+        let (visible, expires) = (m.time_next_visible, m.expiration_time);
+        // A message visible as it is put (most are) is no coming reappearance for any `now` at
+        // or after its insertion, which every later request has: answer only those, rather
+        // than count it and have the next request ask again.
+        if visible <= m.insertion_time {
+            self.at = self.at.max(visible);
+        }
         if visible > self.at {
             self.reappear = Some(self.reappear.map_or(visible, |t| t.min(visible)));
         }
@@ -387,7 +394,7 @@ impl MessageTable for SqlTable {
             self.no_expiry_before = Some(t.min(m.expiration_time));
         }
         if let Some(mut next) = self.next.get() {
-            next.insert(m.time_next_visible, m.expiration_time);
+            next.insert(&m);
             self.next.set(Some(next));
         }
         self.keep_counts()
