@@ -193,12 +193,16 @@ async function depth(dir) {
       `${CLIENTS} clients; ${OPS} operations of each kind after a warm-up; medians of the rounds. ` +
       'CPU = workerd CPU (/proc) per operation; Get(32)+Delete per message.\n',
   );
-  console.log(`| measure | depth 0 | depth ${TOTAL.toLocaleString('en-US')} | deep ÷ empty |`);
-  console.log('|---|---:|---:|---:|');
+  console.log(
+    `| measure | depth 0 | depth ${TOTAL.toLocaleString('en-US')} | deep ÷ empty | rounds (depth 0 · deep) |`,
+  );
+  console.log('|---|---:|---:|---:|---|');
   const line = (/** @type {string} */ what, /** @type {string} */ k, unit, digits = 0) => {
     const [e, d] = [med(EMPTY, k), med(DEEP, k)];
+    const rounds = (/** @type {string} */ queue) =>
+      rows[queue].map((r) => r[k].toFixed(digits)).join(', ');
     console.log(
-      `| ${what} | ${e.toFixed(digits)} ${unit} | ${d.toFixed(digits)} ${unit} | ${(d / e).toFixed(2)}× |`,
+      `| ${what} | ${e.toFixed(digits)} ${unit} | ${d.toFixed(digits)} ${unit} | ${(d / e).toFixed(2)}× | ${rounds(EMPTY)} · ${rounds(DEEP)} |`,
     );
   };
   line('first request after a restart, wall', 'ms', 'ms');
@@ -207,7 +211,7 @@ async function depth(dir) {
   line('Get(32)+Delete, CPU per message', 'getDelete', 'µs');
   line('Peek(32), CPU per operation', 'peek', 'µs');
   console.log(
-    `| wasm memory after the operations (max of the rounds) | ${mib(Math.max(...rows[EMPTY].map((r) => r.wasm)))} | ${mib(Math.max(...rows[DEEP].map((r) => r.wasm)))} | |`,
+    `| wasm memory after the operations (max of the rounds) | ${mib(Math.max(...rows[EMPTY].map((r) => r.wasm)))} | ${mib(Math.max(...rows[DEEP].map((r) => r.wasm)))} | | |`,
   );
   console.log(
     `\nfirst request at depth ${TOTAL.toLocaleString('en-US')} minus depth 0: ${(med(DEEP, 'ms') - med(EMPTY, 'ms')).toFixed(0)} ms wall (medians; rounds: depth 0 ${rows[EMPTY].map((r) => r.ms.toFixed(0)).join(', ')} ms, deep ${rows[DEEP].map((r) => r.ms.toFixed(0)).join(', ')} ms); the deep queue counted ${rows[DEEP].map((r) => r.depth).join(', ')} as it opened`,
