@@ -4,7 +4,9 @@
 //! a reopen of 100k messages.
 #![cfg(target_arch = "wasm32")]
 
+mod idb_js;
 mod idb_trace;
+mod idb_wal_sequence;
 mod wasm_scenarios;
 
 use azqueue::engine::{
@@ -13,6 +15,7 @@ use azqueue::engine::{
 use azqueue::store::layout::ops_of_changes;
 use azqueue::store::{Store, contract};
 use azqueue::wasm::{IdbStore, QueueService, delete_database};
+use idb_js::{js, read_database};
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -427,41 +430,6 @@ async fn a_database_from_a_newer_build_is_refused() {
     delete_database(&name).await.unwrap();
 }
 
-/// Runs `body` as a JS async function of `args` (raw IndexedDB set-up and inspection).
-async fn js(params: &str, body: &str, args: &[JsValue]) -> JsValue {
-    let f = Function::new_with_args(params, body);
-    let out = f
-        .apply(&JsValue::NULL, &args.iter().collect::<Array>())
-        .unwrap();
-    JsFuture::from(Promise::resolve(&out)).await.unwrap()
-}
-
-/// Opens the database `name` from JS and runs `reads`, a JS expression over `tx` (a readonly
-/// transaction on `stores`) giving an array of requests; resolves to the database version
-/// followed by their results, once the transaction completes.
-async fn read_database(name: &str, stores: &[&str], reads: &str) -> Vec<JsValue> {
-    let body = format!(
-        "return new Promise((resolve, reject) => {{
-           const r = indexedDB.open(name);
-           r.onerror = () => reject(r.error);
-           r.onsuccess = () => {{
-             const db = r.result;
-             const tx = db.transaction(stores);
-             const requests = {reads};
-             tx.oncomplete = () => {{
-               db.close();
-               resolve([db.version, ...requests.map((q) => q.result)]);
-             }};
-           }};
-         }});"
-    );
-    let stores: Array = stores.iter().map(|s| JsValue::from(*s)).collect();
-    let out: Array = js("name, stores", &body, &[name.into(), stores.into()])
-        .await
-        .unchecked_into();
-    out.iter().collect()
-}
-
 /// The upgrade path: a database written by a schema-1 build (IndexedDB version 1, one record
 /// per message, values as JSON objects) opens with every message, is rewritten as version 3
 /// (message blocks, schema-2 values, the per-message store emptied), so an older build refuses
@@ -713,142 +681,13 @@ async fn a_version_2_database_with_a_pending_log_is_rewritten_as_blocks() {
     delete_database(&name).await.unwrap();
 }
 
-/// The write-ahead log folds into the records once it is long enough, and a store closed
-/// without folding (as a crash leaves it) loads its records plus the rest of the log as exactly
-/// the engine's state: puts, receives (rewrites) and deletes on both sides of a fold.
+/// The write-ahead log folds and a store closed without folding replays to the engine's state
+/// (`idb_wal_sequence`; the same sequence runs under Node in `wasm_node_idb.rs`). Issue 23: this
+/// test failed in WebKitGTK with what looked like a corrupt wasm heap; the trace says whether
+/// IndexedDB's answers were already wrong.
 #[wasm_bindgen_test]
 async fn the_log_folds_and_replays_to_the_engine_state() {
-    use azqueue::engine::{MessageCount, MessageText};
-    use idb_trace::{trace_database, trace_dump, trace_end, trace_wrong};
-    let name = fresh_name("wal");
-    // Issue 23: this test failed in WebKitGTK with what looked like a corrupt wasm heap; the
-    // trace says whether IndexedDB's answers were already wrong.
-    trace_database(&name);
-    let t = Timestamp::from_secs(1_700_000_000);
-    let queue = QueueName::parse("wal").unwrap();
-    let mut emu = Emulator::new(Box::new(SeededEntropy::new(5)));
-    let store = IdbStore::new(&name);
-    emu.create_queue(t, "devstoreaccount1", &queue, Metadata::default())
-        .unwrap();
-    traced_write(&store, &name, &mut emu, "the queue").await;
-    let mut commits = 1;
-    // About 28 operations a round: three folds, so deletes of messages folded by an earlier fold
-    // are folded too.
-    for round in 0..250 {
-        for i in 0..20 {
-            let text = MessageText::new(format!("m {round} {i}")).unwrap();
-            let vis = VisibilityTimeout::new(0).unwrap();
-            emu.put_message(t, "devstoreaccount1", &queue, text, vis, TimeToLive::Never)
-                .unwrap();
-        }
-        let five = MessageCount::new(5).unwrap();
-        let got = emu
-            .get_messages(
-                t,
-                "devstoreaccount1",
-                &queue,
-                five,
-                VisibilityTimeout::new(30).unwrap(),
-            )
-            .unwrap();
-        for m in got.iter().take(3) {
-            emu.delete_message(t, "devstoreaccount1", &queue, &m.id, &m.pop_receipt)
-                .unwrap();
-        }
-        traced_write(&store, &name, &mut emu, &format!("round {round}")).await;
-        commits += 1;
-    }
-    let counts = read_database(
-        &name,
-        &["log", "segments"],
-        "[tx.objectStore('log').count(), tx.objectStore('segments').count()]",
-    )
-    .await;
-    let (log, records) = (counts[1].as_f64().unwrap(), counts[2].as_f64().unwrap());
-    assert!(
-        records > 0.0 && log > 0.0 && log < commits as f64,
-        "expected a fold and a log after it: {log} log records, {records} message blocks"
-    );
-    drop(store); // closes without folding, as a crash would leave it
-    // Its Web Lock is released asynchronously: take it and let it go.
-    js(
-        "name",
-        "return navigator.locks.request('azqueue:' + name, () => {});",
-        &[name.clone().into()],
-    )
-    .await;
-
-    let again = IdbStore::new(&name);
-    let want = emu.snapshot().unwrap();
-    let loaded = match again.load().await {
-        Ok(loaded) => loaded.snapshot,
-        Err(e) => {
-            trace_dump(&name, true);
-            panic!(
-                "the reopened store did not load: {e}; {:?}",
-                trace_wrong(&name)
-            );
-        }
-    };
-    let (wrong, reads) = trace_wrong(&name);
-    if wrong > 0 || sorted_snapshot(loaded.clone()) != sorted_snapshot(want.clone()) {
-        trace_dump(&name, true);
-        print_first_difference(&sorted_snapshot(loaded), &sorted_snapshot(want));
-        panic!("records plus the log: {wrong} of {reads} IndexedDB answers were wrong");
-    }
-    trace_end(&name);
-    again.close_and_wait().await;
-    delete_database(&name).await.unwrap();
-}
-
-/// Commits the engine's outbox to `store` as the group commit does, noting what wasm encoded
-/// (the log value the commit writes unless it folds) among the trace's events; on failure,
-/// prints the records the database should hold.
-async fn traced_write(store: &IdbStore, name: &str, emu: &mut Emulator, what: &str) {
-    use idb_trace::{trace_dump, trace_hash, trace_note, trace_wrong};
-    let ops = ops_of_changes(emu.take_changes()).unwrap();
-    let value = azqueue::store::wal::encode(&ops);
-    trace_note(&format!(
-        "{what}: wasm encoded {} ops, as a log value {}",
-        ops.len(),
-        trace_hash(&value)
-    ));
-    if let Err(e) = store.write(ops).await {
-        trace_dump(name, true);
-        panic!("{what}: the write failed: {e}; {:?}", trace_wrong(name));
-    }
-}
-
-/// A snapshot with messages in sequence order and no service properties (the engine reports
-/// defaults nobody stored).
-fn sorted_snapshot(mut s: azqueue::engine::Snapshot) -> azqueue::engine::Snapshot {
-    for a in &mut s.accounts {
-        a.properties = None;
-        for q in &mut a.queues {
-            q.messages.sort_by_key(|m| m.seq);
-        }
-    }
-    s
-}
-
-/// The first message (or queue) where `loaded` differs from `want`, both printed.
-fn print_first_difference(loaded: &azqueue::engine::Snapshot, want: &azqueue::engine::Snapshot) {
-    for (la, wa) in loaded.accounts.iter().zip(&want.accounts) {
-        for (lq, wq) in la.queues.iter().zip(&wa.queues) {
-            web_sys::console::error_1(
-                &format!(
-                    "queue {}: {} messages loaded, {} in the engine",
-                    wq.queue.name.as_str(),
-                    lq.messages.len(),
-                    wq.messages.len()
-                )
-                .into(),
-            );
-            if let Some((l, w)) = lq.messages.iter().zip(&wq.messages).find(|(l, w)| l != w) {
-                web_sys::console::error_1(&format!("loaded {l:?}\nwanted {w:?}").into());
-            }
-        }
-    }
+    idb_wal_sequence::the_log_folds_and_replays_to_the_engine_state(&fresh_name("wal")).await;
 }
 
 /// `store` loads exactly `want`, an engine's snapshot: messages compared in sequence order,
