@@ -15,6 +15,11 @@ async fn message_lifecycle() {
 }
 
 #[wasm_bindgen_test]
+async fn a_grown_memory_is_read_through_a_fresh_view() {
+    wasm_scenarios::grown_memory::a_grown_memory_is_read_through_a_fresh_view().await;
+}
+
+#[wasm_bindgen_test]
 async fn option_errors_match_rest() {
     wasm_scenarios::option_errors_match_rest().await;
 }

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)] // each test binary uses a subset
 
+pub mod grown_memory;
 pub mod parity;
 
 use azqueue::wasm::{Queue, QueueService};
