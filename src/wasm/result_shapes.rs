@@ -149,7 +149,10 @@ pub(crate) fn text_arg<T>(text: &JsValue, take: impl FnOnce(&str) -> T) -> TextA
     TEXT_ROOM.with(|room| {
         let mut room = room.borrow_mut();
         loop {
-            let written = write_text(text, address(&room), room.len() as u32);
+            // JS writes here: the address of a pointer that may be written through (a shared
+            // slice's, as `address` takes, is one that may only be read through).
+            let at = room.as_mut_ptr() as usize as u32;
+            let written = write_text(text, at, room.len() as u32);
             let needed = match usize::try_from(written) {
                 Ok(n) => match std::str::from_utf8(&room[..n.min(room.len())]) {
                     Ok(utf8) => return TextArg::Text(take(utf8)),
