@@ -129,14 +129,18 @@ for (let i = 0; ; i++) {
 
 /** One run: a new browser, the page, its output once it has a result line (or the time is up). */
 async function runOnce() {
+  const started = Date.now();
+  const after = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const session = /** @type {{ sessionId: string }} */ (
     await wd('POST', '/session', { capabilities: { alwaysMatch: capabilities } })
   );
   const id = session.sessionId;
   current = id;
   let output = '';
+  let step = 'loading the page';
   try {
     await wd('POST', `/session/${id}/url`, { url: `http://127.0.0.1:${serverPort}/` });
+    step = `reading the page's output (loaded after ${after()})`;
     const until = Date.now() + testTimeout;
     while (Date.now() < until) {
       // The script returns a string.
@@ -149,6 +153,22 @@ async function runOnce() {
       if (/test result: /.test(output)) break;
       await sleep(250);
     }
+  } catch (e) {
+    // The page did not answer (a hung, busy or crashed WebProcess): say at which step and when,
+    // and what the page shows if it answers once more within a minute. Not a retry: the test is
+    // not run again, its output is read once more.
+    let then;
+    try {
+      await wd('POST', `/session/${id}/timeouts`, { script: 60_000 });
+      then = await wd('POST', `/session/${id}/execute/sync`, {
+        script: "return document.getElementById('output')?.textContent ?? ''",
+        args: [],
+      });
+    } catch (again) {
+      then = `no answer: ${again instanceof Error ? again.message : again}`;
+    }
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(`${step}, failed after ${after()}: ${why}\npage output then:\n${then}`);
   } finally {
     await wd('DELETE', `/session/${id}`).catch(() => {});
     current = '';
