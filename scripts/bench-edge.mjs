@@ -38,7 +38,16 @@ const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage
 const FLOOR_ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 5);
 const FLOOR_CLIENTS = [1, 8];
 
-/** Spawns a server; resolves { name, port, pid (the process doing the work), stop() }. */
+/** @typedef {import('./lib/bench-phase.mjs').Measured} Measured */
+/** @typedef {{ name: string, port: number, pid: number, stop: () => Promise<unknown> }} Started */
+
+/**
+ * Spawns a server; resolves { name, port, pid (the process doing the work), stop() }.
+ * @param {string} name
+ * @param {string[]} args
+ * @param {boolean} childIsWorker the work happens in the spawned process's child (workerd)
+ * @returns {Promise<Started>}
+ */
 function start(name, args, childIsWorker) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -47,7 +56,7 @@ function start(name, args, childIsWorker) {
       child.kill('SIGKILL');
       reject(new Error(`${name}: no ready line:\n${out}`));
     }, 60_000);
-    const onData = (d) => {
+    const onData = (/** @type {Buffer} */ d) => {
       out += d;
       const m = /azqueue ready: queue (http:\/\/[\d.]+:\d+)\//.exec(out);
       if (!m) return;
@@ -61,7 +70,7 @@ function start(name, args, childIsWorker) {
               .trim()
               .split(/\s+/)[0],
           )
-        : child.pid;
+        : /** @type {number} a spawned process has a pid */ (child.pid);
       resolve({
         name,
         port: Number(new URL(m[1]).port),
@@ -86,7 +95,12 @@ function start(name, args, childIsWorker) {
 
 let serial = 0;
 
-/** Runs `fn` with a client of each queue in turn. */
+/**
+ * Runs `fn` with a client of each queue in turn.
+ * @param {{ port: number }} server
+ * @param {string[]} names
+ * @param {(c: Client) => Promise<unknown>} fn
+ */
 async function each(server, names, fn) {
   for (const name of names) {
     const c = new Client(server.port, name);
@@ -103,6 +117,10 @@ async function each(server, names, fn) {
  * client serves several): one connection per queue, one request at a time.
  */
 class Rotating {
+  /**
+   * @param {number} port
+   * @param {string[]} names
+   */
   constructor(port, names) {
     this.clients = names.map((name) => new Client(port, name));
     this.next = 0;
@@ -112,6 +130,7 @@ class Rotating {
     return this.clients.reduce((n, c) => n + c.errors, 0);
   }
 
+  /** @param {number} n */
   set errors(n) {
     for (const c of this.clients) c.errors = n;
   }
@@ -120,10 +139,12 @@ class Rotating {
     return this.clients.find((c) => c.lastError)?.lastError ?? '';
   }
 
+  /** @param {string} e */
   set lastError(e) {
     for (const c of this.clients) c.lastError = e;
   }
 
+  /** @returns {Client} */
   turn() {
     const c = this.clients[this.next];
     this.next = (this.next + 1) % this.clients.length;
@@ -135,10 +156,15 @@ class Rotating {
   }
 }
 
-/** put then receive+delete, with `nClients` clients over `nQueues` fresh queues. */
+/**
+ * put then receive+delete, with `nClients` clients over `nQueues` fresh queues.
+ * @param {Started} server
+ * @param {number} nQueues
+ * @param {number} nClients
+ */
 async function run(server, nQueues, nClients) {
   const names = Array.from({ length: nQueues }, () => `edge-bench-${process.pid}-${++serial}`);
-  const queuesOf = (i) =>
+  const queuesOf = (/** @type {number} */ i) =>
     nClients >= nQueues ? [names[i % nQueues]] : names.filter((_, q) => q % nClients === i);
   const clients = Array.from(
     { length: nClients },
@@ -170,10 +196,11 @@ async function run(server, nQueues, nClients) {
   return { put, receive };
 }
 
-const rate = (p) => Math.round(p.rate).toLocaleString('en-US');
-const cpuPer = (p) =>
+const rate = (/** @type {Measured} */ p) => Math.round(p.rate).toLocaleString('en-US');
+const cpuPer = (/** @type {Measured} */ p) =>
   p.count ? Math.round((p.serverCpu / p.count) * 1e6).toLocaleString('en-US') : '–';
-const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const ratio = (/** @type {number} */ a, /** @type {number} */ b) =>
+  b > 0 ? `${(a / b).toFixed(2)}×` : '–';
 
 async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-edge-'));
@@ -209,6 +236,7 @@ async function main() {
         true,
       ),
     );
+    /** @type {Record<string, { put: Measured, receive: Measured }>} by `<server>/<queues>/<clients>` */
     const results = {};
     for (const nQueues of QUEUES) {
       for (const nClients of CLIENTS) {
@@ -230,7 +258,7 @@ async function main() {
       '| op | clients | queues | Node/s | edge/s | edge ÷ Node | Node 16q ÷ 1q | edge 16q ÷ 1q | Node µs CPU | edge µs CPU |',
     );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const op of ['put', 'receive']) {
+    for (const op of /** @type {const} */ (['put', 'receive'])) {
       for (const nClients of CLIENTS) {
         for (const nQueues of QUEUES) {
           const n = results[`node/${nQueues}/${nClients}`][op];
@@ -323,8 +351,10 @@ async function floor() {
       for (const side of /** @type {const} */ (['azqueue', 'floor']))
         await phase(server, sides[side], 500, put);
       for (let round = 0; round < FLOOR_ROUNDS; round++) {
+        /** @type {Array<'azqueue' | 'floor'>} */
         const order = round % 2 ? ['floor', 'azqueue'] : ['azqueue', 'floor'];
-        const perPut = {};
+        /** @type {Record<'azqueue' | 'floor', number>} µs of workerd CPU per Put, this round */
+        const perPut = { azqueue: 0, floor: 0 };
         for (const side of order) {
           process.stderr.write(`floor: ${nClients} client(s), round ${round + 1}, ${side}\n`);
           const p = await phase(server, sides[side], PHASE_MS, put);

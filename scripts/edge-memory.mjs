@@ -45,7 +45,10 @@ const DEEP = 'memory';
 const EMPTY = 'empty';
 const MiB = 2 ** 20;
 
-/** workerd on `dir`'s objects: { mf, port, pid }. */
+/**
+ * workerd on `dir`'s objects: { mf, port, pid }.
+ * @param {string} dir
+ */
 async function start(dir) {
   const mf = new Miniflare({ ...workerOptions({ persist: dir }), host: '127.0.0.1', port: 0 });
   const port = Number((await mf.ready).port);
@@ -129,7 +132,10 @@ async function cpuPerOperation(s, queue) {
   }
 }
 
-/** The seeded depth benchmark (`--cold N`). */
+/**
+ * The seeded depth benchmark (`--cold N`).
+ * @param {string} dir
+ */
 async function depth(dir) {
   const s = await start(dir);
   for (const queue of [DEEP, EMPTY]) await new Client(s.port, queue).createQueue();
@@ -199,7 +205,12 @@ async function depth(dir) {
     `| measure | depth 0 | depth ${TOTAL.toLocaleString('en-US')} | deep ÷ empty | rounds (depth 0 · deep) |`,
   );
   console.log('|---|---:|---:|---:|---|');
-  const line = (/** @type {string} */ what, /** @type {string} */ k, unit, digits = 0) => {
+  const line = (
+    /** @type {string} */ what,
+    /** @type {string} */ k,
+    /** @type {string} */ unit,
+    digits = 0,
+  ) => {
     const [e, d] = [med(EMPTY, k), med(DEEP, k)];
     const rounds = (/** @type {string} */ queue) =>
       rows[queue].map((r) => r[k].toFixed(digits)).join(', ');
@@ -220,7 +231,10 @@ async function depth(dir) {
   );
 }
 
-/** The fill through the API (default mode). */
+/**
+ * The fill through the API (default mode).
+ * @param {string} dir
+ */
 async function fill(dir) {
   let s = await start(dir);
   await new Client(s.port, DEEP).createQueue();

@@ -87,7 +87,7 @@ layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnin
 layer build        scripts/build.sh
 # One format for www/, hosts/, tests/, scripts/, package/, fuzz/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one strict tsc project per runtime (tsconfig/*.json; needs the build
-# above), and tsconfig/node-not-yet-strict.json for the Node files not yet typed for --strict.
+# above).
 layer js           'npx --no-install prettier --check www hosts tests scripts types src/wasm package fuzz && s=0 && for p in tsconfig/*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
 layer e2e          node --test tests/e2e/
 layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py"
