@@ -14,10 +14,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { ROOT } from './harness.mjs';
-import { startSdk } from './inspector-sdk.mjs';
-
-// The issue's promise: a change shows within a second.
-const WITHIN_MS = 1000;
+import { WITHIN_MS, shown, startSdk } from './inspector-harness.mjs';
 
 /** @type {{ web: string, connection: string, close: () => void }} */
 let server;
@@ -25,7 +22,7 @@ let server;
 let browser;
 /** @type {import('playwright-core').Page} */
 let page;
-/** @type {import('./inspector-sdk.mjs').Sdk} */
+/** @type {import('./inspector-harness.mjs').Sdk} */
 let sdk;
 /** @type {() => void} */
 let stopSdk;
@@ -53,20 +50,9 @@ function startAzqueue() {
   });
 }
 
-/**
- * Waits until the page's card for `id` satisfies `check` (polled), within WITHIN_MS.
- * @param {string} selector
- * @param {string} [what]
- */
-async function shows(selector, what = selector) {
-  await page
-    .locator(selector)
-    .first()
-    .waitFor({ state: 'attached', timeout: WITHIN_MS })
-    .catch((e) => {
-      throw new Error(`the page did not show ${what} within ${WITHIN_MS} ms: ${e.message}`);
-    });
-}
+/** Waits until `selector` is on the page, within WITHIN_MS. */
+const shows = (/** @type {string} */ selector, /** @type {string} */ what = selector) =>
+  shown(page, selector, what);
 
 /** @param {string} selector */
 async function gone(selector) {

@@ -13,10 +13,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/azqueue-server.mjs';
-import { startSdk } from './inspector-sdk.mjs';
-
-// The issue's promise: a change shows within a second.
-const WITHIN_MS = 1000;
+import { WITHIN_MS, shown, startSdk } from './inspector-harness.mjs';
 
 /** @typedef {Awaited<ReturnType<typeof startServer>>} Server */
 
@@ -32,7 +29,7 @@ let pageOrigin;
 let browser;
 /** @type {import('playwright-core').Page} */
 let page;
-/** @type {import('./inspector-sdk.mjs').Sdk} */
+/** @type {import('./inspector-harness.mjs').Sdk} */
 let sdk;
 /** @type {() => void} */
 let stopSdk;
@@ -63,20 +60,9 @@ function raw(origin, method, path, headers, body) {
   });
 }
 
-/**
- * Waits until `selector` is on the page, within WITHIN_MS.
- * @param {string} selector
- * @param {string} [what]
- */
-async function shows(selector, what = selector) {
-  await page
-    .locator(selector)
-    .first()
-    .waitFor({ state: 'attached', timeout: WITHIN_MS })
-    .catch((e) => {
-      throw new Error(`the page did not show ${what} within ${WITHIN_MS} ms: ${e.message}`);
-    });
-}
+/** Waits until `selector` is on the page, within WITHIN_MS. */
+const shows = (/** @type {string} */ selector, /** @type {string} */ what = selector) =>
+  shown(page, selector, what);
 
 const card = (/** @type {string} */ id, extra = '') =>
   `[data-testid=queue-lane] [data-testid=message][data-id="${id}"]${extra}:not(.leaving)`;

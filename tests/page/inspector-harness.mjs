@@ -1,5 +1,6 @@
-// The Python SDK as the inspector tests drive it: tests/page/inspector_sdk.py in a subprocess
-// (outside the browser), one JSON command per line in, one JSON answer per line out, in order.
+// What the inspector tests share: the Python SDK as they drive it (tests/page/inspector_sdk.py in
+// a subprocess outside the browser, one JSON command per line in, one JSON answer per line out, in
+// order), and the wait for the page to show a change within the issue's second.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -53,4 +54,23 @@ export function startSdk(connection) {
       })
     );
   return { sdk: /** @type {Sdk} */ (send), stop: () => child.kill() };
+}
+
+/** The issue's promise: a change shows within a second. */
+export const WITHIN_MS = 1000;
+
+/**
+ * Waits until `selector` is on `page`, within WITHIN_MS.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ * @param {string} [what] what the selector stands for, in the failure's words
+ */
+export async function shown(page, selector, what = selector) {
+  await page
+    .locator(selector)
+    .first()
+    .waitFor({ state: 'attached', timeout: WITHIN_MS })
+    .catch((e) => {
+      throw new Error(`the page did not show ${what} within ${WITHIN_MS} ms: ${e.message}`);
+    });
 }
