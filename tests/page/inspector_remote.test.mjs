@@ -60,6 +60,19 @@ function raw(origin, method, path, headers, body) {
   });
 }
 
+/**
+ * A browser's preflight for a POST to `server`'s clock from a page of `origin`.
+ * @param {string} server
+ * @param {string} origin
+ * @param {string} [headers] the request headers the POST would carry
+ */
+const preflightFrom = (server, origin, headers = 'content-type,x-azqueue-dev') =>
+  raw(server, 'OPTIONS', '/_azqueue/clock', {
+    origin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': headers,
+  });
+
 /** Waits until `selector` is on the page, within WITHIN_MS. */
 const shows = (/** @type {string} */ selector, /** @type {string} */ what = selector) =>
   shown(page, selector, what);
@@ -158,11 +171,7 @@ test('server C, without the opt-in, refuses the same page: no read, no preflight
 
   // What the browser saw, asked directly: the preflight is refused and grants nothing, and a
   // read answers without a grant the page could read it by.
-  const preflight = await raw(c.origin, 'OPTIONS', '/_azqueue/clock', {
-    origin: pageOrigin,
-    'access-control-request-method': 'POST',
-    'access-control-request-headers': 'content-type,x-azqueue-dev',
-  });
+  const preflight = await preflightFrom(c.origin, pageOrigin);
   assert.equal(preflight.status, 403);
   assert.equal(preflight.headers['access-control-allow-origin'], undefined);
   assert.equal(preflight.headers['access-control-allow-methods'], undefined);
@@ -171,18 +180,10 @@ test('server C, without the opt-in, refuses the same page: no read, no preflight
   });
   assert.equal(read.headers['access-control-allow-origin'], undefined);
   // B, opted in to A's page, grants that origin and no other.
-  const granted = await raw(b.origin, 'OPTIONS', '/_azqueue/clock', {
-    origin: pageOrigin,
-    'access-control-request-method': 'POST',
-    'access-control-request-headers': 'content-type,x-azqueue-dev',
-  });
+  const granted = await preflightFrom(b.origin, pageOrigin);
   assert.equal(granted.status, 204);
   assert.equal(granted.headers['access-control-allow-origin'], pageOrigin);
-  const other = await raw(b.origin, 'OPTIONS', '/_azqueue/clock', {
-    origin: 'http://attacker.example',
-    'access-control-request-method': 'POST',
-    'access-control-request-headers': 'x-azqueue-dev',
-  });
+  const other = await preflightFrom(b.origin, 'http://attacker.example', 'x-azqueue-dev');
   assert.equal(other.status, 403);
   assert.equal(other.headers['access-control-allow-origin'], undefined);
 
