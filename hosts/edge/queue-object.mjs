@@ -59,6 +59,8 @@ export class QueueObject extends DurableObject {
     this.opened = null;
     /** @type {number | null | undefined} the alarm set, null for none, undefined before asking */
     this.alarmAt = undefined;
+    /** @type {Promise<void> | null} the record change being served, which later requests await */
+    this.recordChange = null;
   }
 
   /**
@@ -88,13 +90,42 @@ export class QueueObject extends DurableObject {
     return this.opened;
   }
 
-  /** @param {Request} request */
+  /**
+   * A request that changes the queue's record (Create and Delete Queue, Set Metadata and ACL)
+   * is served alone: those that come after it wait until it is answered. Its commit waits for
+   * the directory (`intend`), and only then writes the record, dropping a deleted queue's
+   * table with it (sqlite-store.mjs); a Create Queue served meanwhile would open the old table
+   * again, and a Put into a queue whose creation then failed would leave a message behind.
+   * @param {Request} request
+   */
   async fetch(request) {
-    /** @type {{ account: string, queue: string }} set by the Worker (worker.mjs) */
-    const { account, queue } = JSON.parse(/** @type {string} */ (request.headers.get(ROUTE)));
+    /** @type {{ account: string, queue: string, changesRecord: boolean }} set by the Worker */
+    const route = JSON.parse(/** @type {string} */ (request.headers.get(ROUTE)));
+    while (this.recordChange) await this.recordChange;
+    if (!route.changesRecord) return this.serve(request, route);
+    const served = this.serve(request, route);
+    /** @type {Promise<void>} */
+    const done = served
+      .then(
+        () => {},
+        () => {},
+      )
+      .then(() => {
+        if (this.recordChange === done) this.recordChange = null;
+      });
+    this.recordChange = done;
+    return served;
+  }
+
+  /**
+   * @param {Request} request
+   * @param {{ account: string, queue: string }} route
+   */
+  async serve(request, { account, queue }) {
+    const opening = this.open(account, queue);
     let opened;
     try {
-      opened = await this.open(account, queue);
+      opened = await opening;
     } catch (err) {
       // Storage this build cannot read (a newer layout) or could not load: refuse, touch nothing.
       const { message } = /** @type {Error} */ (err);
@@ -112,8 +143,11 @@ export class QueueObject extends DurableObject {
     const cors = request.headers.get(CORS);
     if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));
     const response = await serveRest(opened.service, request);
-    // A statement failed and its transaction was rolled back: open again from what is stored.
+    // A statement failed and its transaction was rolled back, or a commit failed (`intend`):
+    // this service no longer matches what is stored, so it is dropped, the answer (500) goes
+    // out as it is, and the next request opens again from storage.
     if (opened.service.needsReopen) this.opened = null;
+    if (this.opened !== opening) return response;
     await this.rearm(opened);
     await this.report(opened);
     return response;

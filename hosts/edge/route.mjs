@@ -16,8 +16,18 @@
 
 /** @typedef {(method: string, url: string) => RouteReading} RouteOf `QueueService.routeOf` */
 
+/** The operations that change a queue's record (its existence, metadata or ACL). */
+const RECORD_CHANGES = new Set([
+  'Create Queue',
+  'Delete Queue',
+  'Set Queue Metadata',
+  'Set Queue ACL',
+]);
+
 /**
- * @returns {{ kind: 'queue', account: string, queue: string }
+ * A queue's target says whether the request may change the queue's record (`changesRecord`),
+ * which its object serves one at a time (queue-object.mjs).
+ * @returns {{ kind: 'queue', account: string, queue: string, changesRecord: boolean }
  *   | { kind: 'directory', account: string }
  *   | { kind: 'none' }}
  * @param {string} method
@@ -28,10 +38,10 @@ export function route(method, url, routeOf) {
   const { pathname } = new URL(url);
   const parts = pathname.split('/').slice(1);
   if (parts[0] === '_azqueue') return inspectRoute(parts, url, routeOf);
-  const { account, queue, queueNameValid } = routeOf(method, url);
+  const { account, queue, queueNameValid, operation } = routeOf(method, url);
   if (!account) return { kind: 'none' };
   if (method === 'OPTIONS' || !queue || !queueNameValid) return { kind: 'directory', account };
-  return { kind: 'queue', account, queue };
+  return { kind: 'queue', account, queue, changesRecord: RECORD_CHANGES.has(operation ?? '') };
 }
 
 /**
@@ -40,7 +50,8 @@ export function route(method, url, routeOf) {
  * @param {string[]} parts the path's segments
  * @param {string} url
  * @param {RouteOf} routeOf
- * @returns {{ kind: 'queue', account: string, queue: string } | { kind: 'none' }}
+ * @returns {{ kind: 'queue', account: string, queue: string, changesRecord: boolean }
+ *   | { kind: 'none' }}
  */
 function inspectRoute(parts, url, routeOf) {
   if ((parts[1] === 'inspect' || parts[1] === 'memory') && parts.length >= 4 && parts[3] !== '') {
@@ -49,7 +60,8 @@ function inspectRoute(parts, url, routeOf) {
       'GET',
       new URL(`/${parts[2]}/${parts[3]}`, url).href,
     );
-    if (account && queue && queueNameValid) return { kind: 'queue', account, queue };
+    if (account && queue && queueNameValid)
+      return { kind: 'queue', account, queue, changesRecord: false };
   }
   return { kind: 'none' };
 }

@@ -7,7 +7,9 @@
 //       message (queue, service properties, meta): the adapter's opaque keys and JSON values;
 //   "azqueue_messages/<account>/<queue>"                 the queue's messages, one row each, with
 //       indexes on (visible, seq) and (expires, seq), and azqueue_tables(name, messages, bytes,
-//       next_seq) with its kept counts: the engine's SqlTable (src/engine/sql_table.rs) owns them;
+//       next_seq) with its kept counts: the engine's SqlTable (src/engine/sql_table.rs) owns
+//       them, but a deleted queue's table is dropped here, where its record is deleted, in the
+//       same transaction (`dropQueueTable`);
 //   azqueue_edge(name TEXT PRIMARY KEY, value TEXT)     this file's own values: `layout` (the
 //       version below), and whatever the object keeps beside the engine (a queue's listing
 //       `generation`, a directory's account name).
@@ -19,7 +21,7 @@
 // until the writes before them are confirmed (the output gate), so nothing is acknowledged
 // before it is durable.
 
-import { importLegacyMessages } from './wasm.mjs';
+import { dropQueueTable, importLegacyMessages } from './wasm.mjs';
 
 /** @import { SqlHost, StorageAdapter, StorageOp } from '../../pkg/edge/azqueue.js' */
 
@@ -314,6 +316,10 @@ export class SqliteStore {
       }
       case 'delete': {
         this.sql.exec('DELETE FROM azqueue_records WHERE key = ?', op.key);
+        // A deleted queue's messages go with its record, in this transaction: the engine
+        // leaves its table to this (Delete Queue's own statements ran earlier, before the
+        // directory heard of the change), so a failure in between changes nothing.
+        if (op.key.startsWith(QUEUE_PREFIX)) dropQueueTable(this.sqlHost().exec, op.key);
         break;
       }
       case 'deletePrefix': {

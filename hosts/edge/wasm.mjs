@@ -11,4 +11,9 @@ export function wasmMemoryBytes() {
   return exports.memory.buffer.byteLength;
 }
 
-export { QueueService, checkStorageAdapter, importLegacyMessages } from '../../pkg/edge/azqueue.js';
+export {
+  QueueService,
+  checkStorageAdapter,
+  dropQueueTable,
+  importLegacyMessages,
+} from '../../pkg/edge/azqueue.js';

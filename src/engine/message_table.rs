@@ -114,10 +114,20 @@ pub trait MessageTable: std::fmt::Debug {
         now: Timestamp,
     ) -> Result<(Option<Timestamp>, Option<Timestamp>), TableError>;
 
-    /// Removes the table itself (Delete Queue): its messages, and for SQL its table.
+    /// Removes the table itself: its messages, and for SQL its table.
     fn destroy(self) -> Result<(), TableError>
     where
         Self: Sized;
+
+    /// Lets the table go with its queue (Delete Queue). A table its host drops in the
+    /// transaction that deletes the queue's record (`SqlTables::dropped_by_host`) is left for
+    /// that; any other is destroyed now.
+    fn release(self) -> Result<(), TableError>
+    where
+        Self: Sized,
+    {
+        self.destroy()
+    }
 }
 
 /// One queue's table, whichever kind. An enum rather than `Box<dyn MessageTable>`: calls are
@@ -220,6 +230,10 @@ impl MessageTable for AnyTable {
 
     fn destroy(self) -> Result<(), TableError> {
         each_table!(self, t => t.destroy())
+    }
+
+    fn release(self) -> Result<(), TableError> {
+        each_table!(self, t => t.release())
     }
 }
 

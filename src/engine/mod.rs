@@ -452,7 +452,7 @@ impl Emulator {
             .and_then(|a| a.queues.remove(name))
             .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
         self.charged_bytes -= removed.stored_bytes();
-        removed.destroy()?;
+        removed.release()?;
         record(&mut self.outbox, || Change::QueueDeleted {
             account: account.to_owned(),
             queue: name.clone(),

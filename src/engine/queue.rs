@@ -157,9 +157,15 @@ impl Queue {
         self.table.clear()
     }
 
-    /// Removes the queue's messages and, for a SQL table, the table (Delete Queue).
+    /// Removes the queue's messages and, for a SQL table, the table (a replaced state).
     pub(super) fn destroy(self) -> Result<(), TableError> {
         self.table.destroy()
+    }
+
+    /// Lets the queue's table go (Delete Queue), now or with the queue's record
+    /// ([`MessageTable::release`]).
+    pub(super) fn release(self) -> Result<(), TableError> {
+        self.table.release()
     }
 
     /// Every stored message in delivery order, visible or not (for inspection, never mutates).

@@ -22,7 +22,7 @@ use super::ids::{MessageId, PopReceipt};
 use super::message::MessageRecord;
 use super::message_table::{MessageTable, TableError, receipt_is_current};
 use super::name::QueueName;
-use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlValue};
+use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlExecutor, SqlValue};
 use super::time::{NEVER, Timestamp};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -36,6 +36,7 @@ const COLUMNS: &str = "seq, id, text, inserted, expires, visible, dequeues, rece
 pub struct SqlTables {
     exec: SharedSql,
     prefix: String,
+    host_drops: bool,
 }
 
 impl SqlTables {
@@ -43,14 +44,58 @@ impl SqlTables {
         SqlTables {
             exec,
             prefix: prefix.into(),
+            host_drops: false,
         }
+    }
+
+    /// Tables whose host drops a deleted queue's table ([`SqlTables::drop_table`]) in the
+    /// transaction that deletes the queue's record, rather than in Delete Queue's own: where
+    /// the record is written later than the request's statements (a Durable Object announces
+    /// the change to its directory first), a table dropped early would leave, after a failure
+    /// between the two, a queue that exists with its messages gone.
+    pub fn dropped_by_host(mut self) -> Self {
+        self.host_drops = true;
+        self
     }
 
     /// The table of `account`'s queue `queue`, empty or as stored before.
     pub fn open(&self, account: &str, queue: &QueueName) -> Result<SqlTable, TableError> {
-        let name = format!("{}{account}/{}", self.prefix, queue.as_str());
-        SqlTable::open(self.exec.clone(), &name)
+        let mut table = SqlTable::open(self.exec.clone(), &self.name_of(account, queue))?;
+        table.host_drops = self.host_drops;
+        Ok(table)
     }
+
+    /// Drops the table of `account`'s queue `queue` and its kept counts, if there are any.
+    ///
+    /// # Errors
+    /// What the executor reported.
+    pub fn drop_table(&self, account: &str, queue: &QueueName) -> Result<(), TableError> {
+        drop_named(&*self.exec, &self.name_of(account, queue))
+    }
+
+    fn name_of(&self, account: &str, queue: &QueueName) -> String {
+        format!("{}{account}/{}", self.prefix, queue.as_str())
+    }
+}
+
+/// `DROP TABLE` for the table `name`, and its row in `azqueue_tables` when that table exists.
+fn drop_named(exec: &dyn SqlExecutor, name: &str) -> Result<(), TableError> {
+    exec.exec(&format!("DROP TABLE IF EXISTS {}", quoted(name)), &[])
+        .map_err(failed)?;
+    let kept = exec
+        .exec(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_tables'",
+            &[],
+        )
+        .map_err(failed)?;
+    if !kept.is_empty() {
+        exec.exec(
+            "DELETE FROM azqueue_tables WHERE name = ?",
+            &[SqlValue::Text(name.to_owned())],
+        )
+        .map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// The statements of one table, its name written in.
@@ -69,7 +114,6 @@ struct Statements {
     clear: String,
     in_order: String,
     next_times: String,
-    drop: String,
 }
 
 /// What [`MessageTable::next_times`] answers for any `now` from `at` on, as long as neither
@@ -123,6 +167,8 @@ pub struct SqlTable {
     /// The last answer of `next_times` (a host asks after every request, to set its alarm),
     /// while no write but inserts came since.
     next: Cell<Option<NextTimes>>,
+    /// Whether the host drops this table with its queue's record (`SqlTables::dropped_by_host`).
+    host_drops: bool,
 }
 
 /// `name` as a SQL identifier.
@@ -276,7 +322,6 @@ impl SqlTable {
                 "SELECT (SELECT min(visible) FROM {t} WHERE visible > ?1), \
                  (SELECT min(expires) FROM {t} WHERE expires > ?1 AND expires < ?2)"
             ),
-            drop: format!("DROP TABLE IF EXISTS {t}"),
         };
         Ok(SqlTable {
             exec,
@@ -287,6 +332,7 @@ impl SqlTable {
             next_seq,
             no_expiry_before: None,
             next: Cell::new(None),
+            host_drops: false,
         })
     }
 
@@ -574,11 +620,14 @@ impl MessageTable for SqlTable {
     }
 
     fn destroy(self) -> Result<(), TableError> {
-        self.run(&self.sql.drop, &[])?;
-        self.run(
-            "DELETE FROM azqueue_tables WHERE name = ?",
-            &[SqlValue::Text(self.name.clone())],
-        )?;
-        Ok(())
+        drop_named(&*self.exec, &self.name)
+    }
+
+    fn release(self) -> Result<(), TableError> {
+        if self.host_drops {
+            Ok(())
+        } else {
+            self.destroy()
+        }
     }
 }

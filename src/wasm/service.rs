@@ -35,7 +35,9 @@ fn sql_emulator(
 ) -> Result<Emulator, JsValue> {
     use crate::engine::{Capacity, SqlExecutor, SqlTables};
     let exec: Rc<dyn SqlExecutor> = host.sql.clone();
-    let tables = SqlTables::new(exec, super::sql_host::MESSAGE_TABLES);
+    // The host drops a deleted queue's table with its record (`dropQueueTable`), in one
+    // transaction, so a Delete Queue that fails between its steps changes nothing.
+    let tables = SqlTables::new(exec, super::sql_host::MESSAGE_TABLES).dropped_by_host();
     let mut emulator = Emulator::from_snapshot_in(snapshot, entropy, tables)?;
     // The tables keep the messages; the store keeps queues and properties.
     emulator.record_message_changes(false);

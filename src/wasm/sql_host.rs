@@ -188,6 +188,33 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
     Ok(values.len() as u32)
 }
 
+/// Drops the message table of the queue whose record `key` names (a storage adapter's key,
+/// `src/store/layout.rs`) and returns true; for any other key, does nothing and returns false.
+/// A host whose queues keep their messages in SQL calls it where it deletes a queue's record,
+/// in the same transaction, so the queue and its messages go together or not at all (Delete
+/// Queue leaves the table to it: `SqlTables::dropped_by_host`). `exec` is `SqlHost.exec`.
+///
+/// # Errors
+/// A statement that failed (the transaction should roll back).
+#[cfg(feature = "sql-host")]
+#[wasm_bindgen(js_name = dropQueueTable)]
+pub fn drop_queue_table(exec: Function, key: &str) -> Result<bool, JsValue> {
+    use crate::engine::SqlTables;
+    use crate::store::layout::Key;
+
+    let Ok(Key::Queue { account, queue }) = Key::from_path(key) else {
+        return Ok(false);
+    };
+    let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql {
+        exec,
+        failed: Cell::new(false),
+    });
+    SqlTables::new(sql, MESSAGE_TABLES)
+        .drop_table(&account, &queue)
+        .map_err(table_error)?;
+    Ok(true)
+}
+
 #[cfg(feature = "sql-host")]
 fn table_error(e: crate::engine::TableError) -> JsValue {
     js_sys::Error::new(&e.to_string()).into()

@@ -33,17 +33,20 @@ test('queue and message operations go to the queue object', () => {
     kind: 'queue',
     account: 'acct',
     queue: 'orders',
+    changesRecord: true,
   });
   assert.deepEqual(route('DELETE', at('/acct/orders/')), {
     kind: 'queue',
     account: 'acct',
     queue: 'orders',
+    changesRecord: true,
   });
   assert.equal(queueRoute('PUT', at('/acct/orders?comp=metadata')).queue, 'orders');
   assert.deepEqual(route('POST', at('/acct/orders/messages')), {
     kind: 'queue',
     account: 'acct',
     queue: 'orders',
+    changesRecord: false,
   });
   assert.equal(route('DELETE', at('/acct/orders/messages/abc?popreceipt=x')).kind, 'queue');
   // The secondary endpoint reads the same queue, so it goes to the same object.
@@ -51,12 +54,31 @@ test('queue and message operations go to the queue object', () => {
     kind: 'queue',
     account: 'acct',
     queue: 'orders',
+    changesRecord: false,
   });
   assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/orders')), {
     kind: 'queue',
     account: 'acct',
     queue: 'orders',
+    changesRecord: false,
   });
+});
+
+test("the operations that change a queue's record are marked, and only those", () => {
+  const marked = (/** @type {string} */ method, /** @type {string} */ path) =>
+    queueRoute(method, at(path)).changesRecord;
+  assert.equal(marked('PUT', '/acct/orders'), true); // Create Queue
+  assert.equal(marked('DELETE', '/acct/orders'), true); // Delete Queue
+  assert.equal(marked('PUT', '/acct/orders?comp=metadata'), true);
+  assert.equal(marked('PUT', '/acct/orders?comp=acl'), true);
+  assert.equal(marked('GET', '/acct/orders?comp=metadata'), false);
+  assert.equal(marked('GET', '/acct/orders?comp=acl'), false);
+  assert.equal(marked('DELETE', '/acct/orders/messages'), false); // Clear Messages
+  assert.equal(marked('PUT', '/acct/orders/messages/abc?popreceipt=x&visibilitytimeout=0'), false);
+  assert.equal(marked('DELETE', '/acct/orders/messages/abc?popreceipt=x'), false);
+  // A queue may be called `messages`: its own Delete Queue is still one.
+  assert.equal(marked('DELETE', '/acct/messages'), true);
+  assert.equal(marked('POST', '/acct/messages/messages'), false);
 });
 
 test('account operations, preflights and impossible names go to the directory', () => {
