@@ -93,7 +93,9 @@ export async function screenshotInspector(out) {
       page.locator(selector).first().waitFor({ state: 'visible', timeout: SHOWN_MS });
     await shows('[data-testid=live][data-live=true]');
     await shows('[data-testid=queue][data-name=orders-poison][data-count="1"]');
-    await page.locator('[data-testid=queue][data-name=orders][data-count="3"]').click();
+    await page
+      .locator('[data-testid=queue][data-name=orders][data-count="3"]')
+      .click({ timeout: SHOWN_MS });
     for (const state of ['leased', 'visible', 'scheduled'])
       await shows(`[data-testid=queue-lane] [data-testid=message][data-state=${state}]`);
     await page.waitForFunction(
