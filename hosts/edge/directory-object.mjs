@@ -20,7 +20,8 @@
 // the queue object refuses commits nothing, so it writes nothing here either.
 
 import { DurableObject } from 'cloudflare:workers';
-import { openService, ROUTE, serveRest } from './serve.mjs';
+import { ROUTE } from './forward.mjs';
+import { openService, serveRest } from './serve.mjs';
 import { SqliteStore } from './sqlite-store.mjs';
 import { queueObjectName } from './route.mjs';
 

@@ -26,11 +26,13 @@
 //   that List Queues and the directory's alarm resolve by asking this object.
 
 import { DurableObject } from 'cloudflare:workers';
-import { azureError, CORS, directoryOf, openService, ROUTE, serveRest } from './serve.mjs';
-import { wasmMemoryBytes } from './wasm.mjs';
+import { CORS, ROUTE } from './forward.mjs';
+import { route as routeOf } from './route.mjs';
+import { azureError, directoryOf, openService, serveRest } from './serve.mjs';
+import { QueueService, wasmMemoryBytes } from './wasm.mjs';
 import { GENERATION, SqliteStore, UPGRADE_STEP } from './sqlite-store.mjs';
 
-/** @import { CorsRule, QueueService } from '../../pkg/edge/azqueue.js' */
+/** @import { CorsRule } from '../../pkg/edge/azqueue.js' */
 /** @import { Env } from './serve.mjs' */
 
 /**
@@ -99,9 +101,10 @@ export class QueueObject extends DurableObject {
    * @param {Request} request
    */
   async fetch(request) {
-    /** @type {{ account: string, queue: string, changesRecord: boolean }} set by the Worker */
-    const route = JSON.parse(/** @type {string} */ (request.headers.get(ROUTE)));
+    const routed = request.headers.get(ROUTE);
     while (this.recordChange) await this.recordChange;
+    /** @type {{ account?: string, queue?: string, changesRecord: boolean }} */
+    const route = routed === null ? this.asSent(request) : JSON.parse(routed);
     if (!route.changesRecord) return this.serve(request, route);
     const served = this.serve(request, route);
     /** @type {Promise<void>} */
@@ -118,8 +121,22 @@ export class QueueObject extends DurableObject {
   }
 
   /**
+   * The route of a request the Worker forwarded as the client sent it (forward.mjs): one that
+   * changes no queue record. Which queue it names matters only to open this object (its own
+   * name's parts), so it is read from the URL only then, as the Worker read it.
    * @param {Request} request
-   * @param {{ account: string, queue: string }} route
+   */
+  asSent(request) {
+    if (this.opened) return { changesRecord: false };
+    const target = routeOf(request.method, request.url, QueueService.routeOf);
+    if (target.kind !== 'queue') throw new Error(`not a queue's request: ${request.url}`);
+    return { account: target.account, queue: target.queue, changesRecord: false };
+  }
+
+  /**
+   * @param {Request} request
+   * @param {{ account?: string, queue?: string }} route the object's name's parts: needed to
+   *   open it, else unused
    */
   async serve(request, { account, queue }) {
     const opening = this.open(account, queue);
@@ -138,7 +155,10 @@ export class QueueObject extends DurableObject {
         'The server encountered an internal error. Please retry the request.',
       );
     }
-    if (new URL(request.url).pathname.startsWith('/_azqueue/memory/'))
+    if (
+      request.url.includes('/_azqueue/memory/') &&
+      new URL(request.url).pathname.startsWith('/_azqueue/memory/')
+    )
       return this.memory(opened, request);
     const cors = request.headers.get(CORS);
     if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));

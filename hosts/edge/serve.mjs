@@ -1,7 +1,8 @@
 // What both Durable Object classes share: opening a QueueService on the object's SQLite
-// storage, serving a Fetch `Request` through the REST layer's `handleRaw`, and the names of
-// the internal headers and of an account's directory object, which the Worker uses too.
+// storage, serving a Fetch `Request` through the REST layer's `handleRaw`, and the name of an
+// account's directory object, which the Worker uses too.
 
+import { INTERNAL_PREFIX } from './forward.mjs';
 import { QueueService } from './wasm.mjs';
 
 /** @import { RawResponse } from '../../pkg/edge/azqueue.js' */
@@ -16,15 +17,6 @@ import { QueueService } from './wasm.mjs';
  * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
  * @property {string} [AZQUEUE_UPGRADE_STEP] layout-1 message rows moved per transaction
  */
-
-/** Headers the Worker sets for its objects; never from clients and never shown to the REST layer. */
-export const INTERNAL_PREFIX = 'x-azqueue-edge-';
-/** Where the Worker routed the request (route.mjs's answer, JSON). */
-export const ROUTE = 'x-azqueue-edge-route';
-/** The client's address, as the Worker saw it (Cloudflare's `CF-Connecting-IP`). */
-export const CLIENT_IP = 'x-azqueue-edge-client-ip';
-/** The account's CORS rules, from the directory, for a request with an `Origin` (JSON). */
-export const CORS = 'x-azqueue-edge-cors';
 
 /**
  * The account's directory object (named `<account>`, `_` for requests naming none).
@@ -71,7 +63,8 @@ export async function serveRest(service, request) {
   }
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
   const body = bodyless ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
-  const address = request.headers.get(CLIENT_IP) ?? undefined;
+  // Cloudflare's word for the client's address (forward.mjs).
+  const address = request.headers.get('cf-connecting-ip') ?? undefined;
   const r = await service.handleRaw(request.method, request.url, headers.join('\n'), body, address);
   try {
     return toResponse(r, request.method);

@@ -4,7 +4,8 @@
 // QueueService authenticates and answers it.
 
 import { route, queueObjectName } from './route.mjs';
-import { azureError, CLIENT_IP, CORS, directoryOf, INTERNAL_PREFIX, ROUTE } from './serve.mjs';
+import { forwardsAsSent, internalRequest } from './forward.mjs';
+import { azureError, directoryOf } from './serve.mjs';
 import { QueueService } from './wasm.mjs';
 
 export { QueueObject } from './queue-object.mjs';
@@ -47,18 +48,16 @@ export default {
       );
     }
     const account = target.kind === 'none' ? '' : target.account;
-    const forwarded = internalRequest(request, target);
     const directory = () => directoryOf(env, account);
-    if (target.kind !== 'queue') return directory().fetch(forwarded);
+    if (target.kind !== 'queue') return directory().fetch(internalRequest(request, target));
 
     const queue = env.QUEUE.get(env.QUEUE.idFromName(queueObjectName(account, target.queue)));
-    if (request.headers.has('origin')) {
-      // CORS headers on an actual response follow the account's rules, which the directory keeps.
-      forwarded.headers.set(CORS, JSON.stringify(await directory().corsRules(account)));
-    }
+    if (forwardsAsSent(request, target)) return queue.fetch(request);
+    // CORS headers on an actual response follow the account's rules, which the directory keeps.
+    const cors = request.headers.has('origin') ? await directory().corsRules(account) : undefined;
     // Create Queue, Delete Queue and Set Metadata change the directory's copy too: the queue
     // object tells the directory itself, only once it has a change to commit.
-    return queue.fetch(forwarded);
+    return queue.fetch(internalRequest(request, target, cors));
   },
 };
 
@@ -82,26 +81,4 @@ function missingBindings(env) {
     'both classes as new_sqlite_classes, in the wrangler configuration (the README of the ' +
     'azqueue package has one to copy).'
   );
-}
-
-/**
- * The request as an object receives it: the client's own headers minus anything internal.
- * @param {Request} request
- * @param {ReturnType<typeof route>} target
- */
-function internalRequest(request, target) {
-  const headers = new Headers();
-  for (const [name, value] of request.headers) {
-    if (!name.startsWith(INTERNAL_PREFIX)) headers.append(name, value);
-  }
-  headers.set(ROUTE, JSON.stringify(target));
-  const ip = request.headers.get('cf-connecting-ip');
-  if (ip) headers.set(CLIENT_IP, ip);
-  // A GET or HEAD may arrive with an (empty) body, e.g. `Content-Length: 0`; Fetch refuses one.
-  const bodyless = request.method === 'GET' || request.method === 'HEAD';
-  return new Request(request.url, {
-    method: request.method,
-    headers,
-    body: bodyless ? null : request.body,
-  });
 }
