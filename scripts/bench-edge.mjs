@@ -12,6 +12,8 @@
 // Then the floor: CPU per Put of one azqueue queue against a bare SQLite-backed Durable Object
 // that inserts each request's body as one row (scripts/lib/edge-floor-worker.mjs), in the same
 // workerd, phases alternating, 1 and 8 clients; the ratio is the median of the rounds' ratios.
+// A third side stores the body as azqueue's table stores a message, so the ratio splits into
+// azqueue's storage (table ÷ floor) and the rest of its Put (azqueue ÷ table).
 //
 // Usage: node scripts/bench-edge.mjs [--floor]   (--floor: the floor comparison alone)
 // Environment: BENCH_PHASE_MS (default 3000) per phase; BENCH_FLOOR_ROUNDS (default 5);
@@ -44,6 +46,11 @@ const FLOOR_CLIENTS = [1, 8];
 // after 20 s. The floor has a few lines of JavaScript to compile. So both sides are warmed this
 // long before they are compared.
 const FLOOR_WARM_MS = Number(process.env.BENCH_FLOOR_WARM_MS ?? 10_000);
+/** The floor object that stores a message as azqueue's table does (edge-floor-worker.mjs). */
+const TABLE_FLOOR = '/_floor-table/';
+/** @typedef {'azqueue' | 'floor' | 'table'} Side */
+/** @type {Side[]} */
+const SIDES = ['azqueue', 'floor', 'table'];
 
 /** @typedef {import('./lib/bench-phase.mjs').Measured} Measured */
 /** @typedef {{ name: string, port: number, pid: number, stop: () => Promise<unknown> }} Started */
@@ -286,17 +293,18 @@ async function main() {
   }
 }
 
-/** Puts to the floor object (edge-floor-worker.mjs) over one keep-alive connection. */
+/** Puts to a floor object (edge-floor-worker.mjs) over one keep-alive connection. */
 class FloorClient {
   /**
    * @param {number} port
    * @param {string} name the floor object's name
+   * @param {string} [prefix] `/_floor/` (the bare floor) or `/_floor-table/` (azqueue's table)
    */
-  constructor(port, name) {
+  constructor(port, name, prefix = '/_floor/') {
     this.conn = new Connection(port);
     this.port = port;
     this.head =
-      `POST /_floor/${name} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `POST ${prefix}${name} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
       `Content-Length: ${Buffer.byteLength(PUT_BODY)}\r\nContent-Type: application/xml\r\n\r\n`;
     this.errors = 0;
     this.lastError = '';
@@ -333,6 +341,7 @@ async function floor() {
     durableObjects: {
       ...options.durableObjects,
       FLOOR: { className: 'FloorObject', useSQLite: true },
+      TABLE_FLOOR: { className: 'TableFloorObject', useSQLite: true },
     },
     host: '127.0.0.1',
     port: 0,
@@ -350,18 +359,19 @@ async function floor() {
       const sides = {
         azqueue: Array.from({ length: nClients }, () => new Client(port, name)),
         floor: Array.from({ length: nClients }, () => new FloorClient(port, name)),
+        table: Array.from({ length: nClients }, () => new FloorClient(port, name, TABLE_FLOOR)),
       };
-      /** @type {Record<string, number[]>} µs of workerd CPU per Put, one per round */
-      const cpu = { azqueue: [], floor: [] };
-      const ratios = [];
-      // A warm-up phase each first: both objects open and the code they run is compiled.
-      for (const side of /** @type {const} */ (['azqueue', 'floor']))
-        await phase(server, sides[side], FLOOR_WARM_MS, put);
+      /** @type {Record<Side, number[]>} µs of workerd CPU per Put, one per round */
+      const cpu = { azqueue: [], floor: [], table: [] };
+      /** @type {Record<'total' | 'storage' | 'rest', number[]>} the rounds' ratios */
+      const ratios = { total: [], storage: [], rest: [] };
+      // A warm-up phase each first: the objects open and the code they run is compiled.
+      for (const side of SIDES) await phase(server, sides[side], FLOOR_WARM_MS, put);
       for (let round = 0; round < FLOOR_ROUNDS; round++) {
-        /** @type {Array<'azqueue' | 'floor'>} */
-        const order = round % 2 ? ['floor', 'azqueue'] : ['azqueue', 'floor'];
-        /** @type {Record<'azqueue' | 'floor', number>} µs of workerd CPU per Put, this round */
-        const perPut = { azqueue: 0, floor: 0 };
+        // Each side goes first, second and third in turn.
+        const order = SIDES.map((_, i) => SIDES[(i + round) % SIDES.length]);
+        /** @type {Record<Side, number>} µs of workerd CPU per Put, this round */
+        const perPut = { azqueue: 0, floor: 0, table: 0 };
         for (const side of order) {
           process.stderr.write(`floor: ${nClients} client(s), round ${round + 1}, ${side}\n`);
           const p = await phase(server, sides[side], PHASE_MS, put);
@@ -369,9 +379,11 @@ async function floor() {
           perPut[side] = (p.serverCpu / p.count) * 1e6;
           cpu[side].push(perPut[side]);
         }
-        ratios.push(perPut.azqueue / perPut.floor);
+        ratios.total.push(perPut.azqueue / perPut.floor);
+        ratios.storage.push(perPut.table / perPut.floor);
+        ratios.rest.push(perPut.azqueue / perPut.table);
       }
-      for (const c of [...sides.azqueue, ...sides.floor]) c.close();
+      for (const c of [...sides.azqueue, ...sides.floor, ...sides.table]) c.close();
       rows.push({ nClients, cpu, ratios });
     }
     const load1 = os.loadavg();
@@ -380,18 +392,24 @@ async function floor() {
       `${os.cpus().length} CPUs, load average ${load0[0].toFixed(1)} at start and ${load1[0].toFixed(1)} at end; ` +
         `${FLOOR_WARM_MS} ms of puts per side first, then ${FLOOR_ROUNDS} rounds of ${PHASE_MS} ms per side, alternating; 1 KiB messages into one queue (azqueue: ` +
         'Put Message, SharedKey-signed) or one object (floor: the same body inserted as one row by ' +
-        'ctx.storage.sql.exec, answered 201). µs CPU = workerd CPU per Put, median of the rounds; ' +
-        "ratio = median of the rounds' ratios.\n",
+        'ctx.storage.sql.exec, answered 201; table: the body stored as azqueue stores a message, ' +
+        'its row in the queue table with its indexes and the kept counts, in one transactionSync, ' +
+        "answered 201). µs CPU = workerd CPU per Put, median of the rounds; ratio = median of the rounds' ratios.\n",
     );
     console.log(
       `Requests redone after workerd closed their connection: ${stats.dropped}; slowest request ${stats.slowest.toFixed(0)} ms.\n`,
     );
-    console.log('| clients | azqueue µs CPU | floor µs CPU | azqueue ÷ floor | rounds |');
-    console.log('|---:|---:|---:|---:|---|');
+    console.log(
+      '| clients | azqueue µs CPU | floor µs CPU | table µs CPU | azqueue ÷ floor | table ÷ floor | azqueue ÷ table | rounds (azqueue ÷ floor) |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const { nClients, cpu, ratios } of rows) {
+      const us = (/** @type {number[]} */ xs) => Math.round(median(xs));
+      const x = (/** @type {number[]} */ xs) => `${median(xs).toFixed(2)}×`;
       console.log(
-        `| ${nClients} | ${Math.round(median(cpu.azqueue))} | ${Math.round(median(cpu.floor))} | ` +
-          `${median(ratios).toFixed(2)}× | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`,
+        `| ${nClients} | ${us(cpu.azqueue)} | ${us(cpu.floor)} | ${us(cpu.table)} | ` +
+          `${x(ratios.total)} | ${x(ratios.storage)} | ${x(ratios.rest)} | ` +
+          `${ratios.total.map((r) => r.toFixed(2)).join(', ')} |`,
       );
     }
   } finally {
