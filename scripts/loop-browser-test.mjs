@@ -9,7 +9,7 @@
 // retried. The last line is the tally:
 //   loop <browser> <test>: <runs> runs, <passed> passed, <failed> failed
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const [browser, runsText, wasm, test] = process.argv.slice(2);
@@ -61,7 +61,7 @@ function start(command, args, env, ready) {
 const serverPort = await freePort();
 const server = await start(
   'wasm-bindgen-test-runner',
-  [wasm, '--exact', test],
+  [wasm, '--exact', '--include-ignored', test],
   { NO_HEADLESS: '1', WASM_BINDGEN_TEST_ADDRESS: `127.0.0.1:${serverPort}` },
   /Interactive browsers tests are now available/,
 );
@@ -74,7 +74,12 @@ const drivers = {
 };
 const driverCommand = drivers[browser];
 if (!driverCommand) throw new Error(`unknown browser ${browser}`);
-const driver = spawn(driverCommand, [`--port=${driverPort}`], { stdio: 'ignore' });
+// The driver's output and the browser's (WebKitGTK's WebProcess writes crashes and JSC's
+// messages there) go to one file beside the failed runs' logs.
+const driverLog = openSync(`${logs}/driver.log`, 'a');
+const driver = spawn(driverCommand, [`--port=${driverPort}`], {
+  stdio: ['ignore', driverLog, driverLog],
+});
 const base = `http://127.0.0.1:${driverPort}`;
 /** The session of the run under way, ended with the loop if it is stopped (SIGTERM, SIGINT). */
 let current = '';
@@ -180,6 +185,7 @@ let passed = 0;
 let failed = 0;
 for (let run = 1; run <= runs; run++) {
   let output;
+  writeSync(driverLog, `--- run ${run} ${new Date().toISOString()}\n`);
   try {
     output = await runOnce();
   } catch (e) {

@@ -5,7 +5,9 @@
 # test binary is built once; scripts/loop-browser-test.mjs then serves its page once and runs
 # it in a new browser each time (WebKitGTK under one Xvfb, with the settings of
 # scripts/test-webkit.sh unless JSC_* is set). A failed run's page output is kept in
-# $LOOP_LOGS (default /tmp/loop-<browser>); the last line is the tally. Nothing is retried.
+# $LOOP_LOGS (default /tmp/loop-<browser>), the driver's and browser's own output in
+# $LOOP_LOGS/driver.log; the last line is the tally. Nothing is retried. Ignored tests run too
+# when named (the_log_sequence_again_and_again, the stress variant).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 browser=${1:?browser: webkit, chrome or firefox}
