@@ -61,7 +61,8 @@ function start(command, args, env, ready) {
 const serverPort = await freePort();
 const server = await start(
   'wasm-bindgen-test-runner',
-  [wasm, '--exact', '--include-ignored', test],
+  // `*`: every test of the binary in one page, as `make test` runs it.
+  test === '*' ? [wasm] : [wasm, '--exact', '--include-ignored', test],
   { NO_HEADLESS: '1', WASM_BINDGEN_TEST_ADDRESS: `127.0.0.1:${serverPort}` },
   /Interactive browsers tests are now available/,
 );
@@ -192,8 +193,11 @@ for (let run = 1; run <= runs; run++) {
     output = `the run failed outside the page: ${e instanceof Error ? e.stack : e}`;
   }
   if (stopping) break;
-  if (/test result: ok\. 1 passed/.test(output)) {
+  if (/test result: ok\. [1-9]\d* passed; 0 failed/.test(output)) {
     passed++;
+    // The first passing run's output too: what a passing page shows (which tests ran, in which
+    // order), to set beside a failed one.
+    if (passed === 1) writeFileSync(`${logs}/first-passed.log`, output);
   } else {
     failed++;
     writeFileSync(`${logs}/run-${run}.log`, output);
@@ -206,6 +210,6 @@ for (let run = 1; run <= runs; run++) {
     `progress ${browser}: ${run} runs, ${passed} passed, ${failed} failed ${new Date().toISOString()}`,
   );
 }
-console.log(`loop ${browser} ${test}: ${runs} runs, ${passed} passed, ${failed} failed`);
+console.log(`loop ${browser} ${test}: ${passed + failed} runs, ${passed} passed, ${failed} failed`);
 driver.kill();
 server.kill();

@@ -17,7 +17,9 @@ test=${4:-the_log_folds_and_replays_to_the_engine_state}
 logs=${LOOP_LOGS:-/tmp/loop-$browser}
 mkdir -p "$logs"
 
-wasm=$(cargo test --target wasm32-unknown-unknown --test "$binary" --no-run --message-format=json 2>/dev/null |
+# LOOP_WASM: a test binary built (or rewritten, scripts/wasm-target-features.mjs) elsewhere.
+wasm=${LOOP_WASM:-}
+[ -n "$wasm" ] || wasm=$(cargo test --target wasm32-unknown-unknown --test "$binary" --no-run --message-format=json 2>/dev/null |
   node -e '
     let last = "";
     require("readline").createInterface({ input: process.stdin }).on("line", (l) => {
