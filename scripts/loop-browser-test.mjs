@@ -8,8 +8,8 @@
 // is read as the runner reads it. A failed run's page output is kept in $LOOP_LOGS; nothing is
 // retried. The last line is the tally:
 //   loop <browser> <test>: <runs> runs, <passed> passed, <failed> failed
-import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const [browser, runsText, wasm, test] = process.argv.slice(2);
@@ -133,6 +133,73 @@ for (let i = 0; ; i++) {
   }
 }
 
+// JavaScriptCore's own signals (thread suspension, wasm's guard pages) go on to it unseen.
+const gdbCommands = [
+  'handle SIGUSR1 SIGUSR2 SIGSEGV SIGBUS nostop noprint pass',
+  'thread 1',
+  'bt 40',
+].flatMap((c) => ['-ex', c]);
+
+/**
+ * The browser's processes (the driver's descendants) as they are now: state and CPU seconds of
+ * each, and for WebKit's WebProcesses the main thread's stack (gdb), so a page that stops
+ * answering says whether it was busy, where, or gone.
+ * @returns {string}
+ */
+function browserProcesses() {
+  /** @type {Map<number, { ppid: number, comm: string, state: string, cpu: number }>} */
+  const all = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      all.set(Number(name), {
+        ppid: Number(f[1]),
+        comm,
+        state: f[0],
+        cpu: (Number(f[11]) + Number(f[12])) / 100,
+      });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = new Set([driver.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, p] of all) {
+      if (!mine.has(pid) && mine.has(p.ppid)) {
+        mine.add(pid);
+        grew = true;
+      }
+    }
+  }
+  const lines = [];
+  for (const pid of mine) {
+    const p = all.get(pid);
+    if (!p) continue;
+    lines.push(`pid ${pid} ${p.comm} state ${p.state} cpu ${p.cpu.toFixed(1)} s`);
+    if (p.comm.startsWith('WebKitWebProces')) {
+      try {
+        lines.push(
+          execFileSync('gdb', ['-p', String(pid), '-batch', ...gdbCommands], {
+            encoding: 'utf8',
+            timeout: 60_000,
+            stdio: ['ignore', 'pipe', 'ignore'],
+          })
+            .split('\n')
+            .filter((l) => !l.startsWith('[New LWP'))
+            .join('\n'),
+        );
+      } catch (e) {
+        lines.push(`gdb: ${e instanceof Error ? e.message : e}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
 /** One run: a new browser, the page, its output once it has a result line (or the time is up). */
 async function runOnce() {
   const started = Date.now();
@@ -159,10 +226,14 @@ async function runOnce() {
       if (/test result: /.test(output)) break;
       await sleep(250);
     }
+    if (!/test result: /.test(output)) {
+      output += `\nno result after ${after()}; the browser's processes:\n${browserProcesses()}`;
+    }
   } catch (e) {
     // The page did not answer (a hung, busy or crashed WebProcess): say at which step and when,
     // and what the page shows if it answers once more within a minute. Not a retry: the test is
     // not run again, its output is read once more.
+    const processes = browserProcesses();
     let then;
     try {
       await wd('POST', `/session/${id}/timeouts`, { script: 60_000 });
@@ -174,7 +245,9 @@ async function runOnce() {
       then = `no answer: ${again instanceof Error ? again.message : again}`;
     }
     const why = e instanceof Error ? e.message : String(e);
-    throw new Error(`${step}, failed after ${after()}: ${why}\npage output then:\n${then}`);
+    throw new Error(
+      `${step}, failed after ${after()}: ${why}\nthe browser's processes:\n${processes}\npage output then:\n${then}`,
+    );
   } finally {
     await wd('DELETE', `/session/${id}`).catch(() => {});
     current = '';
