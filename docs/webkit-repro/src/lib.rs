@@ -55,7 +55,13 @@ fn sequence(seed: u64) -> Result<(), String> {
         }
         let five = MessageCount::new(5).unwrap();
         let got = emu
-            .get_messages(t, account, &queue, five, VisibilityTimeout::new(30).unwrap())
+            .get_messages(
+                t,
+                account,
+                &queue,
+                five,
+                VisibilityTimeout::new(30).unwrap(),
+            )
             .unwrap();
         for m in got.iter().take(3) {
             emu.delete_message(t, account, &queue, &m.id, &m.pop_receipt)
