@@ -165,7 +165,7 @@ function browserProcesses() {
       // gone meanwhile
     }
   }
-  const mine = new Set([driver.pid]);
+  const mine = new Set([driver.pid ?? -1]);
   for (let grew = true; grew;) {
     grew = false;
     for (const [pid, p] of all) {

@@ -72,4 +72,6 @@ while (at < bytes.length) {
 }
 if (features.length > 0) parts.push(section(features));
 writeFileSync(output, Buffer.concat(parts));
-console.log(`target_features: ${before.join(' ') || '(none)'} -> ${features.join(' ') || '(none)'}`);
+console.log(
+  `target_features: ${before.join(' ') || '(none)'} -> ${features.join(' ') || '(none)'}`,
+);
