@@ -12,6 +12,15 @@ export { API_VERSION } from '../../www/page/rest.js';
 const KEY = Buffer.from(DEV_KEY, 'base64');
 
 /**
+ * The connection string of the development account at `origin` (path-style, as Azurite's).
+ * @param {string} origin e.g. `http://127.0.0.1:8787`, with or without a trailing slash
+ */
+export function devConnectionString(origin) {
+  const endpoint = new URL(DEV_ACCOUNT, origin.replace(/\/?$/, '/')).href;
+  return `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};QueueEndpoint=${endpoint};`;
+}
+
+/**
  * The SharedKey `Authorization` value for a request written by hand: `headers` are lower-case
  * names → values, `query` names are compared lower-cased; path-style resource, as the SDKs sign.
  * @param {string} method

@@ -15,7 +15,7 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { Miniflare } from 'miniflare';
 import { rejectsWith, ROOT } from '../e2e/azqueue_server.mjs';
 import { workerOptions } from '../../hosts/edge/miniflare-options.mjs';
-import { DEV_ACCOUNT, DEV_KEY } from '../../scripts/lib/shared-key.mjs';
+import { DEV_ACCOUNT, devConnectionString } from '../../scripts/lib/shared-key.mjs';
 
 /**
  * workerd with the fault worker on `dir`'s objects, and an SDK client of it (one try per call).
@@ -31,11 +31,9 @@ async function start(dir) {
     port: 0,
   });
   const origin = (await mf.ready).origin;
-  const service = QueueServiceClient.fromConnectionString(
-    `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};` +
-      `QueueEndpoint=${origin}/${DEV_ACCOUNT};`,
-    { retryOptions: { maxTries: 1 } },
-  );
+  const service = QueueServiceClient.fromConnectionString(devConnectionString(origin), {
+    retryOptions: { maxTries: 1 },
+  });
   /**
    * Sets the directory's fault; resolves to how many intents it has been asked for.
    * @param {{ down?: boolean, delayMs?: number }} fault

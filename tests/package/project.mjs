@@ -11,9 +11,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEV_ACCOUNT = 'devstoreaccount1';
-export const DEV_KEY =
-  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 /** PATH without any directory that holds cargo or rustc: the package must not need them. */
 export const PATH_WITHOUT_RUST = (process.env.PATH ?? '')

@@ -19,7 +19,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { DEV_ACCOUNT, DEV_KEY, ROOT, USER_ENV, installedProject } from './project.mjs';
+import { devConnectionString } from '../../scripts/lib/shared-key.mjs';
+import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
 /** @typedef {{ lang: string, file: string, text: string }} Block */
 
@@ -120,7 +121,7 @@ function run(command, env) {
       clearTimeout(timer);
       const connectionString = azqueue
         ? azqueue[1]
-        : `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};QueueEndpoint=${new URL(DEV_ACCOUNT, /** @type {RegExpExecArray} */ (wrangler)[1].replace(/\/?$/, '/'))};`;
+        : devConnectionString(/** @type {RegExpExecArray} */ (wrangler)[1]);
       resolve({ code: null, out, ready: { connectionString }, stop });
     };
     child.stdout.on('data', onData);

@@ -12,7 +12,8 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { DEV_ACCOUNT, DEV_KEY, ROOT, USER_ENV, installedProject } from './project.mjs';
+import { DEV_ACCOUNT, devConnectionString } from '../../scripts/lib/shared-key.mjs';
+import { ROOT, USER_ENV, installedProject } from './project.mjs';
 
 /** @type {Miniflare[]} */
 const started = [];
@@ -36,9 +37,9 @@ test('the packaged edge Worker serves the official SDK', async () => {
     pathToFileURL(resolve('azqueue/worker/miniflare-options')).href
   );
   const origin = await serve(workerOptions({ scriptPath: worker }));
-  const queue = QueueServiceClient.fromConnectionString(
-    `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};QueueEndpoint=${origin}${DEV_ACCOUNT};`,
-  ).getQueueClient('edge-orders');
+  const queue = QueueServiceClient.fromConnectionString(devConnectionString(origin)).getQueueClient(
+    'edge-orders',
+  );
   await queue.create();
   await queue.sendMessage('hello from workerd');
   const {
