@@ -103,8 +103,10 @@ export class QueueObject extends DurableObject {
   async fetch(request) {
     const routed = request.headers.get(ROUTE);
     while (this.recordChange) await this.recordChange;
-    /** @type {{ account?: string, queue?: string, changesRecord: boolean }} */
+    /** @type {{ account?: string, queue?: string, changesRecord: boolean, routed?: boolean }} */
     const route = routed === null ? this.asSent(request) : JSON.parse(routed);
+    // A request forwarded as sent carries no CORS rules (forward.mjs); only a routed one may.
+    route.routed = routed !== null;
     if (!route.changesRecord) return this.serve(request, route);
     const served = this.serve(request, route);
     /** @type {Promise<void>} */
@@ -135,10 +137,10 @@ export class QueueObject extends DurableObject {
 
   /**
    * @param {Request} request
-   * @param {{ account?: string, queue?: string }} route the object's name's parts: needed to
-   *   open it, else unused
+   * @param {{ account?: string, queue?: string, routed?: boolean }} route the object's name's
+   *   parts (needed to open it, else unused), and whether the Worker routed the request
    */
-  async serve(request, { account, queue }) {
+  async serve(request, { account, queue, routed }) {
     const opening = this.open(account, queue);
     let opened;
     try {
@@ -155,14 +157,12 @@ export class QueueObject extends DurableObject {
         'The server encountered an internal error. Please retry the request.',
       );
     }
-    if (
-      request.url.includes('/_azqueue/memory/') &&
-      new URL(request.url).pathname.startsWith('/_azqueue/memory/')
-    )
+    const { url } = request;
+    if (url.includes('/_azqueue/memory/') && new URL(url).pathname.startsWith('/_azqueue/memory/'))
       return this.memory(opened, request);
-    const cors = request.headers.get(CORS);
+    const cors = routed ? request.headers.get(CORS) : null;
     if (cors !== null) await adoptCors(opened.service, JSON.parse(cors));
-    const response = await serveRest(opened.service, request);
+    const response = await serveRest(opened.service, request, url);
     // A statement failed and its transaction was rolled back, or a commit failed (`intend`):
     // this service no longer matches what is stored, so it is dropped, the answer (500) goes
     // out as it is, and the next request opens again from storage.

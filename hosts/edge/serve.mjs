@@ -54,20 +54,24 @@ export async function openService(store, env, account, { messages = false } = {}
  * Serves one REST request with `service`: the same path as the Node server's `handleRaw`.
  * @param {QueueService} service
  * @param {Request} request
+ * @param {string} [url] `request.url`, when the caller has read it already
  */
-export async function serveRest(service, request) {
+export async function serveRest(service, request, url = request.url) {
   /** @type {string[]} */
   const headers = [];
+  /** @type {string | undefined} Cloudflare's word for the client's address (forward.mjs) */
+  let address;
   for (const [name, value] of request.headers) {
-    if (!name.startsWith(INTERNAL_PREFIX)) headers.push(name, value);
+    if (name.startsWith(INTERNAL_PREFIX)) continue;
+    headers.push(name, value);
+    if (name === 'cf-connecting-ip') address = value;
   }
-  const bodyless = request.method === 'GET' || request.method === 'HEAD';
+  const { method } = request;
+  const bodyless = method === 'GET' || method === 'HEAD';
   const body = bodyless ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
-  // Cloudflare's word for the client's address (forward.mjs).
-  const address = request.headers.get('cf-connecting-ip') ?? undefined;
-  const r = await service.handleRaw(request.method, request.url, headers.join('\n'), body, address);
+  const r = await service.handleRaw(method, url, headers.join('\n'), body, address);
   try {
-    return toResponse(r, request.method);
+    return toResponse(r, method);
   } finally {
     r.free();
   }

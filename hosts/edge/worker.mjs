@@ -3,7 +3,7 @@
 // goes, unchanged, to the object that holds what it names (route.mjs), and that object's own
 // QueueService authenticates and answers it.
 
-import { route, queueObjectName } from './route.mjs';
+import { pathOf, route, queueObjectName } from './route.mjs';
 import { forwardsAsSent, internalRequest } from './forward.mjs';
 import { azureError, directoryOf } from './serve.mjs';
 import { QueueService } from './wasm.mjs';
@@ -25,8 +25,14 @@ export default {
       console.error(`azqueue: ${unbound}`);
       return azureError(request, 500, 'InternalError', unbound);
     }
-    const target = route(request.method, request.url, QueueService.routeOf);
-    const { pathname } = new URL(request.url);
+    const { url } = request;
+    const target = route(request.method, url, QueueService.routeOf);
+    // Nearly every request (each message operation) goes here, so it is tested first.
+    if (target.kind === 'queue' && forwardsAsSent(request, target)) {
+      const name = queueObjectName(target.account, target.queue);
+      return env.QUEUE.get(env.QUEUE.idFromName(name)).fetch(request);
+    }
+    const pathname = pathOf(url);
     if (pathname === '/_azqueue/clock') {
       // docs/clock.md: every queue's object decides visibility at its own request's `now` and
       // wakes on real alarms, so there is no one clock to move; deployed, real time is right.
@@ -52,7 +58,6 @@ export default {
     if (target.kind !== 'queue') return directory().fetch(internalRequest(request, target));
 
     const queue = env.QUEUE.get(env.QUEUE.idFromName(queueObjectName(account, target.queue)));
-    if (forwardsAsSent(request, target)) return queue.fetch(request);
     // CORS headers on an actual response follow the account's rules, which the directory keeps.
     const cors = request.headers.has('origin') ? await directory().corsRules(account) : undefined;
     // Create Queue, Delete Queue and Set Metadata change the directory's copy too: the queue

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { route as edgeRoute } from '../../hosts/edge/route.mjs';
+import { pathOf, route as edgeRoute } from '../../hosts/edge/route.mjs';
 
 /** @type {typeof import('../../pkg/node/azqueue.js')} */
 const { QueueService } = createRequire(import.meta.url)('../../pkg/node/azqueue.js');
@@ -114,4 +114,24 @@ test('a queue segment that is not a valid queue name goes to the directory', () 
   for (const name of ['ab', 'a'.repeat(64), 'Abc', 'a_b', 'a.b', 'a--b', '-ab', 'ab-'])
     assert.deepEqual(route('PUT', at(`/acct/${name}`)), { kind: 'directory', account: 'acct' });
   assert.deepEqual(route('GET', at('/_azqueue/inspect/acct/a--b')), { kind: 'none' });
+});
+
+test('the path the Worker reads is the one a URL object reads', () => {
+  for (const url of [
+    at('/acct/orders/messages?peekonly=true'),
+    at('/acct/orders/messages#x?y'),
+    at('/acct?comp=list'),
+    at('/'),
+    at('/_azqueue'),
+    at('/_azqueue/inspect/acct/orders?x=/y'),
+    at('/acct/%6Frders/messages/'),
+    'https://acct.queue.example.net/orders?comp=metadata',
+    'https://example.net',
+    'https://example.net?comp=list',
+    'http://[::1]:10001/acct//orders',
+  ]) {
+    // Request.url is the URL's serialization, so its path is the URL's path.
+    const serialized = new URL(url).href;
+    assert.equal(pathOf(serialized), new URL(serialized).pathname, url);
+  }
 });
