@@ -10,7 +10,8 @@ mod engine_support;
 use engine_support::*;
 
 use azqueue::engine::{
-    Emulator, MessageId, Metadata, PopReceipt, QueueName, SeededEntropy, TimeToLive, Timestamp,
+    Emulator, MESSAGE_OVERHEAD_BYTES, MessageId, Metadata, PopReceipt, QueueName, SeededEntropy,
+    TimeToLive, Timestamp,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -96,6 +97,7 @@ fn body(b: u8) -> String {
 }
 
 struct Pair {
+    db: std::sync::Arc<sqlite::Sqlite>,
     memory: Emulator,
     sql: Emulator,
     queues: [QueueName; 2],
@@ -124,9 +126,13 @@ macro_rules! both {
 impl Pair {
     fn new(seed: u64) -> Self {
         let entropy = || Box::new(SeededEntropy::new(seed));
+        let db = std::sync::Arc::new(sqlite::Sqlite::in_memory());
+        let exec: azqueue::engine::SharedSql = db.clone();
+        let tables = azqueue::engine::SqlTables::new(exec, "azqueue_messages/");
         Pair {
             memory: Emulator::new(entropy()),
-            sql: Emulator::with_tables(entropy(), sql_tables()),
+            sql: Emulator::with_tables(entropy(), tables),
+            db,
             queues: [q("first"), q("second")],
             issued: Vec::new(),
             now: t0(),
@@ -260,7 +266,10 @@ impl Pair {
                 prop_assert_eq!(&a, &b);
                 let entropy = || Box::new(SeededEntropy::new(self.seed + 1));
                 self.memory = Emulator::from_snapshot(a, entropy());
-                self.sql = Emulator::from_snapshot_in(b, entropy(), sql_tables()).unwrap();
+                self.db = std::sync::Arc::new(sqlite::Sqlite::in_memory());
+                let exec: azqueue::engine::SharedSql = self.db.clone();
+                let tables = azqueue::engine::SqlTables::new(exec, "azqueue_messages/");
+                self.sql = Emulator::from_snapshot_in(b, entropy(), tables).unwrap();
             }
             Op::Advance { ms } => self.now = Timestamp::from_millis(now.as_millis() + ms),
         }
@@ -280,6 +289,31 @@ impl Pair {
         Some(latest.clone())
     }
 
+    /// A queue's counts as `azqueue_tables` keeps them (messages, charged bytes) and as its rows
+    /// count up: what a table opened again would start from, and the truth.
+    fn stored_counts(&self, name: &QueueName) -> ((u64, u64), (u64, u64)) {
+        let db = self.db.0.lock().unwrap();
+        let table = format!("azqueue_messages/{ACCT}/{}", name.as_str());
+        let kept = db
+            .query_row(
+                "SELECT messages, bytes FROM azqueue_tables WHERE name = ?",
+                [&table],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let counted = db
+            .query_row(
+                &format!(
+                    "SELECT count(*), coalesce(sum(bytes), 0) + count(*) * {MESSAGE_OVERHEAD_BYTES} \
+                     FROM \"{table}\""
+                ),
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        (kept, counted)
+    }
+
     fn compare(&mut self) -> Result<(), TestCaseError> {
         let now = self.now;
         prop_assert_eq!(self.memory.take_changes(), self.sql.take_changes());
@@ -291,7 +325,13 @@ impl Pair {
         );
         for name in &self.queues {
             let (a, b) = (self.memory.queue(ACCT, name), self.sql.queue(ACCT, name));
-            prop_assert_eq!(a.map(|q| q.len()), b.map(|q| q.len()));
+            let len = b.map(|q| q.len());
+            prop_assert_eq!(a.map(|q| q.len()), len.clone());
+            if let Ok(len) = len {
+                let (kept, counted) = self.stored_counts(name);
+                prop_assert_eq!(kept, counted, "the kept counts are not the rows'");
+                prop_assert_eq!(kept.0, len as u64);
+            }
         }
         prop_assert_eq!(
             self.memory.snapshot().unwrap(),

@@ -18,14 +18,15 @@ function msDate() {
 }
 
 /**
- * One signed request as wire text. `query` is [[name, decodedValue], …] (sent encoded).
+ * One signed request as wire text, as `Client` sends it (also sent to the edge benchmark's floor
+ * objects, so both sides get the same headers). `query` is [[name, decodedValue], …] (sent encoded).
  * SharedKey: the SDKs' string-to-sign, path-style resource `/account/account/queue…`.
  * @param {number} port
  * @param {string} method
  * @param {string} pathname
  * @param {[string, string][]} [query]
  */
-function request(port, method, pathname, query = [], body = '') {
+export function signedRequest(port, method, pathname, query = [], body = '') {
   const date = msDate();
   const len = body.length;
   const type = len ? 'application/xml' : '';
@@ -92,18 +93,20 @@ export class Client {
   }
 
   async createQueue() {
-    const res = await this.conn.send(request(this.port, 'PUT', this.base));
+    const res = await this.conn.send(signedRequest(this.port, 'PUT', this.base));
     if (res.status !== 201 && res.status !== 204)
       throw new Error(`create queue: ${res.status} ${res.body}`);
   }
 
   async deleteQueue() {
-    await this.conn.send(request(this.port, 'DELETE', this.base));
+    await this.conn.send(signedRequest(this.port, 'DELETE', this.base));
   }
 
   /** @param {string} body */
   async put(body) {
-    const res = await this.conn.send(request(this.port, 'POST', `${this.base}/messages`, [], body));
+    const res = await this.conn.send(
+      signedRequest(this.port, 'POST', `${this.base}/messages`, [], body),
+    );
     return this.check(res, 201) ? 1 : 0;
   }
 
@@ -112,7 +115,9 @@ export class Client {
     /** @type {[string, string][]} */
     const query = [['peekonly', 'true']];
     if (n) query.unshift(['numofmessages', String(n)]);
-    const res = await this.conn.send(request(this.port, 'GET', `${this.base}/messages`, query));
+    const res = await this.conn.send(
+      signedRequest(this.port, 'GET', `${this.base}/messages`, query),
+    );
     return this.check(res, 200) ? 1 : 0;
   }
 
@@ -123,7 +128,7 @@ export class Client {
    */
   async receive(n, visibility) {
     const res = await this.conn.send(
-      request(this.port, 'GET', `${this.base}/messages`, [
+      signedRequest(this.port, 'GET', `${this.base}/messages`, [
         ['numofmessages', String(n)],
         ['visibilitytimeout', String(visibility)],
       ]),
@@ -151,7 +156,7 @@ export class Client {
    */
   async delete(id, receipt) {
     const res = await this.conn.send(
-      request(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]),
+      signedRequest(this.port, 'DELETE', `${this.base}/messages/${id}`, [['popreceipt', receipt]]),
     );
     return this.check(res, 204) ? 1 : 0;
   }

@@ -72,6 +72,12 @@ pub trait MessageTable: std::fmt::Debug {
         limit: usize,
     ) -> Result<Vec<MessageId>, TableError>;
 
+    /// True when the table knows, without reading anything, that `remove_expired(now, _)`
+    /// would remove nothing and write nothing. False says only "not known".
+    fn nothing_expired_by(&self, _now: Timestamp) -> bool {
+        false
+    }
+
     /// Up to `count` messages with `time_next_visible <= now`, in (time_next_visible, seq)
     /// order, each hidden until `hidden_until` with its dequeue count incremented and a receipt
     /// from `receipt` (called once per message, in that order). Returns them as rewritten.
@@ -182,6 +188,10 @@ impl MessageTable for AnyTable {
         limit: usize,
     ) -> Result<Vec<MessageId>, TableError> {
         each_table!(self, t => t.remove_expired(now, limit))
+    }
+
+    fn nothing_expired_by(&self, now: Timestamp) -> bool {
+        each_table!(self, t => t.nothing_expired_by(now))
     }
 
     fn take_visible(

@@ -43,7 +43,7 @@ pub mod time;
 pub use acl::{
     AccessPolicy, AclError, PolicyTime, QueuePermissions, SignedIdentifier, signed_identifiers,
 };
-pub use capacity::Capacity;
+pub use capacity::{Capacity, MESSAGE_OVERHEAD_BYTES};
 pub use change::{AccountSnapshot, Change, QueueRecord, QueueSnapshot, Snapshot};
 pub use clock_adjust::{ClockAdjustment, ClockChange};
 pub use cors::{CorsRule, cors_rules};
@@ -554,6 +554,15 @@ impl Emulator {
             queue,
         });
         Ok(())
+    }
+
+    /// Whether a Put Message into `name` at `now` writes its table once and nothing else: the
+    /// queue exists and its table knows nothing in it has expired (so the put purges nothing
+    /// first). A host whose every statement costs a transaction may then run the put without
+    /// one (a single statement is atomic by itself). False says only "not known".
+    pub fn puts_one_row(&self, now: Timestamp, account: &str, name: &QueueName) -> bool {
+        self.queue(account, name)
+            .is_ok_and(|q| q.nothing_expired_by(now))
     }
 
     /// [Put Message](https://learn.microsoft.com/rest/api/storageservices/put-message).

@@ -74,6 +74,11 @@ impl Queue {
         self.table.remove_expired(now, limit)
     }
 
+    /// See [`MessageTable::nothing_expired_by`].
+    pub(super) fn nothing_expired_by(&self, now: Timestamp) -> bool {
+        self.table.nothing_expired_by(now)
+    }
+
     pub(super) fn put(
         &mut self,
         now: Timestamp,

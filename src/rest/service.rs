@@ -122,11 +122,7 @@ impl Service {
     pub fn handle_at(&mut self, clocks: Clocks, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
         let now = clocks.queue;
         let uri = req.uri();
-        let host = uri.authority().map(|a| a.as_str()).or_else(|| {
-            req.headers()
-                .get(http::header::HOST)
-                .and_then(|h| h.to_str().ok())
-        });
+        let host = host_of(req);
         let incoming = Incoming {
             method: req.method().as_str(),
             host,
@@ -204,6 +200,33 @@ impl Service {
             .to_string()
     }
 
+    /// Whether `handle_at(clocks, req)` would be a Put Message that writes one row of its
+    /// queue's table and nothing else ([`Emulator::puts_one_row`]), read as `handle_at` reads
+    /// the request. False says only "not known": a refused request writes nothing either way.
+    pub fn puts_one_row(&self, clocks: Clocks, req: &Request<Vec<u8>>) -> bool {
+        let uri = req.uri();
+        if dev_paths::route(&self.config, &self.emu, req).is_some() {
+            return false;
+        }
+        let Ok(target) = route::target(host_of(req), uri.path(), |a| {
+            self.config.account(a).is_some()
+        }) else {
+            return false;
+        };
+        let op = route::route(
+            req.method().as_str(),
+            &target.resource,
+            &Query::parse(uri.query()),
+        );
+        let name = target.resource.queue().map(QueueName::parse);
+        match (op, name) {
+            (Ok(Operation::PutMessage), Some(Ok(name))) if !target.secondary => {
+                self.emu.puts_one_row(clocks.queue, &target.account, &name)
+            }
+            _ => false,
+        }
+    }
+
     fn dispatch(
         &mut self,
         clocks: Clocks,
@@ -277,6 +300,15 @@ impl Service {
         };
         run(op, &mut ctx)
     }
+}
+
+/// Where a request is addressed: its URI's authority, else its `Host` header.
+fn host_of(req: &Request<Vec<u8>>) -> Option<&str> {
+    req.uri().authority().map(|a| a.as_str()).or_else(|| {
+        req.headers()
+            .get(http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+    })
 }
 
 fn run(op: Operation, ctx: &mut OpContext) -> Result<Reply, RestError> {

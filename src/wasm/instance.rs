@@ -223,7 +223,7 @@ impl Instance {
             #[cfg(not(feature = "sql-host"))]
             Some(_) => self.handle(clocks, req)?,
             #[cfg(feature = "sql-host")]
-            Some(host) => match self.handle_in_transaction(host, clocks, req) {
+            Some(host) => match self.handle_with_sql(host, clocks, req) {
                 Ok(handled) => handled,
                 Err(e) => {
                     let why = super::thrown::message_of(&e);
@@ -250,6 +250,31 @@ impl Instance {
         let response = service.handle_at(clocks, req);
         let emulator = service.emulator_mut();
         Ok((response, emulator.take_changes(), emulator.take_events()))
+    }
+
+    /// [`Instance::handle`] with the host's SQL: a Put Message that writes one row
+    /// ([`Emulator::puts_one_row`]) runs as that one statement, atomic by itself, and any
+    /// other request inside the host's `transaction`, which costs a Durable Object about a
+    /// tenth of a Put's CPU (workerd prepares its SAVEPOINT and RELEASE on every call).
+    #[cfg(feature = "sql-host")]
+    fn handle_with_sql(
+        self: &Rc<Self>,
+        host: &SqlHost,
+        clocks: Clocks,
+        req: &http::Request<Vec<u8>>,
+    ) -> Result<Handled, JsValue> {
+        let one_row = self
+            .service
+            .try_borrow()
+            .is_ok_and(|service| service.puts_one_row(clocks, req));
+        if !one_row {
+            return self.handle_in_transaction(host, clocks, req);
+        }
+        let handled = host.sql.writing_once(|| self.handle(clocks, req))?;
+        if self.note_sql_failure() {
+            return Err(js_sys::Error::new("the request's one statement failed").into());
+        }
+        Ok(handled)
     }
 
     #[cfg(feature = "sql-host")]

@@ -38,13 +38,46 @@ pub(crate) const MESSAGE_TABLES: &str = "azqueue_messages/";
 pub(crate) struct JsSql {
     exec: Function,
     failed: Cell<bool>,
+    /// Writing statements still allowed: `Some` while a request runs without a transaction,
+    /// on the promise of writing once ([`crate::engine::Emulator::puts_one_row`]).
+    writes_left: Cell<Option<u32>>,
 }
 
 impl JsSql {
+    #[cfg(feature = "sql-host")]
+    fn new(exec: Function) -> Self {
+        JsSql {
+            exec,
+            failed: Cell::new(false),
+            writes_left: Cell::new(None),
+        }
+    }
+
     /// Takes the failure seen since the last call.
     #[cfg(feature = "sql-host")]
     pub(crate) fn take_failure(&self) -> bool {
         self.failed.replace(false)
+    }
+
+    /// Runs `work` allowing it one writing statement: a second is refused, not run (and
+    /// counts as a failed statement), so a request outside a transaction never writes half.
+    #[cfg(feature = "sql-host")]
+    pub(crate) fn writing_once<R>(&self, work: impl FnOnce() -> R) -> R {
+        self.writes_left.set(Some(1));
+        let out = work();
+        self.writes_left.set(None);
+        out
+    }
+
+    /// Counts `sql` against the writes allowed; false when it must not run.
+    fn may_run(&self, sql: &str) -> bool {
+        match self.writes_left.get() {
+            Some(left) if !sql.starts_with("SELECT") => {
+                self.writes_left.set(left.checked_sub(1));
+                left > 0
+            }
+            _ => true,
+        }
     }
 }
 
@@ -67,10 +100,7 @@ impl SqlHost {
                 .ok_or_else(|| format!("sql.{name} must be a function"))
         };
         Ok(SqlHost {
-            sql: std::rc::Rc::new(JsSql {
-                exec: function("exec")?,
-                failed: Cell::new(false),
-            }),
+            sql: std::rc::Rc::new(JsSql::new(function("exec")?)),
             transaction: function("transaction")?,
         })
     }
@@ -118,6 +148,13 @@ fn kind_of(message: &str) -> SqlErrorKind {
 
 impl SqlExecutor for JsSql {
     fn exec(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Vec<SqlValue>>, SqlError> {
+        if !self.may_run(sql) {
+            self.failed.set(true);
+            return Err(SqlError {
+                kind: SqlErrorKind::Other,
+                message: "a second writing statement in a request run without a transaction".into(),
+            });
+        }
         let bound: Array = params.iter().map(to_js).collect();
         let rows = match self.exec.call2(&JsValue::NULL, &sql.into(), &bound) {
             Ok(rows) => rows,
@@ -164,10 +201,7 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
     use std::collections::HashMap;
     use std::collections::hash_map::Entry;
 
-    let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql {
-        exec,
-        failed: Cell::new(false),
-    });
+    let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql::new(exec));
     let tables = SqlTables::new(sql, MESSAGE_TABLES);
     let mut open: HashMap<(String, String), SqlTable> = HashMap::new();
     for value in &values {
@@ -205,10 +239,7 @@ pub fn drop_queue_table(exec: Function, key: &str) -> Result<bool, JsValue> {
     let Ok(Key::Queue { account, queue }) = Key::from_path(key) else {
         return Ok(false);
     };
-    let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql {
-        exec,
-        failed: Cell::new(false),
-    });
+    let sql: std::rc::Rc<dyn SqlExecutor> = std::rc::Rc::new(JsSql::new(exec));
     SqlTables::new(sql, MESSAGE_TABLES)
         .drop_table(&account, &queue)
         .map_err(table_error)?;
