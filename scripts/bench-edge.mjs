@@ -395,8 +395,8 @@ async function floor() {
         `${FLOOR_WARM_MS} ms of puts per side first, then ${FLOOR_ROUNDS} rounds of ${PHASE_MS} ms per side, alternating; 1 KiB messages into one queue (azqueue: ` +
         'Put Message, SharedKey-signed) or one object (floor: the same body inserted as one row by ' +
         'ctx.storage.sql.exec, answered 201; table: the body stored as azqueue stores a message, ' +
-        'its row in the queue table with its indexes and the kept counts, in one transactionSync, ' +
-        "answered 201). µs CPU = workerd CPU per Put, median of the rounds; ratio = median of the rounds' ratios.\n",
+        'one INSERT into the queue table with its indexes and the trigger that keeps its counts, ' +
+        "answered 201; every side gets azqueue's signed request). µs CPU = workerd CPU per Put, median of the rounds; ratio = median of the rounds' ratios.\n",
     );
     console.log(
       `Requests redone after workerd closed their connection: ${stats.dropped}; slowest request ${stats.slowest.toFixed(0)} ms.\n`,

@@ -4,7 +4,7 @@
 // run in the same workerd, behind the same Worker-to-object hop, so CPU per Put can be compared
 // with the least any Durable Object pays to store one message. `POST /_floor-table/<name>` goes
 // to TableFloorObject, which stores the body as azqueue stores a message (its table, indexes and
-// kept counts, in one transaction), so the gap splits into what azqueue's storage costs and
+// the trigger that keeps its counts), so the gap splits into what azqueue's storage costs and
 // what the rest of its Put (the REST request, its answer, the Worker's routing) does.
 
 import { DurableObject } from 'cloudflare:workers';
@@ -35,9 +35,9 @@ export class FloorObject extends DurableObject {
 }
 
 /**
- * A message stored as src/engine/sql_table.rs stores one: a row of the queue's table (with the
- * unique id and the visible and expires indexes), then the table's kept counts, in one
- * `transactionSync`; answered 201 with no body.
+ * A message stored as src/engine/sql_table.rs stores one in a Put: one INSERT of a row of the
+ * queue's table (with the unique id and the visible and expires indexes), whose trigger adds it
+ * to the table's kept counts; answered 201 with no body.
  */
 export class TableFloorObject extends DurableObject {
   /**
@@ -60,6 +60,11 @@ export class TableFloorObject extends DurableObject {
         'bytes INTEGER NOT NULL, next_seq INTEGER NOT NULL)',
     );
     sql.exec("INSERT OR IGNORE INTO tables VALUES ('messages', 0, 0, 0)");
+    sql.exec(
+      'CREATE TRIGGER IF NOT EXISTS "messages/counted" AFTER INSERT ON messages BEGIN ' +
+        'UPDATE tables SET messages = messages + 1, bytes = bytes + NEW.bytes + 512, ' +
+        "next_seq = max(next_seq, NEW.seq + 1) WHERE name = 'messages'; END",
+    );
     // The kept counts, read once as the engine's table reads them when it opens.
     const [[messages, bytes, next]] = /** @type {number[][]} */ (
       Array.from(
@@ -76,27 +81,19 @@ export class TableFloorObject extends DurableObject {
     const now = Date.now();
     const { kept } = this;
     const seq = kept.next;
-    storage.transactionSync(() => {
-      storage.sql.exec(
-        'INSERT INTO messages (seq, id, text, bytes, inserted, expires, visible, dequeues, receipt) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        seq,
-        crypto.randomUUID(),
-        text,
-        text.length,
-        now,
-        now + 7 * 86_400_000,
-        now,
-        0,
-        'AgAAAAMAAAAAAAAA',
-      );
-      storage.sql.exec(
-        "UPDATE tables SET messages = ?, bytes = ?, next_seq = ? WHERE name = 'messages'",
-        kept.messages + 1,
-        kept.bytes + text.length,
-        seq + 1,
-      );
-    });
+    storage.sql.exec(
+      'INSERT INTO messages (seq, id, text, bytes, inserted, expires, visible, dequeues, receipt) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      seq,
+      crypto.randomUUID(),
+      text,
+      text.length,
+      now,
+      now + 7 * 86_400_000,
+      now,
+      0,
+      'AgAAAAMAAAAAAAAA',
+    );
     kept.messages += 1;
     kept.bytes += text.length;
     kept.next = seq + 1;
