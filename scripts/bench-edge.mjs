@@ -25,10 +25,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
-import { workerOptions } from '../hosts/edge/miniflare-options.mjs';
 import { phase } from './lib/bench-phase.mjs';
-import { Connection } from './lib/http1-connection.mjs';
-import { Client, signedRequest } from './lib/raw-queue-client.mjs';
+import { Client } from './lib/raw-queue-client.mjs';
+import { FloorClient, TABLE_FLOOR, floorOptions } from './lib/edge-floor.mjs';
 import { reconnecting } from './lib/reconnecting.mjs';
 import { workerdPid } from './lib/workerd-process.mjs';
 
@@ -46,8 +45,6 @@ const FLOOR_CLIENTS = [1, 8];
 // after 20 s. The floor has a few lines of JavaScript to compile. So both sides are warmed this
 // long before they are compared.
 const FLOOR_WARM_MS = Number(process.env.BENCH_FLOOR_WARM_MS ?? 10_000);
-/** The floor object that stores a message as azqueue's table does (edge-floor-worker.mjs). */
-const TABLE_FLOOR = '/_floor-table/';
 /** @typedef {'azqueue' | 'floor' | 'table'} Side */
 /** @type {Side[]} */
 const SIDES = ['azqueue', 'floor', 'table'];
@@ -293,38 +290,6 @@ async function main() {
   }
 }
 
-/**
- * Puts to a floor object (edge-floor-worker.mjs) over one keep-alive connection: the request
- * azqueue's clients send (the same headers, signed for the floor's path, and body), so the
- * platform's cost of receiving it is the same on every side.
- */
-class FloorClient {
-  /**
-   * @param {number} port
-   * @param {string} name the floor object's name
-   * @param {string} [prefix] `/_floor/` (the bare floor) or `/_floor-table/` (azqueue's table)
-   */
-  constructor(port, name, prefix = '/_floor/') {
-    this.conn = new Connection(port);
-    this.port = port;
-    this.path = `${prefix}${name}`;
-    this.errors = 0;
-    this.lastError = '';
-  }
-
-  async put() {
-    const res = await this.conn.send(signedRequest(this.port, 'POST', this.path, [], PUT_BODY));
-    if (res.status === 201) return 1;
-    this.errors++;
-    this.lastError = `${res.status} ${res.body.toString('utf8').slice(0, 200)}`;
-    return 0;
-  }
-
-  close() {
-    this.conn.close();
-  }
-}
-
 const median = (/** @type {number[]} */ xs) =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -334,17 +299,8 @@ const median = (/** @type {number[]} */ xs) =>
  */
 async function floor() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-floor-'));
-  const options = workerOptions({
-    persist: scratch,
-    scriptPath: path.join(ROOT, 'scripts', 'lib', 'edge-floor-worker.mjs'),
-  });
   const mf = new Miniflare({
-    ...options,
-    durableObjects: {
-      ...options.durableObjects,
-      FLOOR: { className: 'FloorObject', useSQLite: true },
-      TABLE_FLOOR: { className: 'TableFloorObject', useSQLite: true },
-    },
+    ...floorOptions(scratch),
     host: '127.0.0.1',
     port: 0,
   });

@@ -16,15 +16,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
-import { workerOptions } from '../hosts/edge/miniflare-options.mjs';
 import { phase } from './lib/bench-phase.mjs';
-import { Connection } from './lib/http1-connection.mjs';
+import { FLOOR, FloorClient, TABLE_FLOOR, floorOptions } from './lib/edge-floor.mjs';
 import { Client } from './lib/raw-queue-client.mjs';
 import { workerdPid } from './lib/workerd-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
 const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`;
 const WARM_MS = Number(process.env.PROFILE_WARM_MS ?? 10_000);
@@ -32,36 +29,8 @@ const SAMPLE_MS = Number(process.env.PROFILE_MS ?? 5_000);
 const CLIENTS = Number(process.env.PROFILE_CLIENTS ?? 1);
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
 const SIDE = process.argv[2] ?? 'azqueue';
-const PREFIX = { floor: '/_floor/', table: '/_floor-table/' }[SIDE];
+const PREFIX = { floor: FLOOR, table: TABLE_FLOOR }[SIDE];
 if (SIDE !== 'azqueue' && !PREFIX) throw new Error(`side: azqueue, floor or table, not ${SIDE}`);
-
-/** Puts to a floor object over one keep-alive connection (as bench-edge.mjs's FloorClient). */
-class FloorClient {
-  /**
-   * @param {number} port
-   * @param {string} prefix
-   */
-  constructor(port, prefix) {
-    this.conn = new Connection(port);
-    this.head =
-      `POST ${prefix}profile HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-      `Content-Length: ${Buffer.byteLength(PUT_BODY)}\r\nContent-Type: application/xml\r\n\r\n`;
-    this.errors = 0;
-    this.lastError = '';
-  }
-
-  async put() {
-    const res = await this.conn.send(this.head + PUT_BODY);
-    if (res.status === 201) return 1;
-    this.errors++;
-    this.lastError = `${res.status}`;
-    return 0;
-  }
-
-  close() {
-    this.conn.close();
-  }
-}
 
 /**
  * One Chrome DevTools Protocol session over a WebSocket.
@@ -101,18 +70,9 @@ async function devtools(url) {
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-profile-edge-'));
-const options = workerOptions({
-  persist: scratch,
-  scriptPath: path.join(ROOT, 'scripts', 'lib', 'edge-floor-worker.mjs'),
-});
 const inspectorPort = 9300 + Math.floor(Math.random() * 500);
 const mf = new Miniflare({
-  ...options,
-  durableObjects: {
-    ...options.durableObjects,
-    FLOOR: { className: 'FloorObject', useSQLite: true },
-    TABLE_FLOOR: { className: 'TableFloorObject', useSQLite: true },
-  },
+  ...floorOptions(scratch),
   host: '127.0.0.1',
   port: 0,
   inspectorPort,
@@ -121,7 +81,7 @@ try {
   const port = Number((await mf.ready).port);
   const server = { name: 'workerd', pid: workerdPid(), port };
   const clients = Array.from({ length: CLIENTS }, () =>
-    PREFIX ? new FloorClient(port, PREFIX) : new Client(port, 'profile'),
+    PREFIX ? new FloorClient(port, 'profile', PREFIX) : new Client(port, 'profile'),
   );
   if (!PREFIX) await /** @type {Client} */ (clients[0]).createQueue();
   const put = (/** @type {Client | FloorClient} */ c) => c.put(PUT_BODY);
