@@ -139,15 +139,25 @@ impl Instance {
         &self,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
     ) -> Result<Applied<T>, JsValue> {
+        // With the host's SQL, the operation's statements commit together or not at all (a
+        // purge deletes rows and then writes the counts); a failure is in its result.
+        #[cfg(feature = "sql-host")]
+        if let Some(host) = &self.sql {
+            return self.in_transaction(host, || self.apply_now(op))?.0;
+        }
+        self.apply_now(op)
+    }
+
+    fn apply_now<T>(
+        &self,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
+    ) -> Result<Applied<T>, JsValue> {
         let now = self.now();
         let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
         let emulator = service.emulator_mut();
         let result = op(emulator, now, &self.account);
         let applied = (result, emulator.take_changes(), emulator.take_events());
         drop(service);
-        // Without the feature no SQL is ever given, and every `Queue` method stays this small.
-        #[cfg(feature = "sql-host")]
-        self.note_sql_failure();
         Ok(applied)
     }
 
@@ -268,7 +278,14 @@ impl Instance {
             .try_borrow()
             .is_ok_and(|service| service.puts_one_row(clocks, req));
         if !one_row {
-            return self.handle_in_transaction(host, clocks, req);
+            let (handled, rolled_back) = self.in_transaction(host, || self.handle(clocks, req))?;
+            if rolled_back {
+                return Err(js_sys::Error::new(
+                    "a statement failed, so none of the request's writes stand",
+                )
+                .into());
+            }
+            return handled;
         }
         let handled = host.sql.writing_once(|| self.handle(clocks, req))?;
         if self.note_sql_failure() {
@@ -277,34 +294,45 @@ impl Instance {
         Ok(handled)
     }
 
+    /// Runs `work` inside the host's `transaction`: every statement it runs commits together,
+    /// and if one failed, the callback throws and the host rolls them all back. Returns what
+    /// `work` returned, and whether it was rolled back (the failure is noted for a reopen).
     #[cfg(feature = "sql-host")]
-    /// [`Instance::handle`] inside the host's `transaction`: every statement the request runs
-    /// commits together, and if one failed, the host rolls them all back (the callback throws).
-    fn handle_in_transaction(
-        self: &Rc<Self>,
+    fn in_transaction<R>(
+        &self,
         host: &SqlHost,
-        clocks: Clocks,
-        req: &http::Request<Vec<u8>>,
-    ) -> Result<Handled, JsValue> {
-        let out: Rc<RefCell<Option<Handled>>> = Rc::new(RefCell::new(None));
-        let work = {
-            let (instance, out, req) = (self.clone(), out.clone(), req.clone());
-            wasm_bindgen::closure::Closure::once_into_js(move || -> Result<(), JsValue> {
-                let handled = instance.handle(clocks, &req)?;
-                if instance.note_sql_failure() {
-                    return Err(js_sys::Error::new(
-                        "a statement failed, so none of the request's writes stand",
-                    )
-                    .into());
-                }
-                *out.borrow_mut() = Some(handled);
-                Ok(())
-            })
+        work: impl FnOnce() -> R,
+    ) -> Result<(R, bool), JsValue> {
+        let mut work = Some(work);
+        let mut out = None;
+        let mut rolled_back = false;
+        let mut run = || -> Result<(), JsValue> {
+            if let Some(work) = work.take() {
+                out = Some(work());
+            }
+            if self.note_sql_failure() {
+                rolled_back = true;
+                return Err(js_sys::Error::new(
+                    "a statement failed, so none of the request's writes stand",
+                )
+                .into());
+            }
+            Ok(())
         };
-        host.transaction.call1(&JsValue::NULL, &work)?;
-        out.borrow_mut()
-            .take()
-            .ok_or_else(|| js_sys::Error::new("sql.transaction did not run its callback").into())
+        let callback =
+            wasm_bindgen::closure::ScopedClosure::<dyn FnMut() -> Result<(), JsValue>>::borrow_mut(
+                &mut run,
+            );
+        let called = host.transaction.call1(&JsValue::NULL, callback.as_ref());
+        drop(callback);
+        match (out, called) {
+            (Some(out), Ok(_)) => Ok((out, false)),
+            (Some(out), Err(_)) if rolled_back => Ok((out, true)),
+            (_, Err(e)) => Err(e),
+            (None, Ok(_)) => {
+                Err(js_sys::Error::new("sql.transaction did not run its callback").into())
+            }
+        }
     }
 
     /// The whole state as a snapshot document, once everything in it is durable.
