@@ -328,7 +328,11 @@ impl Instance {
         match (out, called) {
             (Some(out), Ok(_)) => Ok((out, false)),
             (Some(out), Err(_)) if rolled_back => Ok((out, true)),
-            (_, Err(e)) => Err(e),
+            // The host's own failure (its commit): what the engine holds may not be stored.
+            (_, Err(e)) => {
+                self.needs_reopen.set(true);
+                Err(e)
+            }
             (None, Ok(_)) => {
                 Err(js_sys::Error::new("sql.transaction did not run its callback").into())
             }
