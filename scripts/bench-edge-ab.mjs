@@ -17,6 +17,7 @@ import { Miniflare } from 'miniflare';
 import { phase } from './lib/bench-phase.mjs';
 import { Client } from './lib/raw-queue-client.mjs';
 import { reconnecting } from './lib/reconnecting.mjs';
+import { workerdPids } from './lib/workerd-process.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
@@ -29,18 +30,6 @@ const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage
 const baseline = process.argv[2];
 if (!baseline) throw new Error('usage: node scripts/bench-edge-ab.mjs <baseline root>');
 
-/** The workerd processes this process started. */
-function workerdChildren() {
-  return fs
-    .readdirSync('/proc/self/task')
-    .flatMap((task) =>
-      fs.readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(/\s+/),
-    )
-    .filter(Boolean)
-    .map(Number)
-    .filter((pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd');
-}
-
 /**
  * Starts the Worker of the tree at `root` in its own workerd.
  * @param {string} name
@@ -51,10 +40,10 @@ async function start(name, root, persist) {
   const { workerOptions } = await import(
     pathToFileURL(path.join(root, 'hosts', 'edge', 'miniflare-options.mjs')).href
   );
-  const before = new Set(workerdChildren());
+  const before = new Set(workerdPids());
   const mf = new Miniflare({ ...workerOptions({ persist }), host: '127.0.0.1', port: 0 });
   const port = Number((await mf.ready).port);
-  const pid = workerdChildren().find((p) => !before.has(p));
+  const pid = workerdPids().find((p) => !before.has(p));
   if (pid === undefined) throw new Error(`${name}: no new workerd process`);
   return { name, mf, port, pid };
 }

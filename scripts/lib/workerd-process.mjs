@@ -1,22 +1,28 @@
-// The workerd process a Miniflare in this process started, for reading its CPU time from /proc.
+// The workerd processes a Miniflare in this process started, for reading their CPU time from /proc.
 
 import fs from 'node:fs';
 
 /**
- * The pid of this process's one workerd child (Miniflare spawns the binary itself).
- * @returns {number}
+ * The pids of this process's workerd children (Miniflare spawns the binary itself).
+ * @returns {number[]}
  */
-export function workerdPid() {
-  const children = fs
+export function workerdPids() {
+  return fs
     .readdirSync('/proc/self/task')
     .flatMap((task) =>
       fs.readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(/\s+/),
     )
     .filter(Boolean)
-    .map(Number);
-  const found = children.filter(
-    (pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd',
-  );
+    .map(Number)
+    .filter((pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd');
+}
+
+/**
+ * The pid of this process's one workerd child.
+ * @returns {number}
+ */
+export function workerdPid() {
+  const found = workerdPids();
   if (found.length !== 1) throw new Error(`expected one workerd child, found ${found.length}`);
   return found[0];
 }
