@@ -18,6 +18,10 @@ use wasm_bindgen::JsValue;
 /// An operation's result, with the changes to commit and the events to deliver after.
 type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 
+/// Why the host rolled a request's statements back.
+#[cfg(feature = "sql-host")]
+const ROLLED_BACK: &str = "a statement failed, so none of the request's writes stand";
+
 /// A REST answer, with the changes to commit and the events to deliver after.
 type Handled = (http::Response<Vec<u8>>, Vec<Change>, Vec<Event>);
 
@@ -280,10 +284,7 @@ impl Instance {
         if !one_row {
             let (handled, rolled_back) = self.in_transaction(host, || self.handle(clocks, req))?;
             if rolled_back {
-                return Err(js_sys::Error::new(
-                    "a statement failed, so none of the request's writes stand",
-                )
-                .into());
+                return Err(js_sys::Error::new(ROLLED_BACK).into());
             }
             return handled;
         }
@@ -312,10 +313,7 @@ impl Instance {
             }
             if self.note_sql_failure() {
                 rolled_back = true;
-                return Err(js_sys::Error::new(
-                    "a statement failed, so none of the request's writes stand",
-                )
-                .into());
+                return Err(js_sys::Error::new(ROLLED_BACK).into());
             }
             Ok(())
         };
