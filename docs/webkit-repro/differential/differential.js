@@ -1,15 +1,16 @@
-// Runs a bundle of random modules (src/main.rs writes it; `wasmBytes`, and `passes` rounds,
-// given by ../jsc-run.c or ../node-run.mjs) and evaluates to "ok" and a line per module:
+// Runs a bundle of random modules (docs/webkit-repro/differential/src/main.rs writes it;
+// `wasmBytes`, and `passes` rounds, given by ../jsc-run.c or ../node-run.mjs) and evaluates to
+// "ok" and a line per module:
 //   m<index> <hash of everything observed> <calls> <traps> <stack overflows>
 // Every exported function is called once a round, each call on a new instance of the one
 // compiled `WebAssembly.Module` (fresh memory, tables, globals and fuel), so the engine's tiers
 // carry over from call to call while the state does not; the arguments depend only on the
-// module, round and function. Observed: each call's results or its kind of exception, then the
-// memory's bytes, the tables and the globals after it. Two engines
-// that run the modules right print the same lines; a stack overflow (whose depth is each
-// engine's own) is counted, and a module with one cannot be compared. No argument is a NaN: the
-// bits a JavaScript NaN becomes in wasm are each engine's choice.
-// With `detail` set to a module's index, evaluates to that module's whole record instead.
+// module, round and function. Observed: each call's results or its kind of exception, the calls
+// it made to the imported functions and their arguments, then the memory's bytes, the tables and
+// the globals after it. Two engines that run the modules right print the same lines; a stack
+// overflow (whose depth is each engine's own) is counted, and a module with one cannot be
+// compared. No argument is a NaN: the bits a JavaScript NaN becomes in wasm are each engine's
+// choice. With `detail` set to a module's index, evaluates to that module's whole record instead.
 (() => {
   const all =
     wasmBytes instanceof ArrayBuffer
@@ -80,6 +81,36 @@
     let calls = 0;
     let traps = 0;
     let overflows = 0;
+    // The functions a module may import (docs/webkit-repro/differential/src/main.rs, `imports`);
+    // each call is part of the record.
+    const env = {
+      i32: (a) => {
+        record += `  i32(${a})\n`;
+        return Math.imul(a, 31) + 7;
+      },
+      i64: (a, b) => {
+        record += `  i64(${a}, ${b})\n`;
+        return BigInt.asIntN(64, a * 3n + BigInt(b));
+      },
+      multi: (a, b) => {
+        record += `  multi(${a}, ${b})\n`;
+        return [a ^ 5, BigInt.asIntN(64, b - 1n)];
+      },
+      ref: (r, i) => {
+        record += `  ref(${show(r)}, ${i})\n`;
+        return i & 1 ? r : refs[(i >>> 0) % refs.length];
+      },
+      void: (a, b, r) => {
+        record += `  void(${a}, ${b}, ${show(r)})\n`;
+      },
+      nothing: () => {
+        record += '  nothing()\n';
+      },
+      f64: (a, b) => {
+        record += `  f64(${show(a)}, ${show(b)})\n`;
+        return [a * 2 + 1, b / 2];
+      },
+    };
     let module;
     try {
       module = new WebAssembly.Module(bytes);
@@ -108,7 +139,7 @@
         if (!entry.params) continue;
         let exports;
         try {
-          exports = new WebAssembly.Instance(module, {}).exports;
+          exports = new WebAssembly.Instance(module, { env }).exports;
         } catch (e) {
           record += `r${round} instantiate ${e.constructor.name}\n`;
           break;

@@ -1,7 +1,8 @@
 //! Writes a bundle of random valid wasm modules (wasm-smith) for `differential.js` to run in V8
 //! and in JavaScriptCore's tiers (issue 23): every module traps on nothing but its fuel running
-//! out, has no imports, exports everything, and its NaNs are canonical, so any two engines must
-//! agree on every call's results and on the memory and globals after it.
+//! out, imports only functions of `imports()`, exports everything, and its NaNs are canonical
+//! after arithmetic, so any two engines must agree on every call's results, on the calls it makes
+//! to its imports, and on the memory and globals after it.
 //!   tierup-differential [--no-floats] <first seed> <modules> <bundle file>
 //! The bundle is, per module: a u32 length and a JSON line of its exports' types, then a u32
 //! length and the module's bytes (little-endian lengths).
@@ -23,10 +24,32 @@ fn entropy(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The JavaScript functions a module may import (`differential.js` has them): calls from wasm to
+/// JavaScript with multi-value results and externref, as wasm-bindgen's glue makes them.
+fn imports(floats: bool) -> Vec<u8> {
+    let float = if floats {
+        r#"(import "env" "f64" (func (param f64 f32) (result f64 f32)))"#
+    } else {
+        ""
+    };
+    wat::parse_str(format!(
+        r#"(module
+            (import "env" "i32" (func (param i32) (result i32)))
+            (import "env" "i64" (func (param i64 i32) (result i64)))
+            (import "env" "multi" (func (param i32 i64) (result i32 i64)))
+            (import "env" "ref" (func (param externref i32) (result externref)))
+            (import "env" "void" (func (param i32 i64 externref)))
+            (import "env" "nothing" (func))
+            {float})"#
+    ))
+    .expect("the imports parse")
+}
+
 fn config(floats: bool) -> Config {
     Config {
         allow_floats: floats,
-        max_imports: 0,
+        available_imports: Some(imports(floats)),
+        max_imports: 7,
         min_types: 1,
         min_funcs: 2,
         max_funcs: 12,
@@ -57,6 +80,7 @@ fn config(floats: bool) -> Config {
         extended_const_enabled: false,
         custom_page_sizes_enabled: false,
         wide_arithmetic_enabled: false,
+        compact_imports_enabled: false,
         ..Config::default()
     }
 }
