@@ -40,6 +40,14 @@
     const known = refs.indexOf(v);
     return known >= 0 ? `ref${known}` : typeof v;
   };
+  let overflows = 0;
+  // What an exception was; a stack overflow, whose depth is each engine's own, is counted.
+  const kind = (e) => {
+    if (e instanceof WebAssembly.RuntimeError) return 'trap';
+    if (!(e instanceof RangeError)) return e.constructor.name;
+    overflows++;
+    return 'stack';
+  };
   const lines = ['ok'];
   let detailRecord = '';
   let offset = 0;
@@ -80,7 +88,7 @@
     let record = '';
     let calls = 0;
     let traps = 0;
-    let overflows = 0;
+    overflows = 0;
     // The functions a module may import (docs/webkit-repro/differential/src/main.rs, `imports`);
     // each call is part of the record.
     const env = {
@@ -106,11 +114,32 @@
       nothing: () => {
         record += '  nothing()\n';
       },
+      // Back into the module (the caller's frame waits below, and may change tiers meanwhile):
+      // the `i`th exported function, three calls deep at most.
+      reenter: (i) => {
+        record += `  reenter(${i})\n`;
+        if (depth < 3) {
+          const functions = meta.filter((entry) => entry.params);
+          const entry = functions[(i >>> 0) % functions.length];
+          depth++;
+          try {
+            const result = current[entry.name](...entry.params.map(arg));
+            record += `  = ${Array.isArray(result) ? result.map(show) : show(result)}\n`;
+          } catch (e) {
+            record += `  threw ${kind(e)}\n`;
+          } finally {
+            depth--;
+          }
+        }
+        return i ^ 1;
+      },
       f64: (a, b) => {
         record += `  f64(${show(a)}, ${show(b)})\n`;
         return [a * 2 + 1, b / 2];
       },
     };
+    let current = null;
+    let depth = 0;
     let module;
     try {
       module = new WebAssembly.Module(bytes);
@@ -145,20 +174,15 @@
           break;
         }
         const args = entry.params.map(arg);
+        current = exports;
         calls++;
         try {
           const result = exports[entry.name](...args);
           record += `f${meta.indexOf(entry)}(${args.map(show)}) = ${Array.isArray(result) ? result.map(show) : show(result)}\n`;
         } catch (e) {
-          const kind =
-            e instanceof WebAssembly.RuntimeError
-              ? 'trap'
-              : e instanceof RangeError
-                ? 'stack'
-                : e.constructor.name;
-          if (kind === 'trap') traps++;
-          if (kind === 'stack') overflows++;
-          record += `f${meta.indexOf(entry)}(${args.map(show)}) threw ${kind}\n`;
+          const what = kind(e);
+          if (what === 'trap') traps++;
+          record += `f${meta.indexOf(entry)}(${args.map(show)}) threw ${what}\n`;
         }
         observe(exports);
       }

@@ -25,7 +25,8 @@ fn entropy(seed: u64, len: usize) -> Vec<u8> {
 }
 
 /// The JavaScript functions a module may import (`differential.js` has them): calls from wasm to
-/// JavaScript with multi-value results and externref, as wasm-bindgen's glue makes them.
+/// JavaScript with multi-value results and externref, as wasm-bindgen's glue makes them, and
+/// `reenter`, which calls back into the module while the caller's frame waits below.
 fn imports(floats: bool) -> Vec<u8> {
     let float = if floats {
         r#"(import "env" "f64" (func (param f64 f32) (result f64 f32)))"#
@@ -40,6 +41,7 @@ fn imports(floats: bool) -> Vec<u8> {
             (import "env" "ref" (func (param externref i32) (result externref)))
             (import "env" "void" (func (param i32 i64 externref)))
             (import "env" "nothing" (func))
+            (import "env" "reenter" (func (param i32) (result i32)))
             {float})"#
     ))
     .expect("the imports parse")
