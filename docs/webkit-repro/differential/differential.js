@@ -118,8 +118,8 @@
       // the `i`th exported function, three calls deep at most.
       reenter: (i) => {
         record += `  reenter(${i})\n`;
-        if (depth < 3) {
-          const functions = meta.filter((entry) => entry.params);
+        const functions = meta.filter((entry) => entry.params && !entry.reexported);
+        if (depth < 3 && functions.length) {
           const entry = functions[(i >>> 0) % functions.length];
           depth++;
           try {
@@ -165,7 +165,7 @@
     };
     for (let round = 0; round < passes; round++) {
       for (const entry of meta) {
-        if (!entry.params) continue;
+        if (!entry.params || entry.reexported) continue;
         let exports;
         try {
           exports = new WebAssembly.Instance(module, { env }).exports;
