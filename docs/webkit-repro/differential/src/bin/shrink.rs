@@ -1,7 +1,7 @@
 //! Shrinks a module that V8 and JavaScriptCore disagree on (wasm-shrink), keeping only changes
 //! after which they still disagree, and writes the smallest it found (and, beside it with `.bin`
 //! added, a bundle of it for `differential.js`, whose `detail` shows each engine's record):
-//!   shrink [--no-floats] <seed> <out.wasm> [NAME=VALUE ...]
+//!   shrink [--no-floats] <seed or .wasm file> <out.wasm> [NAME=VALUE ...]
 //! The NAME=VALUE pairs are JavaScriptCore's settings (`JSC_useOMGJIT=0`, …). Both engines run
 //! the module as `run.sh` does (`differential.js`, 20 rounds); a candidate counts only if both
 //! finish it, neither overflows its stack, and their records differ.
@@ -28,7 +28,7 @@ fn main() -> anyhow::Result<()> {
         _ => (true, &args[..]),
     };
     let [seed, out, settings @ ..] = args else {
-        anyhow::bail!("usage: shrink [--no-floats] <seed> <out.wasm> [NAME=VALUE ...]");
+        anyhow::bail!("usage: shrink [--no-floats] <seed or .wasm> <out.wasm> [NAME=VALUE ...]");
     };
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let candidate = std::env::temp_dir().join(format!("shrink-{}.bin", std::process::id()));
@@ -65,10 +65,12 @@ fn main() -> anyhow::Result<()> {
             _ => false,
         })
     };
-    let seed: u64 = seed.parse()?;
     let attempts = std::env::var("SHRINK_ATTEMPTS").map_or(Ok(2_000), |a| a.parse())?;
-    let start = module(seed, floats);
-    anyhow::ensure!(disagree(&start)?, "the engines agree on seed {seed}");
+    let start = match seed.parse() {
+        Ok(seed) => module(seed, floats),
+        Err(_) => std::fs::read(seed)?,
+    };
+    anyhow::ensure!(disagree(&start)?, "the engines agree on {seed}");
     let info = wasm_shrink::WasmShrink::default()
         .attempts(attempts)
         .run(start, disagree)?;
@@ -77,7 +79,7 @@ fn main() -> anyhow::Result<()> {
     bundle(&mut one, &info.output);
     std::fs::write(format!("{out}.bin"), one)?;
     println!(
-        "seed {seed}: {} bytes shrunk to {}",
+        "{seed}: {} bytes shrunk to {}",
         info.input_size, info.output_size
     );
     Ok(())
