@@ -35,6 +35,7 @@ fuzz:
 	fuzz/afl.sh
 
 # The browser suites in WebKitGTK alone (make test runs them too, layer wasm-webkit):
-# scripts/test-webkit.sh.
+# scripts/test-webkit.sh, then the JavaScriptCore faults it is set against (tests/webkit/).
 test-webkit: tools
 	scripts/test-webkit.sh
+	node --test tests/webkit/

@@ -78,8 +78,9 @@ layer wasm-chrome  WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 # The browser suites (IndexedDB contract, reopen, upgrades) in Firefox ESR (geckodriver).
 layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} wasm-pack test --headless --firefox -- --test wasm_browser --test wasm_idb
 # The same suites in WebKitGTK: its wasm in the baseline JIT only, Xvfb never resetting
-# (scripts/test-webkit.sh; docs/webkit.md says why).
-layer wasm-webkit  scripts/test-webkit.sh
+# (scripts/test-webkit.sh; docs/webkit.md says why), then the JavaScriptCore faults that setting
+# is chosen against, each still wrong in this WebKitGTK and right in Node (tests/webkit/).
+layer wasm-webkit  'scripts/test-webkit.sh; s=$?; node --test tests/webkit/ && exit $s'
 # Rust code on the official Azure SDK against azqueue in its process (the azure-sdk feature,
 # docs/testing-rust.md): the feature's lint, transport tests and doc tests, then
 # examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox.
