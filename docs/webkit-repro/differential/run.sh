@@ -2,7 +2,8 @@
 # Runs random modules in V8 (Node) and in JavaScriptCore under several tier settings, and
 # prints each module whose observations differ from V8's (issue 23; README.md):
 #   differential/run.sh <first seed> <batches> [modules a batch, default 200] [rounds, default 20]
-# DIFF_FLOATS=0: modules without floating-point values or instructions.
+# DIFF_KIND=integers: modules without floating-point values or instructions; DIFF_KIND=rust-like:
+# integers only, no multi-value blocks or results, larger functions (src/lib.rs, `Kind`).
 # One line a batch: the settings, and for each the seeds that differed; the last line the tally.
 # Needs ../jsc-run (see ../README.md) and `cargo build --release` here.
 set -euo pipefail
@@ -24,7 +25,12 @@ declare -A differed
 modules=0
 for ((b = 0; b < batches; b++)); do
   seed=$((first + b * size))
-  $generate $([ "${DIFF_FLOATS:-1}" = 0 ] && echo --no-floats) $seed $size $work/bundle.bin
+  case ${DIFF_KIND:-floats} in
+    integers) flag=--no-floats ;;
+    rust-like) flag=--rust-like ;;
+    *) flag= ;;
+  esac
+  $generate $flag $seed $size $work/bundle.bin
   node ../node-run.mjs $work/bundle.bin $rounds differential/differential.js > $work/v8.txt
   [ $(wc -l < $work/v8.txt) = $((size + 1)) ] || { echo "V8 did not finish seeds $seed.." >&2; exit 1; }
   line="seeds $seed..$((seed + size - 1)):"

@@ -28,17 +28,20 @@ pub fn entropy(seed: u64, len: usize) -> Vec<u8> {
 /// The JavaScript functions a module may import (`differential.js` has them): calls from wasm to
 /// JavaScript with multi-value results and externref, as wasm-bindgen's glue makes them, and
 /// `reenter`, which calls back into the module while the caller's frame waits below.
-pub fn imports(floats: bool) -> Vec<u8> {
-    let float = if floats {
-        r#"(import "env" "f64" (func (param f64 f32) (result f64 f32)))"#
-    } else {
-        ""
+pub fn imports(kind: Kind) -> Vec<u8> {
+    let float = match kind {
+        Kind::Floats => r#"(import "env" "f64" (func (param f64 f32) (result f64 f32)))"#,
+        _ => "",
+    };
+    let multi = match kind {
+        Kind::RustLike => "",
+        _ => r#"(import "env" "multi" (func (param i32 i64) (result i32 i64)))"#,
     };
     wat::parse_str(format!(
         r#"(module
             (import "env" "i32" (func (param i32) (result i32)))
             (import "env" "i64" (func (param i64 i32) (result i64)))
-            (import "env" "multi" (func (param i32 i64) (result i32 i64)))
+            {multi}
             (import "env" "ref" (func (param externref i32) (result externref)))
             (import "env" "void" (func (param i32 i64 externref)))
             (import "env" "nothing" (func))
@@ -48,15 +51,39 @@ pub fn imports(floats: bool) -> Vec<u8> {
     .expect("the imports parse")
 }
 
-pub fn config(floats: bool) -> Config {
+/// What the modules hold.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// Integers and floats.
+    Floats,
+    /// Integers only.
+    Integers,
+    /// Integers only, without multi-value blocks or results (block parameters among them), in
+    /// larger functions: closer to what rustc writes.
+    RustLike,
+}
+
+impl Kind {
+    /// The kind a command line's first argument names (`--no-floats`, `--rust-like`), if any.
+    pub fn from_flag(flag: &str) -> Option<Kind> {
+        match flag {
+            "--no-floats" => Some(Kind::Integers),
+            "--rust-like" => Some(Kind::RustLike),
+            _ => None,
+        }
+    }
+}
+
+pub fn config(kind: Kind) -> Config {
+    let rust_like = kind == Kind::RustLike;
     Config {
-        allow_floats: floats,
-        available_imports: Some(imports(floats)),
+        allow_floats: kind == Kind::Floats,
+        available_imports: Some(imports(kind)),
         max_imports: 7,
         min_types: 1,
         min_funcs: 2,
-        max_funcs: 12,
-        max_instructions: 400,
+        max_funcs: if rust_like { 20 } else { 12 },
+        max_instructions: if rust_like { 1_500 } else { 400 },
         max_memories: 1,
         max_memory32_bytes: 2 * 65_536,
         memory_max_size_required: true,
@@ -68,7 +95,7 @@ pub fn config(floats: bool) -> Config {
         disallow_traps: true,
         allow_start_export: false,
         // What rustc's wasm32 output and wasm-bindgen's glue use, as JavaScriptCore 2.50 runs it.
-        multi_value_enabled: true,
+        multi_value_enabled: !rust_like,
         reference_types_enabled: true,
         bulk_memory_enabled: true,
         sign_extension_ops_enabled: true,
@@ -182,9 +209,9 @@ pub fn exports_json(bytes: &[u8]) -> String {
 }
 
 /// The module of a seed, its loops bounded by fuel.
-pub fn module(seed: u64, floats: bool) -> Vec<u8> {
+pub fn module(seed: u64, kind: Kind) -> Vec<u8> {
     let data = entropy(seed, 64 * 1024);
-    let mut module = Module::new(config(floats), &mut Unstructured::new(&data)).expect("module");
+    let mut module = Module::new(config(kind), &mut Unstructured::new(&data)).expect("module");
     module.ensure_termination(2_000).expect("fuel");
     module.to_bytes()
 }

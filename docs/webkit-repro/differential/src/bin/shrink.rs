@@ -1,13 +1,13 @@
 //! Shrinks a module that V8 and JavaScriptCore disagree on (wasm-shrink), keeping only changes
 //! after which they still disagree, and writes the smallest it found (and, beside it with `.bin`
 //! added, a bundle of it for `differential.js`, whose `detail` shows each engine's record):
-//!   shrink [--no-floats] <seed or .wasm file> <out.wasm> [NAME=VALUE ...]
+//!   shrink [--no-floats | --rust-like] <seed or .wasm file> <out.wasm> [NAME=VALUE ...]
 //! The NAME=VALUE pairs are JavaScriptCore's settings (`JSC_useOMGJIT=0`, …). Both engines run
 //! the module as `run.sh` does (`differential.js`, 20 rounds); a candidate counts only if both
 //! finish it, neither overflows its stack, and their records differ.
 use std::path::Path;
 use std::process::Command;
-use tierup_differential::{bundle, module};
+use tierup_differential::{Kind, bundle, module};
 
 const ROUNDS: &str = "20";
 
@@ -23,12 +23,14 @@ fn line(output: std::io::Result<std::process::Output>) -> Option<Vec<String>> {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (floats, args) = match args.first().map(String::as_str) {
-        Some("--no-floats") => (false, &args[1..]),
-        _ => (true, &args[..]),
+    let (kind, args) = match args.first().and_then(|flag| Kind::from_flag(flag)) {
+        Some(kind) => (kind, &args[1..]),
+        None => (Kind::Floats, &args[..]),
     };
     let [seed, out, settings @ ..] = args else {
-        anyhow::bail!("usage: shrink [--no-floats] <seed or .wasm> <out.wasm> [NAME=VALUE ...]");
+        anyhow::bail!(
+            "usage: shrink [--no-floats | --rust-like] <seed or .wasm> <out.wasm> [NAME=VALUE ...]"
+        );
     };
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let candidate = std::env::temp_dir().join(format!("shrink-{}.bin", std::process::id()));
@@ -67,7 +69,7 @@ fn main() -> anyhow::Result<()> {
     };
     let attempts = std::env::var("SHRINK_ATTEMPTS").map_or(Ok(2_000), |a| a.parse())?;
     let start = match seed.parse() {
-        Ok(seed) => module(seed, floats),
+        Ok(seed) => module(seed, kind),
         Err(_) => std::fs::read(seed)?,
     };
     anyhow::ensure!(disagree(&start)?, "the engines agree on {seed}");
