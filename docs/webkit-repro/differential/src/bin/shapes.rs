@@ -1,7 +1,12 @@
 //! Counts, in each module named, the shapes of the JavaScriptCore faults docs/webkit.md lists
-//! (`cargo run --release --bin shapes -- <module.wasm> ...`): `copysign` right after a constant,
-//! `i32.shr_u` of two constants by 32 or more, loops with two or more float parameters (and
-//! blocks, loops and ifs with parameters at all), and imported functions exported again.
+//! (`cargo run --release --bin shapes -- <module.wasm> ...`): `copysign` at all and with a
+//! constant sign, `i32.shr_u` of two constants and by a constant 32 or more, loops with two or
+//! more float parameters (and blocks, loops and ifs with parameters at all), and imported
+//! functions exported again. "Constant" is what the baseline JIT sees as one: a `const`, or an
+//! arithmetic operation on constants (it folds them as it compiles), with nothing but `nop`,
+//! `data.drop` and `elem.drop` between; the operand stack is followed through straight-line
+//! arithmetic only and forgotten at anything else, so a constant reached some other way is not
+//! counted.
 use wasmparser::{
     BlockType, CompositeInnerType, ExternalKind, FuncType, Operator, Parser, Payload, TypeRef,
     ValType,
@@ -10,12 +15,49 @@ use wasmparser::{
 #[derive(Default)]
 struct Shapes {
     functions: usize,
+    copysign: usize,
     copysign_of_constant: usize,
     shr_u_of_constants: usize,
     shr_u_of_constants_by_32_or_more: usize,
     with_parameters: usize,
     loops_with_float_parameters: usize,
     exported_imports: usize,
+}
+
+/// Moves the followed operand stack past `op`: a constant pushes its value (i32 and i64 ones; a
+/// float constant pushes a constant of no integer value), arithmetic on constants pushes a
+/// constant (the count of an `i32.shr_u` needs only the value of its last operand, kept for
+/// `i32` ones), `nop` and the drops of segments change nothing, and anything else forgets the
+/// stack.
+fn follow(op: &Operator, stack: &mut Vec<Option<i64>>) {
+    use Operator::*;
+    let unary = |stack: &mut Vec<Option<i64>>, value: fn(i64) -> i64| {
+        let top = stack.pop().flatten();
+        stack.push(top.map(value));
+    };
+    match op {
+        I32Const { value } => stack.push(Some(i64::from(*value))),
+        I64Const { value } => stack.push(Some(*value)),
+        F32Const { .. } | F64Const { .. } => stack.push(Some(0)),
+        Nop | DataDrop { .. } | ElemDrop { .. } => {}
+        I32Extend8S => unary(stack, |v| i64::from(v as i8)),
+        I32Extend16S => unary(stack, |v| i64::from(v as i16)),
+        I32Eqz | I32Clz | I32Ctz | I32Popcnt | I64Eqz | I64Clz | I64Ctz | I64Popcnt
+        | I64Extend8S | I64Extend16S | I64Extend32S | I32WrapI64 | I64ExtendI32S
+        | I64ExtendI32U | F32Neg | F64Neg | F32Abs | F64Abs => {
+            // A constant still, of a value not followed (only i32.shr_u counts need one).
+            unary(stack, |_| i64::MIN)
+        }
+        I32Add | I32Sub | I32Mul | I32And | I32Or | I32Xor | I32Shl | I32ShrS | I32ShrU
+        | I32Rotl | I32Rotr | I64Add | I64Sub | I64Mul | I64And | I64Or | I64Xor | I64Shl
+        | I64ShrS | I64ShrU | I64Rotl | I64Rotr | F32Add | F32Sub | F32Mul | F64Add | F64Sub
+        | F64Mul | F32Copysign | F64Copysign => {
+            let b = stack.pop().flatten();
+            let a = stack.pop().flatten();
+            stack.push(a.and(b).map(|_| i64::MIN));
+        }
+        _ => stack.clear(),
+    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -54,19 +96,20 @@ fn main() -> anyhow::Result<()> {
                 Payload::CodeSectionEntry(body) => {
                     found.functions += 1;
                     let mut reader = body.get_operators_reader()?;
-                    // The two operators before this one, when they were constants.
-                    let mut before: [Option<i64>; 2] = [None, None];
-                    let mut after_float_constant = false;
+                    // Whether each value on the operand stack is a constant, as far as it is
+                    // followed (see the top of this file); unknown values are not constants.
+                    let mut stack: Vec<Option<i64>> = Vec::new();
                     while !reader.eof() {
                         let op = reader.read()?;
                         match op {
-                            Operator::F32Copysign | Operator::F64Copysign
-                                if after_float_constant =>
-                            {
-                                found.copysign_of_constant += 1
+                            Operator::F32Copysign | Operator::F64Copysign => {
+                                found.copysign += 1;
+                                if matches!(stack.last(), Some(Some(_))) {
+                                    found.copysign_of_constant += 1;
+                                }
                             }
                             Operator::I32ShrU => {
-                                if let [Some(_), Some(count)] = before {
+                                if let [.., Some(_), Some(count)] = stack[..] {
                                     found.shr_u_of_constants += 1;
                                     if !(0..32).contains(&count) {
                                         found.shr_u_of_constants_by_32_or_more += 1;
@@ -93,23 +136,18 @@ fn main() -> anyhow::Result<()> {
                             }
                             _ => {}
                         }
-                        after_float_constant =
-                            matches!(op, Operator::F32Const { .. } | Operator::F64Const { .. });
-                        let constant = match op {
-                            Operator::I32Const { value } => Some(i64::from(value)),
-                            _ => None,
-                        };
-                        before = [before[1], constant];
+                        follow(&op, &mut stack);
                     }
                 }
                 _ => {}
             }
         }
         println!(
-            "{path}: {} functions; copysign of a constant {}; i32.shr_u of two constants {} \
-             ({} by 32 or more); blocks, loops and ifs with parameters {} (loops with 2+ float \
+            "{path}: {} functions; copysign {} ({} of a constant); i32.shr_u of two constants {} \
+             ({} by a count that may be 32 or more); blocks, loops and ifs with parameters {} (loops with 2+ float \
              ones {}); exported imports {}",
             found.functions,
+            found.copysign,
             found.copysign_of_constant,
             found.shr_u_of_constants,
             found.shr_u_of_constants_by_32_or_more,
