@@ -4,9 +4,8 @@
 //! after arithmetic, so any two engines must agree on every call's results, on the calls it makes
 //! to its imports, and on the memory and globals after it.
 //! The bundle is, per module: a u32 length and a JSON line of its exports' types, then a u32
-//! length and the module's bytes (little-endian lengths). The `tierup-differential` binary writes
-//! bundles, `shrink` shrinks a module that two engines disagree on, `shapes` counts the shapes of
-//! the faults found.
+//! length and the module's bytes (little-endian lengths). The `tierup-differential` binary
+//! writes bundles, and `shrink` shrinks a module that two engines disagree on.
 use arbitrary::Unstructured;
 use std::fmt::Write as _;
 use wasm_smith::{Config, Module};
