@@ -8,6 +8,8 @@
 # Needs ../jsc-run (see ../README.md) and `cargo build --release` here.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Each setting below is all of JavaScriptCore's options that differ from its defaults.
+while read -r name; do unset "$name"; done < <(compgen -e | grep '^JSC_' || true)
 first=${1:?first seed}; batches=${2:?batches}; size=${3:-200}; rounds=${4:-20}
 work=${DIFF_WORK:-/tmp/tierup-differential}; mkdir -p "$work"
 generate=target/release/tierup-differential

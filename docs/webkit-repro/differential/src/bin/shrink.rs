@@ -54,6 +54,10 @@ fn main() -> anyhow::Result<()> {
             here.join("differential.js").as_os_str(),
             ROUNDS.as_ref(),
         ]);
+        // The settings named are all of JavaScriptCore's options that differ from its defaults.
+        for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("JSC_")) {
+            jsc.env_remove(name);
+        }
         for pair in settings {
             if let Some((name, value)) = pair.split_once('=') {
                 jsc.env(name, value);
@@ -76,6 +80,7 @@ fn main() -> anyhow::Result<()> {
     let info = wasm_shrink::WasmShrink::default()
         .attempts(attempts)
         .run(start, disagree)?;
+    let _ = std::fs::remove_file(&candidate);
     std::fs::write(out, &info.output)?;
     let mut one = Vec::new();
     bundle(&mut one, &info.output);
