@@ -38,28 +38,44 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
+ * Runs a reproduction under JavaScriptCore, with `settings` its only options off their defaults.
+ * @param {string} script
+ * @param {Record<string, string>} settings
+ * @param {number} passes
+ */
+function inJavaScriptCore(script, settings, passes) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('JSC_')),
+  );
+  const run = spawnSync(jscRun, ['/dev/null', script, String(passes)], {
+    cwd: repro,
+    env: { ...clean, ...settings },
+    encoding: 'utf8',
+  });
+  return { status: run.status, out: run.stdout.trim() };
+}
+
+/**
+ * Runs a reproduction under Node.
+ * @param {string} script
+ * @param {number} passes
+ */
+function inNode(script, passes) {
+  const run = spawnSync(process.execPath, ['node-run.mjs', '/dev/null', String(passes), script], {
+    cwd: repro,
+    encoding: 'utf8',
+  });
+  return { status: run.status, out: run.stdout.trim() };
+}
+
+/**
  * Runs a reproduction under JavaScriptCore and under Node; returns what each printed.
  * @param {string} script
  * @param {Record<string, string>} settings JavaScriptCore's options
  * @param {number} passes
  */
 function run(script, settings, passes) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('JSC_')),
-  );
-  const jsc = spawnSync(jscRun, ['/dev/null', script, String(passes)], {
-    cwd: repro,
-    env: { ...clean, ...settings },
-    encoding: 'utf8',
-  });
-  const node = spawnSync(process.execPath, ['node-run.mjs', '/dev/null', String(passes), script], {
-    cwd: repro,
-    encoding: 'utf8',
-  });
-  return {
-    jsc: { status: jsc.status, out: jsc.stdout.trim() },
-    node: { status: node.status, out: node.stdout.trim() },
-  };
+  return { jsc: inJavaScriptCore(script, settings, passes), node: inNode(script, passes) };
 }
 
 test('the baseline JIT gives copysign(±0, negative constant) the sign of +0', () => {
@@ -92,7 +108,10 @@ test("a loop's second float parameter is lost as the loop enters optimized code"
   assert.equal(wrong.length, 5, jsc.out);
   for (const line of wrong) assert.match(line, /^round \d, a loop of \d+: .*, not 3\.5$/);
   // And the baseline JIT alone, make test's setting, keeps it.
-  assert.deepEqual(run('omg-osr-loop-params.js', baselineOnly, 5).jsc, { status: 0, out: 'ok' });
+  assert.deepEqual(inJavaScriptCore('omg-osr-loop-params.js', baselineOnly, 5), {
+    status: 0,
+    out: 'ok',
+  });
 });
 
 test('a re-exported JavaScript import gets its caller values unconverted', () => {

@@ -25,13 +25,13 @@ settings=(
 )
 declare -A differed
 modules=0
+case ${DIFF_KIND:-floats} in
+  integers) flag=--no-floats ;;
+  rust-like) flag=--rust-like ;;
+  *) flag= ;;
+esac
 for ((b = 0; b < batches; b++)); do
   seed=$((first + b * size))
-  case ${DIFF_KIND:-floats} in
-    integers) flag=--no-floats ;;
-    rust-like) flag=--rust-like ;;
-    *) flag= ;;
-  esac
   $generate $flag $seed $size $work/bundle.bin
   node ../node-run.mjs $work/bundle.bin $rounds differential/differential.js > $work/v8.txt
   [ $(wc -l < $work/v8.txt) = $((size + 1)) ] || { echo "V8 did not finish seeds $seed.." >&2; exit 1; }
