@@ -89,7 +89,7 @@
     let calls = 0;
     let traps = 0;
     overflows = 0;
-    // The functions a module may import (docs/webkit-repro/differential/src/main.rs, `imports`);
+    // The functions a module may import (docs/webkit-repro/differential/src/lib.rs, `imports`);
     // each call is part of the record.
     const env = {
       i32: (a) => {
@@ -118,9 +118,8 @@
       // the `i`th exported function, three calls deep at most.
       reenter: (i) => {
         record += `  reenter(${i})\n`;
-        const functions = meta.filter((entry) => entry.params && !entry.reexported);
-        if (depth < 3 && functions.length) {
-          const entry = functions[(i >>> 0) % functions.length];
+        if (depth < 3 && callable.length) {
+          const entry = callable[(i >>> 0) % callable.length];
           depth++;
           try {
             const result = current[entry.name](...entry.params.map(arg));
@@ -150,24 +149,25 @@
       continue;
     }
     const names = WebAssembly.Module.exports(module).map((e) => e.name);
-    meta.forEach((entry, i) => (entry.name = names[i]));
+    meta.forEach((entry, i) => Object.assign(entry, { name: names[i], index: i }));
+    // The functions called: the module's own (an imported one exported again is not).
+    const callable = meta.filter((entry) => entry.params && !entry.reexported);
     const observe = (exports) => {
       for (const entry of meta) {
         const value = exports[entry.name];
         if (value instanceof WebAssembly.Memory)
           record += `  memory ${value.buffer.byteLength} ${hashMemory(value.buffer)}\n`;
         else if (value instanceof WebAssembly.Global)
-          record += `  global ${meta.indexOf(entry)} ${show(value.value)}\n`;
+          record += `  global ${entry.index} ${show(value.value)}\n`;
         else if (value instanceof WebAssembly.Table) {
-          let t = `  table ${meta.indexOf(entry)} ${value.length}:`;
+          let t = `  table ${entry.index} ${value.length}:`;
           for (let i = 0; i < value.length; i++) t += ` ${show(value.get(i))}`;
           record += `${t}\n`;
         }
       }
     };
     for (let round = 0; round < passes; round++) {
-      for (const entry of meta) {
-        if (!entry.params || entry.reexported) continue;
+      for (const entry of callable) {
         let exports;
         try {
           exports = new WebAssembly.Instance(module, { env }).exports;
@@ -180,11 +180,11 @@
         calls++;
         try {
           const result = exports[entry.name](...args);
-          record += `f${meta.indexOf(entry)}(${args.map(show)}) = ${Array.isArray(result) ? result.map(show) : show(result)}\n`;
+          record += `f${entry.index}(${args.map(show)}) = ${Array.isArray(result) ? result.map(show) : show(result)}\n`;
         } catch (e) {
           const what = kind(e);
           if (what === 'trap') traps++;
-          record += `f${meta.indexOf(entry)}(${args.map(show)}) threw ${what}\n`;
+          record += `f${entry.index}(${args.map(show)}) threw ${what}\n`;
         }
         observe(exports);
       }
