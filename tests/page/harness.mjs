@@ -291,6 +291,22 @@ export async function attributeOf(page, selector, name) {
 
 // ── driving the page through its controls ─────────────────────────────────────────────
 
+/**
+ * Waits for the guide to stop at `on` (a moment of the scenario), then for two frames: the banner
+ * is shown as the moment ticks, the clock beside it only on the next frame the page draws.
+ * @param {Page} page
+ * @param {string} on
+ */
+export async function stopAt(page, on) {
+  await page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, {
+    timeout: 20_000,
+  });
+  await page.evaluate(
+    () =>
+      new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn(null)))),
+  );
+}
+
 /** @param {Page} page */
 export async function elapsed(page) {
   return Number(await page.getAttribute('[data-testid=clock]', 'data-elapsed-ms'));

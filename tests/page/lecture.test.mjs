@@ -14,6 +14,7 @@ import {
   screenshot,
   setStep,
   stepTo,
+  stopAt,
   pageSuite,
   attributeOf,
   textOf,
@@ -80,14 +81,6 @@ async function scrubTo(page, seconds) {
   );
   await page.waitForFunction((n) => Number(document.body.dataset.seeks ?? 0) > n, seeks);
 }
-
-/**
- * Waits for the guide to stop at `on` (a moment of the scenario).
- * @param {Page} page
- * @param {string} on
- */
-const stopAt = (page, on) =>
-  page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, { timeout: 20_000 });
 
 /**
  * The clock's reading once it shows `ms`: a stop's banner can be drawn a frame before the clock

@@ -13,6 +13,7 @@ import {
   screenshot,
   setStep,
   stepTo,
+  stopAt,
   pageSuite,
   attributeOf,
   textOf,
@@ -133,9 +134,7 @@ describe('time travel', () => {
    */
   async function visitMoments(page, seen) {
     for (const on of ['reappeared', 'redelivered', 'stale-delete']) {
-      await page.waitForSelector(`[data-testid=guide]:not([hidden])[data-on="${on}"]`, {
-        timeout: 20_000,
-      });
+      await stopAt(page, on);
       assert.equal(
         await page.getAttribute('[data-testid=play-pause]', 'aria-pressed'),
         'false',
@@ -170,10 +169,10 @@ describe('time travel', () => {
     const page = await open();
     await chooseScenario(page, 'scheduled');
     await page.click('[data-testid=next-moment]');
-    await page.waitForSelector('[data-testid=guide]:not([hidden])[data-on="expired"]');
+    await stopAt(page, 'expired');
     assert.equal(await elapsed(page), 15_000);
     await page.click('[data-testid=next-moment]');
-    await page.waitForSelector('[data-testid=guide]:not([hidden])[data-on="scheduled-visible"]');
+    await stopAt(page, 'scheduled-visible');
     assert.equal(await elapsed(page), 20_000);
     assert.match(await textOf(page, '[data-testid=guide-text]'), /20 s delay/);
   });
