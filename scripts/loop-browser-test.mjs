@@ -6,10 +6,19 @@
 // 45 MB debug wasm is processed once, not per run; each run is then a new WebDriver session
 // (a new browser process) that loads the page, which runs the one test, and the page's output
 // is read as the runner reads it. A failed run's page output is kept in $LOOP_LOGS; nothing is
-// retried. The last line is the tally:
+// retried (LOOP_COLD_CACHE=1: each run with an empty cache directory, below). The last line is
+// the tally:
 //   loop <browser> <test>: <runs> runs, <passed> passed, <failed> failed
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 
 const [browser, runsText, wasm, test] = process.argv.slice(2);
@@ -78,8 +87,12 @@ if (!driverCommand) throw new Error(`unknown browser ${browser}`);
 // The driver's output and the browser's (WebKitGTK's WebProcess writes crashes and JSC's
 // messages there) go to one file beside the failed runs' logs.
 const driverLog = openSync(`${logs}/driver.log`, 'a');
+// LOOP_COLD_CACHE=1: the browser's cache directory (XDG_CACHE_HOME: Mesa's shader cache,
+// GStreamer's plugin registry) is emptied before each run, as on a machine's first browser run.
+const coldCache = process.env.LOOP_COLD_CACHE === '1' ? `${logs}/cold-cache` : null;
 const driver = spawn(driverCommand, [`--port=${driverPort}`], {
   stdio: ['ignore', driverLog, driverLog],
+  env: coldCache ? { ...process.env, XDG_CACHE_HOME: coldCache } : process.env,
 });
 const base = `http://127.0.0.1:${driverPort}`;
 /** The session of the run under way, ended with the loop if it is stopped (SIGTERM, SIGINT). */
@@ -260,6 +273,7 @@ let failed = 0;
 for (let run = 1; run <= runs; run++) {
   let output;
   writeSync(driverLog, `--- run ${run} ${new Date().toISOString()}\n`);
+  if (coldCache) rmSync(coldCache, { recursive: true, force: true });
   try {
     output = await runOnce();
   } catch (e) {
