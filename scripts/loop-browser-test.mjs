@@ -6,8 +6,8 @@
 // 45 MB debug wasm is processed once, not per run; each run is then a new WebDriver session
 // (a new browser process) that loads the page, which runs the one test, and the page's output
 // is read as the runner reads it. A failed run's page output is kept in $LOOP_LOGS; nothing is
-// retried (LOOP_COLD_CACHE=1: each run with an empty cache directory, below). The last line is
-// the tally:
+// retried (LOOP_COLD_CACHE=1 and LOOP_DROP_PAGE_CACHE=1: each run with cold caches, below). The
+// last line is the tally:
 //   loop <browser> <test>: <runs> runs, <passed> passed, <failed> failed
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -90,6 +90,7 @@ const driverLog = openSync(`${logs}/driver.log`, 'a');
 // LOOP_COLD_CACHE=1: the browser's cache directory (XDG_CACHE_HOME: Mesa's shader cache,
 // GStreamer's plugin registry) is emptied before each run, as on a machine's first browser run.
 const coldCache = process.env.LOOP_COLD_CACHE === '1' ? `${logs}/cold-cache` : null;
+const dropPageCache = process.env.LOOP_DROP_PAGE_CACHE === '1';
 const driver = spawn(driverCommand, [`--port=${driverPort}`], {
   stdio: ['ignore', driverLog, driverLog],
   env: coldCache ? { ...process.env, XDG_CACHE_HOME: coldCache } : process.env,
@@ -274,6 +275,12 @@ for (let run = 1; run <= runs; run++) {
   let output;
   writeSync(driverLog, `--- run ${run} ${new Date().toISOString()}\n`);
   if (coldCache) rmSync(coldCache, { recursive: true, force: true });
+  // LOOP_DROP_PAGE_CACHE=1 (root): the kernel's page cache dropped too, so the browser's
+  // libraries and the page's files are read from disk again, as on a machine just started.
+  if (dropPageCache) {
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+  }
   try {
     output = await runOnce();
   } catch (e) {
