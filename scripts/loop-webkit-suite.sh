@@ -7,7 +7,9 @@
 # /tmp/loop-webkit-suite): out.txt (a line a run, the tally last) and each failed run's log.
 # A run still going after HANG_AFTER s (default 120; a run takes 40-60 s here) gets its
 # WebProcesses' CPU times (twice, 5 s apart) and all their threads' stacks (gdb) recorded in
-# hang-<run>.txt, before the runner's own timeout kills them.
+# hang-<run>.txt, before the runner's own timeout kills them. LOOP_COLD_CACHE=1 empties the
+# browser's cache directory (XDG_CACHE_HOME) before each run, LOOP_DROP_PAGE_CACHE=1 (root) drops
+# the kernel's page cache: a machine's first browser run, each time.
 set -uo pipefail
 runs=${1:?number of runs}; shift
 dir=${LOOP_LOGS:-/tmp/loop-webkit-suite}; mkdir -p "$dir"
@@ -38,6 +40,8 @@ dump() { # $1 run, $2 root pid
 }
 passed=0; failed=0
 for i in $(seq 1 $runs); do
+  if [ "${LOOP_COLD_CACHE:-}" = 1 ]; then rm -rf "$dir/cold-cache"; export XDG_CACHE_HOME=$dir/cold-cache; fi
+  if [ "${LOOP_DROP_PAGE_CACHE:-}" = 1 ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
   start=$(date +%s)
   nice -n 10 xvfb-run -a -s '-screen 0 1280x1024x24 -noreset' cargo test --target wasm32-unknown-unknown --test wasm_idb -- "$@" > $dir/run.log 2>&1 &
   cpid=$!; dumped=0
