@@ -129,10 +129,24 @@ async function wd(method, path, body) {
   return json.value;
 }
 
+// LOOP_PAGE_LOAD=none|eager: WebDriver's page load strategy. With `none` no command waits for
+// the browser's idea of a load in progress, so a page that stops answering under `normal` can
+// still be read (see pageState).
+const pageLoadStrategy = process.env.LOOP_PAGE_LOAD;
 const capabilities = {
   chrome: { 'goog:chromeOptions': { args: ['headless', 'disable-dev-shm-usage', 'no-sandbox'] } },
   firefox: { 'moz:firefoxOptions': { args: ['-headless'] } },
-  webkit: {},
+  // LOOP_CONSOLE=1: MiniBrowser writes the page's console to its output (the driver's log), as
+  // it happens, so a page that stops answering has still said how far it got.
+  webkit:
+    process.env.LOOP_CONSOLE === '1'
+      ? {
+          'webkitgtk:browserOptions': {
+            binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+            args: ['--automation', '--enable-write-console-messages-to-stdout=true'],
+          },
+        }
+      : {},
 }[browser];
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
@@ -214,15 +228,47 @@ function browserProcesses() {
   return lines.join('\n');
 }
 
+/**
+ * What the page says of itself, for a run without a result: its load state, the resources it
+ * fetched and when each ended, and its output. Bounded: a minute for the script and the load.
+ * @param {string} id the session
+ * @returns {Promise<string>}
+ */
+async function pageState(id) {
+  try {
+    await wd('POST', `/session/${id}/timeouts`, { script: 60_000, pageLoad: 60_000 });
+    const state = await wd('POST', `/session/${id}/execute/sync`, {
+      script: `return JSON.stringify({
+        readyState: document.readyState,
+        now: performance.now(),
+        resources: performance.getEntriesByType('resource').map((r) => ({
+          name: r.name, start: r.startTime, end: r.responseEnd, bytes: r.encodedBodySize,
+        })),
+        output: (document.getElementById('output')?.textContent ?? '').slice(-4000),
+      }, null, 1)`,
+      args: [],
+    });
+    return String(state);
+  } catch (e) {
+    return `no answer: ${e instanceof Error ? e.message : e}`;
+  }
+}
+
 /** One run: a new browser, the page, its output once it has a result line (or the time is up). */
 async function runOnce() {
   const started = Date.now();
   const after = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const session = /** @type {{ sessionId: string }} */ (
-    await wd('POST', '/session', { capabilities: { alwaysMatch: capabilities } })
+    await wd('POST', '/session', {
+      capabilities: {
+        alwaysMatch: pageLoadStrategy ? { ...capabilities, pageLoadStrategy } : capabilities,
+      },
+    })
   );
   const id = session.sessionId;
   current = id;
+  // A minute, not WebDriver's five, for any command waiting on a load (the page loads in seconds).
+  await wd('POST', `/session/${id}/timeouts`, { pageLoad: 60_000 });
   let output = '';
   let step = 'loading the page';
   try {
@@ -242,22 +288,14 @@ async function runOnce() {
     }
     if (!/test result: /.test(output)) {
       output += `\nno result after ${after()}; the browser's processes:\n${browserProcesses()}`;
+      output += `\nthe page's state:\n${await pageState(id)}`;
     }
   } catch (e) {
     // The page did not answer (a hung, busy or crashed WebProcess): say at which step and when,
     // and what the page shows if it answers once more within a minute. Not a retry: the test is
     // not run again, its output is read once more.
     const processes = browserProcesses();
-    let then;
-    try {
-      await wd('POST', `/session/${id}/timeouts`, { script: 60_000 });
-      then = await wd('POST', `/session/${id}/execute/sync`, {
-        script: "return document.getElementById('output')?.textContent ?? ''",
-        args: [],
-      });
-    } catch (again) {
-      then = `no answer: ${again instanceof Error ? again.message : again}`;
-    }
+    const then = await pageState(id);
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(
       `${step}, failed after ${after()}: ${why}\nthe browser's processes:\n${processes}\npage output then:\n${then}`,
