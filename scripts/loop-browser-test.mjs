@@ -136,17 +136,7 @@ const pageLoadStrategy = process.env.LOOP_PAGE_LOAD;
 const capabilities = {
   chrome: { 'goog:chromeOptions': { args: ['headless', 'disable-dev-shm-usage', 'no-sandbox'] } },
   firefox: { 'moz:firefoxOptions': { args: ['-headless'] } },
-  // LOOP_CONSOLE=1: MiniBrowser writes the page's console to its output (the driver's log), as
-  // it happens, so a page that stops answering has still said how far it got.
-  webkit:
-    process.env.LOOP_CONSOLE === '1'
-      ? {
-          'webkitgtk:browserOptions': {
-            binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
-            args: ['--automation', '--enable-write-console-messages-to-stdout=true'],
-          },
-        }
-      : {},
+  webkit: {},
 }[browser];
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
