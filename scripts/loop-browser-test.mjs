@@ -219,8 +219,8 @@ function browserProcesses() {
 }
 
 /**
- * What the page says of itself, for a run without a result: its load state, the resources it
- * fetched and when each ended, and its output. Bounded: a minute for the script and the load.
+ * What the page says of itself, for a run without a result: its address and load state, the
+ * resources it fetched and when each ended, and its output. Bounded: a minute for the script and the load.
  * @param {string} id the session
  * @returns {Promise<string>}
  */
@@ -229,6 +229,7 @@ async function pageState(id) {
     await wd('POST', `/session/${id}/timeouts`, { script: 60_000, pageLoad: 60_000 });
     const state = await wd('POST', `/session/${id}/execute/sync`, {
       script: `return JSON.stringify({
+        url: location.href,
         readyState: document.readyState,
         now: performance.now(),
         resources: performance.getEntriesByType('resource').map((r) => ({
