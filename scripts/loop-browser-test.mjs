@@ -220,13 +220,14 @@ function browserProcesses() {
 
 /**
  * What the page says of itself, for a run without a result: its address and load state, the
- * resources it fetched and when each ended, and its output. Bounded: a minute for the script and the load.
+ * resources it fetched and when each ended, and its output. Bounded: a minute for the script
+ * (a load already has the session's minute).
  * @param {string} id the session
  * @returns {Promise<string>}
  */
 async function pageState(id) {
   try {
-    await wd('POST', `/session/${id}/timeouts`, { script: 60_000, pageLoad: 60_000 });
+    await wd('POST', `/session/${id}/timeouts`, { script: 60_000 });
     const state = await wd('POST', `/session/${id}/execute/sync`, {
       script: `return JSON.stringify({
         url: location.href,
@@ -289,7 +290,7 @@ async function runOnce() {
     const then = await pageState(id);
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(
-      `${step}, failed after ${after()}: ${why}\nthe browser's processes:\n${processes}\npage output then:\n${then}`,
+      `${step}, failed after ${after()}: ${why}\nthe browser's processes:\n${processes}\nthe page's state then:\n${then}`,
     );
   } finally {
     await wd('DELETE', `/session/${id}`).catch(() => {});
