@@ -10,17 +10,24 @@
       throw new Error(`import ${i.module}.${i.name} called`);
     };
   }
-  const { run, message, memory } = new WebAssembly.Instance(module, imports).exports;
+  const { run, message, panic_message, panic_message_len, memory } = new WebAssembly.Instance(
+    module,
+    imports,
+  ).exports;
+  const text = (at, length) => String.fromCharCode(...new Uint8Array(memory.buffer, at, length));
   for (let pass = 0; pass < passes; pass++) {
     let length;
     try {
       length = run(pass);
     } catch (e) {
-      return `pass ${pass}: ${e} ${e.stack ?? ''}`;
+      let panic = '';
+      try {
+        panic = `\npanic: ${text(panic_message(), panic_message_len())}`;
+      } catch {}
+      return `pass ${pass}: ${e} ${e.stack ?? ''}${panic}`;
     }
     if (length !== 0) {
-      const bytes = new Uint8Array(memory.buffer, message(), length);
-      return `pass ${pass}: ${String.fromCharCode(...bytes)}`;
+      return `pass ${pass}: ${text(message(), length)}`;
     }
   }
   return `ok: ${passes} passes`;

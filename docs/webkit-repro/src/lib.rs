@@ -14,6 +14,7 @@ use azqueue::store::layout::{RecordOp, ops_of_changes};
 use azqueue::store::wal;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 thread_local! {
     static MESSAGE: RefCell<String> = const { RefCell::new(String::new()) };
@@ -25,9 +26,30 @@ pub extern "C" fn message() -> *const u8 {
     MESSAGE.with(|m| m.borrow().as_ptr())
 }
 
+/// A panic's message and place, kept by the hook `run` sets: the module is built with
+/// `panic = "abort"`, so JavaScript sees only a trap, and reads this after it.
+static PANIC: Mutex<String> = Mutex::new(String::new());
+
+/// Where the last panic's message is; its length is [`panic_message_len`].
+#[unsafe(no_mangle)]
+pub extern "C" fn panic_message() -> *const u8 {
+    PANIC.try_lock().map_or(std::ptr::null(), |m| m.as_ptr())
+}
+
+/// The length of the last panic's message (0 if none).
+#[unsafe(no_mangle)]
+pub extern "C" fn panic_message_len() -> u32 {
+    PANIC.try_lock().map_or(0, |m| m.len() as u32)
+}
+
 /// One pass of the sequence with `seed`'s entropy; 0 if it loaded back exactly.
 #[unsafe(no_mangle)]
 pub extern "C" fn run(seed: u32) -> u32 {
+    std::panic::set_hook(Box::new(|info| {
+        if let Ok(mut m) = PANIC.try_lock() {
+            *m = info.to_string();
+        }
+    }));
     match sequence(u64::from(seed)) {
         Ok(()) => 0,
         Err(e) => MESSAGE.with(|m| {
@@ -74,8 +96,12 @@ fn sequence(seed: u64) -> Result<(), String> {
         .finish()
         .snapshot;
     let want = emu.snapshot().map_err(|e| format!("snapshot: {e}"))?;
-    if sorted(loaded) != sorted(want) {
-        return Err("the records decode to another state than the engine's".into());
+    let (loaded, want) = (sorted(loaded), sorted(want));
+    if loaded != want {
+        return Err(format!(
+            "the records decode to another state than the engine's: {}",
+            first_difference(&format!("{loaded:?}"), &format!("{want:?}"))
+        ));
     }
     Ok(())
 }
@@ -96,6 +122,28 @@ fn commit(
     }
     key_value::apply(records, back);
     Ok(())
+}
+
+/// Where two descriptions part: the offset and a stretch of each around it, so a wrong state
+/// says which field of which message came out wrong.
+fn first_difference(loaded: &str, want: &str) -> String {
+    let at = loaded
+        .bytes()
+        .zip(want.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(loaded.len().min(want.len()));
+    let around = |s: &str| {
+        let from = s.floor_char_boundary(at.saturating_sub(300));
+        let to = s.ceil_char_boundary((at + 200).min(s.len()));
+        s[from..to].to_string()
+    };
+    format!(
+        "at byte {at} of {} (loaded) and {} (engine)\n loaded: …{}…\n engine: …{}…",
+        loaded.len(),
+        want.len(),
+        around(loaded),
+        around(want)
+    )
 }
 
 fn sorted(mut s: Snapshot) -> Snapshot {
