@@ -125,7 +125,8 @@ fn commit(
 }
 
 /// Where two descriptions part: the offset and a stretch of each around it, so a wrong state
-/// says which field of which message came out wrong.
+/// says which field of which message came out wrong. ASCII only: `run.js` makes a character of
+/// each byte.
 fn first_difference(loaded: &str, want: &str) -> String {
     let at = loaded
         .bytes()
@@ -138,7 +139,7 @@ fn first_difference(loaded: &str, want: &str) -> String {
         s[from..to].to_string()
     };
     format!(
-        "at byte {at} of {} (loaded) and {} (engine)\n loaded: …{}…\n engine: …{}…",
+        "at byte {at} of {} (loaded) and {} (engine)\n loaded: ...{}...\n engine: ...{}...",
         loaded.len(),
         want.len(),
         around(loaded),
