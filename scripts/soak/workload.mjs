@@ -111,12 +111,13 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
     let i = 0;
     while (running()) {
       const q = QUEUES[(c + i++) % QUEUES.length];
-      const queue = client().getQueueClient(q);
       let got;
       const askedAt = now();
       try {
         // Short timeouts: the messages left alone below come back with a higher DequeueCount.
-        got = await queue.receiveMessages({ numberOfMessages: 16, visibilityTimeout: 1 + (i % 2) });
+        got = await client()
+          .getQueueClient(q)
+          .receiveMessages({ numberOfMessages: 16, visibilityTimeout: 1 + (i % 2) });
       } catch (err) {
         if (!(q === CHURN && /** @type {{ statusCode?: number }} */ (err).statusCode === 404))
           await fail(err, askedAt);
@@ -130,6 +131,9 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
         await ledger.deliver({ messageId, messageText, dequeueCount }, askedAt);
         const roll = (messageId.charCodeAt(0) + i) % 10;
         const startedAt = now();
+        // The client of now, not the one the receive went through: a host restarted since then
+        // (on another port) would refuse the old one, long after its restart was over.
+        const queue = client().getQueueClient(q);
         try {
           if (roll < 6) {
             await queue.deleteMessage(messageId, m.popReceipt);
