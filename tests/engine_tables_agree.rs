@@ -127,8 +127,8 @@ impl Pair {
     fn new(seed: u64) -> Self {
         let entropy = || Box::new(SeededEntropy::new(seed));
         let db = std::sync::Arc::new(sqlite::Sqlite::in_memory());
-        let exec: azqueue::engine::SharedSql = db.clone();
-        let tables = azqueue::engine::SqlTables::new(exec, "azqueue_messages/");
+        let exec: azqueue::store::sql::SharedSql = db.clone();
+        let tables = azqueue::store::sql::SqlTables::new(exec, "azqueue_messages/");
         Pair {
             memory: Emulator::new(entropy()),
             sql: Emulator::with_tables(entropy(), tables),
@@ -267,8 +267,8 @@ impl Pair {
                 let entropy = || Box::new(SeededEntropy::new(self.seed + 1));
                 self.memory = Emulator::from_snapshot(a, entropy());
                 self.db = std::sync::Arc::new(sqlite::Sqlite::in_memory());
-                let exec: azqueue::engine::SharedSql = self.db.clone();
-                let tables = azqueue::engine::SqlTables::new(exec, "azqueue_messages/");
+                let exec: azqueue::store::sql::SharedSql = self.db.clone();
+                let tables = azqueue::store::sql::SqlTables::new(exec, "azqueue_messages/");
                 self.sql = Emulator::from_snapshot_in(b, entropy(), tables).unwrap();
             }
             Op::Advance { ms } => self.now = Timestamp::from_millis(now.as_millis() + ms),
@@ -363,8 +363,8 @@ proptest! {
 #[test]
 fn a_put_is_a_row_of_the_queues_sqlite_table() {
     let sqlite = std::sync::Arc::new(sqlite::Sqlite::in_memory());
-    let exec: azqueue::engine::SharedSql = sqlite.clone();
-    let tables = azqueue::engine::SqlTables::new(exec, "t/");
+    let exec: azqueue::store::sql::SharedSql = sqlite.clone();
+    let tables = azqueue::store::sql::SqlTables::new(exec, "t/");
     let mut emu = Emulator::with_tables(Box::new(SeededEntropy::new(1)), tables);
     let name = q("rows");
     emu.create_queue(t0(), ACCT, &name, Metadata::default())

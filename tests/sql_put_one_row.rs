@@ -9,10 +9,8 @@ mod engine_support;
 use engine_support::sqlite::Sqlite;
 use engine_support::*;
 
-use azqueue::engine::{
-    Emulator, Metadata, QueueName, SeededEntropy, SharedSql, SqlError, SqlExecutor, SqlTables,
-    SqlValue, Timestamp,
-};
+use azqueue::engine::{Emulator, Metadata, QueueName, SeededEntropy, Timestamp};
+use azqueue::store::sql::{SharedSql, SqlError, SqlExecutor, SqlTables, SqlValue};
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

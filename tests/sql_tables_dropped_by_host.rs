@@ -9,7 +9,8 @@ mod engine_support;
 use engine_support::sqlite::Sqlite;
 use engine_support::*;
 
-use azqueue::engine::{Emulator, SeededEntropy, SharedSql, SqlExecutor, SqlTables, SqlValue};
+use azqueue::engine::{Emulator, SeededEntropy};
+use azqueue::store::sql::{SharedSql, SqlExecutor, SqlTables, SqlValue};
 use std::sync::Arc;
 
 const PREFIX: &str = "azqueue_messages/";

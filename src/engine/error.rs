@@ -1,8 +1,7 @@
-//! The engine's errors. Which Azure code and status each becomes is the REST layer's one table
+//! The engine's errors: an operation's ([`QueueError`]) and a message table's ([`TableError`]). Which Azure code and status each becomes is the REST layer's one table
 //! (`rest/error/from_engine.rs`), for both faces.
 
 use super::ids::MessageId;
-use super::message_table::TableError;
 use super::name::QueueName;
 
 /// Why a queue operation did not happen. Nothing observable changed when one is returned
@@ -23,6 +22,21 @@ pub enum QueueError {
     /// The store holding the queue's messages failed (not full: that is `ServerBusy`).
     #[error("{0}")]
     Storage(String),
+}
+
+/// Why a message table could not do what it was asked. Only a host's table (SQL) fails: where
+/// none can be made (the web wasm) this has no value at all, so the compiler drops every path
+/// that handles one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The store has no room left (SQLite's `SQLITE_FULL`, a Durable Object past its 10 GB).
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+    #[error("the message store is full: {0}")]
+    Full(String),
+    /// Anything else the store reported, or a stored row this build cannot read.
+    #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+    #[error("the message store failed: {0}")]
+    Failed(String),
 }
 
 impl From<TableError> for QueueError {

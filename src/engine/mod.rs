@@ -25,19 +25,14 @@ pub mod event;
 pub mod ids;
 pub mod inspection;
 pub mod limits;
-mod memory_table;
 pub mod message;
-pub mod message_table;
 pub mod metadata;
 pub mod name;
-mod order_index;
 pub mod params;
 pub mod properties;
 mod properties_error;
 pub mod queue;
-pub mod sql;
-#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
-mod sql_table;
+pub mod table;
 pub mod time;
 
 pub use acl::{
@@ -49,13 +44,11 @@ pub use clock_adjust::{ClockAdjustment, ClockChange};
 pub use cors::{CorsRule, cors_rules};
 #[cfg(feature = "inspector")]
 pub use dev_actions::ActionError;
-pub use error::QueueError;
+pub use error::{QueueError, TableError};
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
-pub use memory_table::MemoryTable;
 pub use message::MessageRecord;
-pub use message_table::{AnyTable, MessageTable, TableError, Tables};
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
@@ -63,9 +56,9 @@ pub use properties::{
     Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
-pub use sql::{SharedSql, SqlError, SqlExecutor, SqlValue};
+pub use table::{AnyTable, MemoryTable, MessageTable, Tables};
 #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
-pub use sql_table::{SqlTable, SqlTables};
+pub use table::{HostBox, HostTable, SharedTableSource, TableSource};
 #[cfg(not(target_arch = "wasm32"))]
 pub use time::SystemClock;
 pub use time::{Clock, ManualClock, NEVER, Timestamp};

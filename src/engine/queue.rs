@@ -3,12 +3,13 @@
 
 use super::acl::SignedIdentifier;
 use super::change::QueueRecord;
+use super::error::TableError;
 use super::ids::{Entropy, MessageId, PopReceipt};
 use super::message::MessageRecord;
-use super::message_table::{AnyTable, MessageTable, TableError};
 use super::metadata::Metadata;
 use super::name::QueueName;
 use super::params::{MessageCount, MessageText, TimeToLive, VisibilityTimeout};
+use super::table::{AnyTable, MessageTable};
 use super::time::{NEVER, Timestamp};
 
 /// A queue's state. Methods evaluate visibility and expiry lazily at the `now` they are given.

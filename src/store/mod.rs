@@ -10,6 +10,8 @@
 //! - [`wal`] and [`blocks`]: the IndexedDB store's write-ahead log and message blocks;
 //! - [`document`]: the snapshot document of export and import;
 //! - [`key_value`]: the seam over an in-memory map, as a JS storage adapter holds it;
+//! - [`sql`]: a queue's messages as rows of a SQL table (the edge's), the engine's
+//!   `MessageTable` over a synchronous executor;
 //! - [`contract`]: the suite every backend runs (natively on [`key_value`], in Chromium on
 //!   IndexedDB, in Node on the journal).
 //!
@@ -24,6 +26,7 @@ pub mod key_value;
 pub mod layout;
 #[cfg(test)]
 mod simulated_idb;
+pub mod sql;
 pub mod wal;
 
 pub use key_value::KeyValueStore;

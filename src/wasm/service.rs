@@ -33,7 +33,8 @@ fn sql_emulator(
     snapshot: Snapshot,
     entropy: Box<dyn Entropy>,
 ) -> Result<Emulator, JsValue> {
-    use crate::engine::{Capacity, SqlExecutor, SqlTables};
+    use crate::engine::Capacity;
+    use crate::store::sql::{SqlExecutor, SqlTables};
     let exec: Rc<dyn SqlExecutor> = host.sql.clone();
     // The host drops a deleted queue's table with its record (`dropQueueTable`), in one
     // transaction, so a Delete Queue that fails between its steps changes nothing.

@@ -1,12 +1,11 @@
 //! A queue's messages as SQL rows kept by the host: `QueueService.open({ sql })`, where a
 //! Durable Object hands over its SQLite (`ctx.storage.sql.exec` and `transactionSync`). The
-//! engine's [`SqlTable`](crate::engine::SqlTable) runs its statements through [`JsSql`]; every
+//! store's [`SqlTable`](crate::store::sql::SqlTable) runs its statements through [`JsSql`]; every
 //! REST request's statements run inside one `transaction` call, so they commit together or, if
 //! one fails, not at all.
 
 use super::thrown::message_of;
-use crate::engine::sql::SqlErrorKind;
-use crate::engine::{SqlError, SqlExecutor, SqlValue};
+use crate::store::sql::{SqlError, SqlErrorKind, SqlExecutor, SqlValue};
 use js_sys::{Array, Function, Uint8Array};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -196,8 +195,9 @@ impl SqlExecutor for JsSql {
 #[cfg(feature = "sql-host")]
 #[wasm_bindgen(js_name = importLegacyMessages)]
 pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32, JsValue> {
-    use crate::engine::{MessageTable, QueueName, SqlTable, SqlTables};
+    use crate::engine::{MessageTable, QueueName};
     use crate::store::layout::parse_message;
+    use crate::store::sql::{SqlTable, SqlTables};
     use std::collections::HashMap;
     use std::collections::hash_map::Entry;
 
@@ -233,7 +233,7 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
 #[cfg(feature = "sql-host")]
 #[wasm_bindgen(js_name = dropQueueTable)]
 pub fn drop_queue_table(exec: Function, key: &str) -> Result<bool, JsValue> {
-    use crate::engine::SqlTables;
+    use crate::store::sql::SqlTables;
     use crate::store::layout::Key;
 
     let Ok(Key::Queue { account, queue }) = Key::from_path(key) else {

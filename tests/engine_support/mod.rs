@@ -40,9 +40,9 @@ pub fn emulator_from(snapshot: Snapshot, seed: u64) -> Emulator {
 
 /// SQL tables in a fresh in-memory SQLite database.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn sql_tables() -> azqueue::engine::SqlTables {
-    let exec: azqueue::engine::SharedSql = std::sync::Arc::new(sqlite::Sqlite::in_memory());
-    azqueue::engine::SqlTables::new(exec, "azqueue_messages/")
+pub fn sql_tables() -> azqueue::store::sql::SqlTables {
+    let exec: azqueue::store::sql::SharedSql = std::sync::Arc::new(sqlite::Sqlite::in_memory());
+    azqueue::store::sql::SqlTables::new(exec, "azqueue_messages/")
 }
 
 pub const ACCT: &str = "devstoreaccount1";

@@ -1,8 +1,7 @@
 //! The SQL message table's executor natively: SQLite through `rusqlite` (its bundled build),
 //! one in-memory database per emulator.
 
-use azqueue::engine::sql::SqlErrorKind;
-use azqueue::engine::{SqlError, SqlExecutor, SqlValue};
+use azqueue::store::sql::{SqlError, SqlErrorKind, SqlExecutor, SqlValue};
 use rusqlite::types::{Value, ValueRef};
 
 /// One SQLite connection as the engine's [`SqlExecutor`] (behind a mutex: tables share their

@@ -10,7 +10,7 @@
 //! would pass it ([`OrderIndex::clear_head`]), so the run's memory stays within twice its live
 //! entries whatever order messages leave in, and Get and Peek pass each tombstone at most once.
 
-use super::time::Timestamp;
+use crate::engine::time::Timestamp;
 use std::collections::{BTreeMap, VecDeque};
 
 /// (time, insertion sequence): unique per message within a queue.

@@ -1,9 +1,30 @@
-//! The synchronous SQL executor a [`SqlTable`](super::SqlTable) runs on: one call, one
-//! statement, every row back. At the edge it is a Durable Object's `ctx.storage.sql.exec`
-//! (`src/wasm/sql_host.rs`); natively, SQLite through `rusqlite` (the engine tests).
+//! A queue's messages as rows of a SQL table, through a synchronous executor: the edge's
+//! persistence, where each Durable Object's SQLite holds its queues.
+//!
+//! - this file: the [`SqlExecutor`] a table runs on: one call, one statement, every row back.
+//!   At the edge it is a Durable Object's `ctx.storage.sql.exec` (`src/wasm/sql_host.rs`);
+//!   natively, SQLite through `rusqlite` (the engine tests);
+//! - [`schema`]: the table's layout and statements, creating and dropping it;
+//! - [`table`]: [`SqlTable`], the engine's [`MessageTable`](crate::engine::MessageTable) over
+//!   those rows; [`tables`]: [`SqlTables`], one per queue, given to the engine as its `Tables`;
+//! - `rows`: SQL values ⇄ messages.
 //!
 //! Transactions are the host's: it runs a request's statements inside one (a Durable Object's
 //! `transactionSync`) and answers only once it committed.
+
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+mod rows;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+pub mod schema;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+pub mod table;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+pub mod tables;
+
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+pub use table::SqlTable;
+#[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
+pub use tables::SqlTables;
 
 /// A value bound to a statement or read from a row, in SQLite's storage classes.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,12 +14,13 @@
 //! otherwise appended, so a queue filling up writes its messages side by side, the id map's
 //! entries are a fifth of the size, and the indexes lead to a message without hashing its id.
 
-use super::capacity::message_cost;
-use super::ids::{MessageId, PopReceipt};
-use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError, receipt_is_current};
 use super::order_index::OrderIndex;
-use super::time::{NEVER, Timestamp};
+use super::{MessageTable, receipt_is_current};
+use crate::engine::capacity::message_cost;
+use crate::engine::error::TableError;
+use crate::engine::ids::{MessageId, PopReceipt};
+use crate::engine::message::MessageRecord;
+use crate::engine::time::{NEVER, Timestamp};
 use slab::Slab;
 use std::collections::HashMap;
 use std::sync::Arc;

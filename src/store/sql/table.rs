@@ -1,124 +1,23 @@
-//! A queue's messages as rows of one SQL table, so a request costs the rows it touches and
-//! nothing per message stays in memory between requests.
+//! A queue's messages as rows of one SQL table ([`schema`](super::schema)), so a request costs
+//! the rows it touches and nothing per message stays in memory between requests.
 //!
-//! Layout, per queue (`<t>` is the table's name, quoted):
-//!
-//! ```sql
-//! CREATE TABLE <t> (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, text TEXT NOT NULL,
-//!   bytes INTEGER NOT NULL, inserted INTEGER NOT NULL, expires INTEGER NOT NULL,
-//!   visible INTEGER NOT NULL, dequeues INTEGER NOT NULL, receipt TEXT NOT NULL);
-//! CREATE INDEX <t/visible> ON <t> (visible);   -- (visible, seq): seq is the rowid
-//! CREATE INDEX <t/expires> ON <t> (expires);   -- (expires, seq)
-//! azqueue_tables(name TEXT PRIMARY KEY, messages, bytes, next_seq)   -- one row per table
-//! CREATE TRIGGER <t/counted> AFTER INSERT ON <t> ...  -- adds each new row to its counts
-//! ```
-//!
-//! Times are milliseconds since the epoch, `bytes` the text's UTF-8 length. The message count,
-//! the charged bytes and the next sequence are kept in `azqueue_tables` and read once when the
-//! table opens: never counted. An insert's trigger keeps them, so a Put Message is one
-//! statement, atomic without a transaction around it (a Durable Object's `transactionSync`
-//! costs a Put about a tenth of its CPU); every other write sets them itself. They are also
-//! held here, so they go stale if the host rolls back a transaction: a host that does must
-//! open the table again.
+//! The message count, the charged bytes and the next sequence are kept in `azqueue_tables` and
+//! read once when the table opens: never counted. An insert's trigger keeps them, so a Put
+//! Message is one statement, atomic without a transaction around it (a Durable Object's
+//! `transactionSync` costs a Put about a tenth of its CPU); every other write sets them itself.
+//! They are also held here, so they go stale if the host rolls back a transaction: a host that
+//! does must open the table again.
 
-use super::capacity::{MESSAGE_OVERHEAD_BYTES, message_cost};
-use super::ids::{MessageId, PopReceipt};
-use super::message::MessageRecord;
-use super::message_table::{MessageTable, TableError, receipt_is_current};
-use super::name::QueueName;
-use super::sql::{SharedSql, SqlError, SqlErrorKind, SqlExecutor, SqlValue};
-use super::time::{NEVER, Timestamp};
+use super::rows::{decode, failed, int, quoted, read_u64, single, time, unreadable};
+use super::schema::{Created, Statements, create, drop_named};
+use super::{SharedSql, SqlErrorKind, SqlValue};
+use crate::engine::capacity::message_cost;
+use crate::engine::table::receipt_is_current;
+use crate::engine::{
+    MessageId, MessageRecord, MessageTable, NEVER, PopReceipt, TableError, Timestamp,
+};
 use std::cell::Cell;
 use std::sync::Arc;
-
-/// The columns a message is read back with, in [`decode`]'s order.
-const COLUMNS: &str = "seq, id, text, inserted, expires, visible, dequeues, receipt";
-
-/// Opens one SQL table per queue, all through one executor. `prefix` starts every table name,
-/// so one database may hold several emulators' tables.
-#[derive(Debug, Clone)]
-pub struct SqlTables {
-    exec: SharedSql,
-    prefix: String,
-    host_drops: bool,
-}
-
-impl SqlTables {
-    pub fn new(exec: SharedSql, prefix: impl Into<String>) -> Self {
-        SqlTables {
-            exec,
-            prefix: prefix.into(),
-            host_drops: false,
-        }
-    }
-
-    /// Tables whose host drops a deleted queue's table ([`SqlTables::drop_table`]) in the
-    /// transaction that deletes the queue's record, rather than in Delete Queue's own: where
-    /// the record is written later than the request's statements (a Durable Object announces
-    /// the change to its directory first), a table dropped early would leave, after a failure
-    /// between the two, a queue that exists with its messages gone.
-    pub fn dropped_by_host(mut self) -> Self {
-        self.host_drops = true;
-        self
-    }
-
-    /// The table of `account`'s queue `queue`, empty or as stored before.
-    pub fn open(&self, account: &str, queue: &QueueName) -> Result<SqlTable, TableError> {
-        let mut table = SqlTable::open(self.exec.clone(), &self.name_of(account, queue))?;
-        table.host_drops = self.host_drops;
-        Ok(table)
-    }
-
-    /// Drops the table of `account`'s queue `queue` and its kept counts, if there are any.
-    ///
-    /// # Errors
-    /// What the executor reported.
-    pub fn drop_table(&self, account: &str, queue: &QueueName) -> Result<(), TableError> {
-        drop_named(&*self.exec, &self.name_of(account, queue))
-    }
-
-    fn name_of(&self, account: &str, queue: &QueueName) -> String {
-        format!("{}{account}/{}", self.prefix, queue.as_str())
-    }
-}
-
-/// `DROP TABLE` for the table `name`, and its row in `azqueue_tables` when that table exists.
-fn drop_named(exec: &dyn SqlExecutor, name: &str) -> Result<(), TableError> {
-    exec.exec(&format!("DROP TABLE IF EXISTS {}", quoted(name)), &[])
-        .map_err(failed)?;
-    let kept = exec
-        .exec(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'azqueue_tables'",
-            &[],
-        )
-        .map_err(failed)?;
-    if !kept.is_empty() {
-        exec.exec(
-            "DELETE FROM azqueue_tables WHERE name = ?",
-            &[SqlValue::Text(name.to_owned())],
-        )
-        .map_err(failed)?;
-    }
-    Ok(())
-}
-
-/// The statements of one table, its name written in.
-#[derive(Debug)]
-struct Statements {
-    insert: String,
-    text_len: String,
-    expired: String,
-    delete_expired: String,
-    earliest_expiry: String,
-    visible: String,
-    hide: String,
-    find: String,
-    delete: String,
-    update: String,
-    clear: String,
-    in_order: String,
-    next_times: String,
-}
 
 /// What [`MessageTable::next_times`] answers for any `now` from `at` on, as long as neither
 /// time has been reached: every stored time it does not name is either at or before `at` or
@@ -172,78 +71,7 @@ pub struct SqlTable {
     /// while no write but inserts came since.
     next: Cell<Option<NextTimes>>,
     /// Whether the host drops this table with its queue's record (`SqlTables::dropped_by_host`).
-    host_drops: bool,
-}
-
-/// `name` as a SQL identifier.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
-}
-
-/// `text` as an SQL string literal (a trigger's body takes no parameters).
-fn literal(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
-
-fn failed(e: SqlError) -> TableError {
-    match e.kind {
-        SqlErrorKind::Full => TableError::Full(e.message),
-        _ => TableError::Failed(e.message),
-    }
-}
-
-fn unreadable(what: &str) -> TableError {
-    TableError::Failed(format!("a stored message has an unreadable {what}"))
-}
-
-fn int(n: u64) -> SqlValue {
-    SqlValue::Integer(n.min(i64::MAX as u64) as i64)
-}
-
-fn time(t: Timestamp) -> SqlValue {
-    int(t.as_millis())
-}
-
-fn read_u64(v: &SqlValue, what: &str) -> Result<u64, TableError> {
-    v.as_i64()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| unreadable(what))
-}
-
-/// One row of [`COLUMNS`] as a message.
-fn decode(mut row: Vec<SqlValue>) -> Result<MessageRecord, TableError> {
-    if row.len() < 8 {
-        return Err(unreadable("row"));
-    }
-    let id = row[1]
-        .as_str()
-        .and_then(MessageId::parse)
-        .ok_or_else(|| unreadable("id"))?;
-    let pop_receipt = row[7]
-        .as_str()
-        .and_then(PopReceipt::from_base64)
-        .ok_or_else(|| unreadable("pop receipt"))?;
-    let text = row[2].take_text().ok_or_else(|| unreadable("text"))?;
-    Ok(MessageRecord {
-        id,
-        seq: read_u64(&row[0], "sequence")?,
-        text: Arc::from(text),
-        insertion_time: Timestamp::from_millis(read_u64(&row[3], "insertion time")?),
-        expiration_time: Timestamp::from_millis(read_u64(&row[4], "expiration time")?),
-        time_next_visible: Timestamp::from_millis(read_u64(&row[5], "visibility time")?),
-        dequeue_count: u32::try_from(read_u64(&row[6], "dequeue count")?)
-            .map_err(|_| unreadable("dequeue count"))?,
-        pop_receipt,
-    })
-}
-
-/// The one value of a one-row, one-column answer (`None` for no row or NULL).
-fn single(rows: Vec<Vec<SqlValue>>) -> Option<SqlValue> {
-    rows.into_iter()
-        .next()?
-        .into_iter()
-        .next()
-        .filter(|v| *v != SqlValue::Null)
+    pub(super) host_drops: bool,
 }
 
 impl SqlTable {
@@ -252,99 +80,12 @@ impl SqlTable {
     /// # Errors
     /// What the executor reported.
     pub fn open(exec: SharedSql, name: &str) -> Result<Self, TableError> {
-        let t = quoted(name);
-        let run = |sql: &str, params: &[SqlValue]| exec.exec(sql, params).map_err(failed);
-        run(
-            &format!(
-                "CREATE TABLE IF NOT EXISTS {t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, \
-                 text TEXT NOT NULL, bytes INTEGER NOT NULL, inserted INTEGER NOT NULL, \
-                 expires INTEGER NOT NULL, visible INTEGER NOT NULL, dequeues INTEGER NOT NULL, \
-                 receipt TEXT NOT NULL)"
-            ),
-            &[],
-        )?;
-        run(
-            &format!(
-                "CREATE INDEX IF NOT EXISTS {} ON {t} (visible)",
-                quoted(&format!("{name}/visible"))
-            ),
-            &[],
-        )?;
-        run(
-            &format!(
-                "CREATE INDEX IF NOT EXISTS {} ON {t} (expires)",
-                quoted(&format!("{name}/expires"))
-            ),
-            &[],
-        )?;
-        run(
-            "CREATE TABLE IF NOT EXISTS azqueue_tables (name TEXT PRIMARY KEY, \
-             messages INTEGER NOT NULL, bytes INTEGER NOT NULL, next_seq INTEGER NOT NULL)",
-            &[],
-        )?;
-        // What `insert` adds to the counts, as `message_cost` charges it; tables written before
-        // the trigger get it here, as they open.
-        run(
-            &format!(
-                "CREATE TRIGGER IF NOT EXISTS {} AFTER INSERT ON {t} BEGIN \
-                 UPDATE azqueue_tables SET messages = messages + 1, \
-                 bytes = bytes + NEW.bytes + {MESSAGE_OVERHEAD_BYTES}, \
-                 next_seq = max(next_seq, NEW.seq + 1) WHERE name = {}; END",
-                quoted(&format!("{name}/counted")),
-                literal(name)
-            ),
-            &[],
-        )?;
-        let key = SqlValue::Text(name.to_owned());
-        let kept = run(
-            "SELECT messages, bytes, next_seq FROM azqueue_tables WHERE name = ?",
-            std::slice::from_ref(&key),
-        )?;
-        let (messages, bytes, next_seq) = match kept.into_iter().next() {
-            Some(row) if row.len() == 3 => (
-                read_u64(&row[0], "message count")?,
-                read_u64(&row[1], "byte count")?,
-                read_u64(&row[2], "next sequence")?,
-            ),
-            _ => {
-                run(
-                    "INSERT INTO azqueue_tables (name, messages, bytes, next_seq) VALUES (?, 0, 0, 0)",
-                    &[key],
-                )?;
-                (0, 0, 0)
-            }
-        };
-        let sql = Statements {
-            insert: format!(
-                "INSERT INTO {t} (seq, id, text, bytes, inserted, expires, visible, dequeues, receipt) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            ),
-            text_len: format!("SELECT bytes FROM {t} WHERE id = ?"),
-            expired: format!(
-                "SELECT seq, id, bytes FROM {t} WHERE expires <= ? ORDER BY expires, seq LIMIT ?"
-            ),
-            delete_expired: format!(
-                "DELETE FROM {t} WHERE seq IN (SELECT seq FROM {t} WHERE expires <= ? \
-                 ORDER BY expires, seq LIMIT ?)"
-            ),
-            earliest_expiry: format!("SELECT min(expires) FROM {t}"),
-            visible: format!(
-                "SELECT {COLUMNS} FROM {t} WHERE visible <= ? ORDER BY visible, seq LIMIT ?"
-            ),
-            hide: format!("UPDATE {t} SET visible = ?, dequeues = ?, receipt = ? WHERE seq = ?"),
-            find: format!("SELECT seq, receipt, bytes FROM {t} WHERE id = ?"),
-            delete: format!("DELETE FROM {t} WHERE seq = ?"),
-            update: format!(
-                "UPDATE {t} SET text = coalesce(?, text), bytes = coalesce(?, bytes), visible = ?, \
-                 receipt = ? WHERE seq = ? RETURNING {COLUMNS}"
-            ),
-            clear: format!("DELETE FROM {t}"),
-            in_order: format!("SELECT {COLUMNS} FROM {t} ORDER BY visible, seq"),
-            next_times: format!(
-                "SELECT (SELECT min(visible) FROM {t} WHERE visible > ?1), \
-                 (SELECT min(expires) FROM {t} WHERE expires > ?1 AND expires < ?2)"
-            ),
-        };
+        let Created {
+            sql,
+            messages,
+            bytes,
+            next_seq,
+        } = create(&*exec, name)?;
         Ok(SqlTable {
             exec,
             name: name.to_owned(),
