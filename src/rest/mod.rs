@@ -23,6 +23,7 @@ pub mod dev_json;
 pub mod dev_paths;
 pub mod dev_views;
 pub mod error;
+pub mod faults;
 pub mod ops;
 pub mod query;
 pub mod route;
