@@ -7,6 +7,7 @@ use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
 use super::dev_paths;
 use super::error::{ErrorCode, RestError};
+use super::faults::{Fault, FaultError, FaultRequest, Faults};
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
 use super::route::{self, Operation, Target};
@@ -44,6 +45,7 @@ pub struct Service {
     keys: Vec<(String, Vec<AccountKey>)>,
     emu: Emulator,
     request_ids: Box<dyn Entropy>,
+    faults: Faults,
 }
 
 impl std::fmt::Debug for Service {
@@ -90,6 +92,7 @@ impl Service {
             keys,
             emu: emulator,
             request_ids: Box::new(OsEntropy),
+            faults: Faults::default(),
         }
     }
 
@@ -109,6 +112,15 @@ impl Service {
 
     pub fn config(&self) -> &ServiceConfig {
         &self.config
+    }
+
+    /// The fault rules and limits every Azure request is decided by (`faults/`).
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+
+    pub fn faults_mut(&mut self) -> &mut Faults {
+        &mut self.faults
     }
 
     /// Answers one request at `now`, for queues and authentication alike. Never panics; Azure
@@ -147,16 +159,21 @@ impl Service {
         let target = route::target(incoming.host, incoming.path, |a| {
             self.config.account(a).is_some()
         });
-        let (result, target) = match target {
+        let (served, target) = match target {
             Ok(t) => (
                 self.dispatch(clocks, &incoming, &version, req.body(), &t),
                 Some(t),
             ),
             Err(e) => (Err(e), None),
         };
-        let mut resp = match result {
-            Ok(reply) => render_reply(reply),
-            Err(e) => render_error(&e, &request_id, now, self.config.emit_bom),
+        let bom = self.config.emit_bom;
+        let mut resp = match served {
+            Err(e) => render_error(&e, &request_id, now, bom),
+            Ok(Served { fault: None, ran }) => render_ran(ran, &request_id, now, bom),
+            Ok(Served {
+                fault: Some(fault),
+                ran,
+            }) => render_faulted(&fault, ran, &request_id, now, bom),
         };
         let h = resp.headers_mut();
         set(h, "x-ms-request-id", &request_id);
@@ -227,6 +244,9 @@ impl Service {
         }
     }
 
+    /// Every step up to the operation, then the fault rules and limits, then the operation
+    /// unless a fault answers before it. `Err` is a refusal on the way (no fault is decided for
+    /// a request that would not have reached the operation).
     fn dispatch(
         &mut self,
         clocks: Clocks,
@@ -234,7 +254,7 @@ impl Service {
         version: &str,
         body: &[u8],
         target: &Target,
-    ) -> Result<Reply, RestError> {
+    ) -> Result<Served, RestError> {
         let Some((_, keys)) = self.keys.iter().find(|(name, _)| *name == target.account) else {
             return Err(RestError::new(ErrorCode::ResourceNotFound));
         };
@@ -246,7 +266,10 @@ impl Service {
             for (name, value) in headers {
                 reply = reply.header(name.as_str().to_owned(), value);
             }
-            return Ok(reply);
+            return Ok(Served {
+                fault: None,
+                ran: Some(Ok(reply)),
+            });
         }
         let queue = target.resource.queue();
         if let Some(q) = queue {
@@ -286,6 +309,22 @@ impl Service {
         // values above 30, and an emulator finishes well within any of them.
         inc.query.int32("timeout")?;
         check_length(inc)?;
+        // Faults are decided here, after every check a request can fail on its own: a rule
+        // makes the service fail a request it would have served, so a request with a bad
+        // signature or a missing permission still gets its own refusal, which names the
+        // client's mistake, and a fault's `before` means exactly "instead of the operation".
+        let fault = self.faults.decide(
+            clocks.queue,
+            &FaultRequest {
+                account,
+                queue,
+                operation: op,
+                messages: messages_asked(op, &inc.query),
+            },
+        );
+        if fault.as_ref().is_some_and(|f| !f.applies()) {
+            return Ok(Served { fault, ran: None });
+        }
         let mut ctx = OpContext {
             emu: &mut self.emu,
             now: clocks.queue,
@@ -298,7 +337,30 @@ impl Service {
             version,
             spelling: inc.spelling,
         };
-        run(op, &mut ctx)
+        Ok(Served {
+            ran: Some(run(op, &mut ctx)),
+            fault,
+        })
+    }
+}
+
+/// A request that passed every check: the fault decided for it, if any, and the operation's
+/// result, unless the fault answered before it ran.
+struct Served {
+    fault: Option<Fault>,
+    ran: Option<Result<Reply, RestError>>,
+}
+
+/// How many messages a request asks to move, as the per-queue limit counts them: Get and Peek
+/// Messages their `numofmessages` (1 when absent or unreadable: the operation refuses a bad
+/// one itself), every other request 1.
+fn messages_asked(op: Operation, query: &Query) -> u32 {
+    match op {
+        Operation::GetMessages | Operation::PeekMessages => query
+            .get("numofmessages")
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(1),
+        _ => 1,
     }
 }
 
@@ -429,6 +491,59 @@ fn set(h: &mut HeaderMap, name: &'static str, value: &str) {
     }
 }
 
+/// The operation's own answer.
+fn render_ran(
+    ran: Option<Result<Reply, RestError>>,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    match ran {
+        Some(Ok(reply)) => render_reply(reply),
+        Some(Err(e)) => render_error(&e, request_id, now, bom),
+        // Only a fault stops an admitted request from running.
+        None => render_error(
+            &RestError::new(ErrorCode::InternalError),
+            request_id,
+            now,
+            bom,
+        ),
+    }
+}
+
+/// The answer a fault decided: its error (whatever the operation, if it ran, answered), else
+/// the operation's own; marked with how to deliver it ([`Delivery`](super::faults::Delivery)).
+/// A reset before the operation has no answer: where there is no socket to reset (every host
+/// but the Node server), it is answered `500 InternalError` saying so.
+fn render_faulted(
+    fault: &Fault,
+    ran: Option<Result<Reply, RestError>>,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut resp = match (&fault.error, ran) {
+        (Some(e), _) => render_fault_error(e, request_id, now, bom),
+        (None, Some(ran)) => render_ran(Some(ran), request_id, now, bom),
+        (None, None) => render_fault_error(
+            &FaultError {
+                status: 500,
+                code: ErrorCode::InternalError.as_str().to_owned(),
+                message: "A fault rule reset the connection here; this host has no socket to \
+                          reset, so it answers this instead."
+                    .into(),
+            },
+            request_id,
+            now,
+            bom,
+        ),
+    };
+    if let Some(delivery) = fault.delivery() {
+        resp.extensions_mut().insert(delivery);
+    }
+    resp
+}
+
 fn render_reply(reply: Reply) -> Response<Vec<u8>> {
     let body = reply.xml.map(String::into_bytes).unwrap_or_default();
     let has_body = !body.is_empty();
@@ -465,9 +580,51 @@ pub fn render_error(
     now: Timestamp,
     bom: bool,
 ) -> Response<Vec<u8>> {
-    let mut w = XmlWriter::document(bom);
-    w.open("Error").element("Code", e.code.as_str());
     let message = e.message.unwrap_or(e.code.message());
+    let mut resp = error_document(
+        e.status(),
+        e.code.as_str(),
+        message,
+        &e.details,
+        request_id,
+        now,
+        bom,
+    );
+    // Azure's status line carries the message too (fact sheet §6.1): for HEAD, the only text.
+    resp.extensions_mut().insert(ReasonPhrase(message));
+    let h = resp.headers_mut();
+    for (name, value) in &e.headers {
+        set(h, name, value);
+    }
+    resp
+}
+
+/// A fault's error, as Azure's: the document, `x-ms-error-code`, and its message in the status
+/// line when it is one of the service's own texts (a rule's own message is in the body only).
+fn render_fault_error(
+    e: &FaultError,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut resp = error_document(e.status, &e.code, &e.message, &[], request_id, now, bom);
+    if let std::borrow::Cow::Borrowed(message) = e.message {
+        resp.extensions_mut().insert(ReasonPhrase(message));
+    }
+    resp
+}
+
+fn error_document(
+    status: u16,
+    code: &str,
+    message: &str,
+    details: &[(&'static str, String)],
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut w = XmlWriter::document(bom);
+    w.open("Error").element("Code", code);
     w.element(
         "Message",
         &format!(
@@ -475,20 +632,15 @@ pub fn render_error(
             iso8601_millis(now)
         ),
     );
-    for (name, value) in &e.details {
+    for (name, value) in details {
         w.element(name, value);
     }
     w.close("Error");
     let mut resp = Response::new(w.finish().into_bytes());
     *resp.status_mut() =
-        http::StatusCode::from_u16(e.status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
-    // Azure's status line carries the message too (fact sheet §6.1): for HEAD, the only text.
-    resp.extensions_mut().insert(ReasonPhrase(message));
+        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
     let h = resp.headers_mut();
     set(h, "content-type", "application/xml");
-    set(h, "x-ms-error-code", e.code.as_str());
-    for (name, value) in &e.headers {
-        set(h, name, value);
-    }
+    set(h, "x-ms-error-code", code);
     resp
 }

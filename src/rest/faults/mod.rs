@@ -33,6 +33,8 @@ pub use throttle::{Limit, Limits};
 
 use crate::engine::{Entropy, SeededEntropy, Timestamp};
 use crate::rest::route::Operation;
+use std::borrow::Cow;
+use std::collections::VecDeque;
 use throttle::Throttle;
 use wire::{Added, FaultsView, LimitsView, RuleView, ThrottledView};
 
@@ -66,6 +68,39 @@ impl Fault {
     }
 }
 
+/// A response extension the REST layer attaches to an answer a fault decided to deliver late
+/// or cut off; the host that writes the answer does that (`delayMs` everywhere, `drop` only
+/// where there is a socket to cut).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    pub delay_ms: u64,
+    pub drop: Option<DropMode>,
+}
+
+impl Fault {
+    /// How the answer is delivered, when not plainly.
+    pub fn delivery(&self) -> Option<Delivery> {
+        (self.delay_ms > 0 || self.drop.is_some()).then_some(Delivery {
+            delay_ms: self.delay_ms,
+            drop: self.drop,
+        })
+    }
+}
+
+/// One fault as it happened, for the event stream (`{"type": "fault", …}`) and a debug log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Injected {
+    pub at: Timestamp,
+    pub account: String,
+    pub queue: Option<String>,
+    pub operation: Operation,
+    pub fault: Fault,
+}
+
+/// Injections kept for a host that has not taken them: a host that never does (a bare
+/// `Service`) keeps only the latest.
+const KEPT_INJECTED: usize = 1024;
+
 /// The request a decision is asked for: where it goes, which operation, and how many messages
 /// it moves (Get and Peek: the number asked; any other request: 1).
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +123,7 @@ pub struct Faults {
     seed: u64,
     draws: SeededEntropy,
     next_id: u64,
+    injected: VecDeque<Injected>,
 }
 
 impl Default for Faults {
@@ -107,14 +143,36 @@ impl Faults {
             seed: 0,
             draws: SeededEntropy::new(0),
             next_id: 1,
+            injected: VecDeque::new(),
         }
     }
 
-    /// What to do to `req` at `now` (the queues' clock), counting it; `None` serves it plainly.
+    /// What to do to `req` at `now` (the queues' clock), counting it and keeping the fault for
+    /// [`Faults::take_injected`]; `None` serves it plainly.
     pub fn decide(&mut self, now: Timestamp, req: &FaultRequest) -> Option<Fault> {
         if self.live == 0 && self.throttle.limits().is_off() {
             return None;
         }
+        let fault = self.choose(now, req)?;
+        if self.injected.len() == KEPT_INJECTED {
+            self.injected.pop_front();
+        }
+        self.injected.push_back(Injected {
+            at: now,
+            account: req.account.to_owned(),
+            queue: req.queue.map(str::to_owned),
+            operation: req.operation,
+            fault: fault.clone(),
+        });
+        Some(fault)
+    }
+
+    /// The faults injected since the last call, oldest first.
+    pub fn take_injected(&mut self) -> Vec<Injected> {
+        self.injected.drain(..).collect()
+    }
+
+    fn choose(&mut self, now: Timestamp, req: &FaultRequest) -> Option<Fault> {
         if let Err(limit) = self
             .throttle
             .admit(now, req.account, req.queue, req.messages)
@@ -125,7 +183,7 @@ impl Faults {
                 error: Some(FaultError {
                     status: Limit::CODE.status(),
                     code: Limit::CODE.as_str().to_owned(),
-                    message: limit.message().to_owned(),
+                    message: Cow::Borrowed(limit.message()),
                 }),
                 delay_ms: 0,
                 drop: None,

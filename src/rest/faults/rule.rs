@@ -22,6 +22,7 @@ use crate::engine::QueueName;
 use crate::rest::error::ErrorCode;
 use crate::rest::route::Operation;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Whether the operation is applied before the fault answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +50,9 @@ pub enum DropMode {
 pub struct FaultError {
     pub status: u16,
     pub code: String,
-    pub message: String,
+    /// Borrowed when it is one of the service's own texts (the error table's, a limit's),
+    /// which then also stands in the status line, as Azure's messages do.
+    pub message: Cow<'static, str>,
 }
 
 /// A rule as the service keeps it: validated, with its id and counts.
@@ -267,8 +270,8 @@ impl RuleSpec {
             }
         };
         let message = match (&self.message, ErrorCode::named(&code)) {
-            (Some(m), _) => m.clone(),
-            (None, Some(known)) => known.message().to_owned(),
+            (Some(m), _) => Cow::Owned(m.clone()),
+            (None, Some(known)) => Cow::Borrowed(known.message()),
             (None, None) => {
                 return Err(format!(
                     "`code` `{code}` is not one the service knows: give its `message` too"
@@ -297,7 +300,7 @@ impl Rule {
             times: self.times,
             status: self.error.as_ref().map(|e| e.status),
             code: self.error.as_ref().map(|e| e.code.clone()),
-            message: self.error.as_ref().map(|e| e.message.clone()),
+            message: self.error.as_ref().map(|e| e.message.to_string()),
             when: (self.error.is_some() || self.drop.is_some()).then_some(self.when),
             delay_ms: Some(self.delay_ms),
             drop: self.drop,
