@@ -267,3 +267,97 @@ fn a_rules_own_message_is_in_the_body_and_the_status_line_keeps_the_standard_phr
             .is_none()
     );
 }
+
+fn dev(h: &mut Harness, method: &str, path: &str, body: &str) -> Reply {
+    h.call_with(method, path, body, &[("x-azqueue-dev", "1")])
+}
+
+#[test]
+fn the_faults_path_adds_shows_and_removes_rules() {
+    let mut h = Harness::new();
+    let r = dev(
+        &mut h,
+        "POST",
+        "/_azqueue/faults",
+        r#"{"seed": 3, "rules": [{"id": "busy", "operation": "PutMessage", "status": 503},
+                                  {"operation": "GetMessages", "delayMs": 5}]}"#,
+    );
+    assert_eq!(r.status(), 200, "{}", r.text());
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.text(), r#"{"ids":["busy","1"]}"#);
+    let r = h.call("GET", "/_azqueue/faults", "");
+    assert_eq!(r.status(), 200);
+    let view: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+    assert_eq!(view["rules"][0]["id"], "busy");
+    assert_eq!(view["rules"][1]["delayMs"], 5);
+    assert_eq!(view["seed"], 3);
+    assert_eq!(
+        dev(&mut h, "DELETE", "/_azqueue/faults/busy", "").status(),
+        204
+    );
+    let r = dev(&mut h, "DELETE", "/_azqueue/faults/busy", "");
+    assert_eq!(r.status(), 404);
+    assert!(r.text().contains("no fault rule has the id `busy`"));
+    assert_eq!(dev(&mut h, "DELETE", "/_azqueue/faults", "").status(), 204);
+    assert_eq!(
+        h.call("GET", "/_azqueue/faults", "").text(),
+        r#"{"rules":[],"limits":{"queueMessagesPerSecond":null,"accountRequestsPerSecond":null},"throttled":{"queueMessagesPerSecond":0,"accountRequestsPerSecond":0},"seed":0}"#
+    );
+}
+
+#[test]
+fn a_bad_body_is_refused_with_its_reason_and_changes_nothing() {
+    let mut h = Harness::new();
+    dev(
+        &mut h,
+        "POST",
+        "/_azqueue/faults",
+        r#"{"rules": [{"status": 503}]}"#,
+    );
+    let before = h.call("GET", "/_azqueue/faults", "").text();
+    let r = dev(
+        &mut h,
+        "POST",
+        "/_azqueue/faults",
+        r#"{"limits": {"queueMessagesPerSecond": 5}, "rules": [{"status": 503}, {"probability": 2, "status": 500}]}"#,
+    );
+    assert_eq!(r.status(), 400);
+    assert_eq!(
+        r.text(),
+        r#"{"error":"rules[1]: `probability` must be between 0 and 1, not 2"}"#
+    );
+    assert_eq!(h.call("GET", "/_azqueue/faults", "").text(), before);
+    let r = dev(&mut h, "POST", "/_azqueue/faults", "not json");
+    assert_eq!(r.status(), 400);
+    assert!(
+        r.text()
+            .starts_with(r#"{"error":"the body must be a JSON object"#)
+    );
+}
+
+#[test]
+fn the_faults_path_is_behind_the_guard_and_off_with_real_accounts() {
+    let mut h = Harness::new();
+    let r = h.call(
+        "POST",
+        "/_azqueue/faults",
+        r#"{"rules": [{"status": 503}]}"#,
+    );
+    assert_eq!(r.status(), 403, "a write without the development header");
+    assert!(h.service.faults().rules().is_empty());
+    assert_eq!(dev(&mut h, "PUT", "/_azqueue/faults", "").status(), 405);
+    assert_eq!(h.call("GET", "/_azqueue/faults/a/b", "").status(), 404);
+    let config = ServiceConfig {
+        inspect: false,
+        ..ServiceConfig::dev()
+    };
+    let mut h = Harness::with_config(config);
+    let r = dev(
+        &mut h,
+        "POST",
+        "/_azqueue/faults",
+        r#"{"rules": [{"status": 503}]}"#,
+    );
+    assert_eq!(r.status(), 403);
+    assert!(h.service.faults().rules().is_empty());
+}

@@ -161,6 +161,7 @@ impl Service {
                 let serving = Serving {
                     config: &self.config,
                     emu: &mut self.emu,
+                    faults: &mut self.faults,
                     now,
                 };
                 let mut resp = dev::answer(serving, req, routed);

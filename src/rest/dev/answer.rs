@@ -9,6 +9,7 @@ use super::json::refuse;
 use super::path::DevPath;
 use crate::engine::{Emulator, Timestamp};
 use crate::rest::config::ServiceConfig;
+use crate::rest::faults::Faults;
 use http::{Request, Response};
 
 /// The content type of the event stream's answer: a host that sees it on a 200 keeps the
@@ -21,6 +22,7 @@ pub const EVENT_STREAM: &str = "text/event-stream";
 pub struct Serving<'a> {
     pub config: &'a ServiceConfig,
     pub emu: &'a mut Emulator,
+    pub faults: &'a mut Faults,
     pub now: Timestamp,
 }
 
@@ -34,13 +36,15 @@ pub fn answer(
     let config = serving.config;
     let answer = match routed {
         Err(answer) => answer,
-        Ok(path) => from_service(serving, path),
+        Ok(path) => from_service(serving, path, req.body()),
     };
     readable(config, req, answer)
 }
 
-fn from_service(serving: Serving<'_>, path: DevPath) -> Response<Vec<u8>> {
-    let Serving { emu, now, .. } = serving;
+fn from_service(serving: Serving<'_>, path: DevPath, body: &[u8]) -> Response<Vec<u8>> {
+    let Serving {
+        emu, faults, now, ..
+    } = serving;
     match path {
         DevPath::InspectAccount { account } => super::views::account(emu, now, &account),
         DevPath::InspectQueue {
@@ -76,6 +80,7 @@ fn from_service(serving: Serving<'_>, path: DevPath) -> Response<Vec<u8>> {
             );
             head
         }
+        DevPath::Faults(request) => super::faults::answer(faults, request, body),
         DevPath::Host(_) => refuse(
             501,
             "this path is answered by the host that holds the store",

@@ -21,6 +21,8 @@
 //! | `GET /_azqueue/store`                     | the store's kind, durability, counters         |
 //! | `GET /_azqueue/clock`                     | the queues' clock (`clock.rs`)                 |
 //! | `POST /_azqueue/clock`                    | move, set, pause it; answers the new reading   |
+//! | `GET`/`POST`/`DELETE /_azqueue/faults`    | the fault rules and limits (`faults.rs`)       |
+//! | `DELETE /_azqueue/faults/<id>`            | one rule gone                                  |
 //! | `OPTIONS` any of them                     | a preflight, granted to opted-in origins only  |
 //!
 //! The counts, paging, actions, events and other origins are the `inspector` feature's, left
@@ -42,8 +44,9 @@
 //! `clock.rs`'s `read` does, answering [`Unrouted`] for what it does not take) and answers it,
 //! and one arm each in `route.rs` and `answer.rs`.
 //!
-//! The files import downwards only: `route` → `clock`, `guard`, `cors`, `path`, `json`;
-//! `answer` → `views`, `act`, `host`, `cors`, `path`, `json`; `cors` → `guard`; `path` →
+//! The files import downwards only: `route` → `clock`, `faults`, `guard`, `cors`, `path`,
+//! `json`; `answer` → `views`, `act`, `faults`, `host`, `cors`, `path`, `json`; `faults` →
+//! `path`, `json`; `cors` → `guard`; `path` →
 //! `host`; `json` and `guard` import none of them (`scripts/check-layering.sh` finds circles).
 
 #[cfg(feature = "inspector")]
@@ -52,6 +55,7 @@ mod answer;
 pub mod clock;
 #[cfg(feature = "inspector")]
 mod cors;
+pub mod faults;
 mod guard;
 pub mod host;
 mod json;
