@@ -334,7 +334,7 @@ impl Service {
                 account,
                 queue,
                 operation: op,
-                messages: messages_asked(op, &inc.query),
+                messages: messages_asked(op, inc.query),
             },
         );
         if fault.as_ref().is_some_and(|f| !f.applies()) {
