@@ -84,7 +84,7 @@ layer wasm-webkit  'scripts/test-webkit.sh; s=$?; node --test tests/webkit/ && e
 # Rust code on the official Azure SDK against azqueue in its process (the azure-sdk feature,
 # docs/testing-rust.md): the feature's lint, transport tests and doc tests, then
 # examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox.
-layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport && cargo test --features azure-sdk --doc && cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox'
+layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport --test sdk_faults && cargo test --features azure-sdk --doc && cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox'
 # The build, then its three modules read for the shapes of the JavaScriptCore faults that
 # docs/webkit.md lists (three of which the WebKit setting above leaves in place): none may have one.
 layer build        'scripts/build.sh && cargo run -q --release --manifest-path docs/webkit-repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'
@@ -93,7 +93,7 @@ layer build        'scripts/build.sh && cargo run -q --release --manifest-path d
 # above).
 layer js           'npx --no-install prettier --check www hosts tests scripts types src/wasm package fuzz && s=0 && for p in tsconfig/*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
 layer e2e          node --test tests/e2e/
-layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py"
+layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py && .venv/bin/python tests/e2e/python_faults.py"
 # Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
 # on IndexedDB in Chromium (a page reload and a browser kill midway) and on the edge Worker
 # (workerd killed midway).

@@ -324,7 +324,7 @@ fn a_bad_body_is_refused_with_its_reason_and_changes_nothing() {
     assert_eq!(r.status(), 400);
     assert_eq!(
         r.text(),
-        r#"{"error":"rules[1]: `probability` must be between 0 and 1, not 2"}"#
+        r#"{"error":"rules[1]: `probability` must be between 0 and 1"}"#
     );
     assert_eq!(h.call("GET", "/_azqueue/faults", "").text(), before);
     let r = dev(&mut h, "POST", "/_azqueue/faults", "not json");

@@ -41,7 +41,8 @@ const USAGE = `usage: node hosts/edge/dev.mjs [--port P] [--host H] [--persist D
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
 AZQUEUE_PURGE_FLOOR_MS sets how soon the queue objects' housekeeping alarm may fire (default 60000),
-AZQUEUE_UPGRADE_STEP how many layout-1 messages an upgrade moves per transaction (default 1000).`;
+AZQUEUE_UPGRADE_STEP how many layout-1 messages an upgrade moves per transaction (default 1000),
+AZQUEUE_FAULTS the fault rules and limits every object starts with, as JSON (docs/faults.md).`;
 
 const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
@@ -126,10 +127,11 @@ export async function main() {
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
   // AZQUEUE_PURGE_FLOOR_MS: how soon the queue objects' housekeeping alarm may fire;
-  // AZQUEUE_UPGRADE_STEP: layout-1 messages an upgrade moves per transaction (sqlite-store.mjs).
+  // AZQUEUE_UPGRADE_STEP: layout-1 messages an upgrade moves per transaction (sqlite-store.mjs);
+  // AZQUEUE_FAULTS: the fault rules and limits every object starts with (docs/faults.md).
   /** @type {Record<string, string>} */
   const bindings = {};
-  for (const name of ['AZQUEUE_PURGE_FLOOR_MS', 'AZQUEUE_UPGRADE_STEP']) {
+  for (const name of ['AZQUEUE_PURGE_FLOOR_MS', 'AZQUEUE_UPGRADE_STEP', 'AZQUEUE_FAULTS']) {
     if (process.env[name]) bindings[name] = process.env[name];
   }
   const mf = new Miniflare({

@@ -16,6 +16,8 @@ import { QueueService } from './wasm.mjs';
  * @property {string} [AZURITE_ACCOUNTS] the accounts and keys, as Azurite reads them
  * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
  * @property {string} [AZQUEUE_UPGRADE_STEP] layout-1 message rows moved per transaction
+ * @property {string} [AZQUEUE_FAULTS] fault rules and limits every object starts with, as JSON
+ *   (docs/faults.md, "At the edge")
  */
 
 /**
@@ -39,13 +41,15 @@ export function directoryOf(env, account) {
 export async function openService(store, env, account, { messages = false } = {}) {
   const accounts = env.AZURITE_ACCOUNTS || undefined;
   const sql = messages ? store.sqlHost() : undefined;
+  // Each object keeps its own copy of the rules, counts and limits (docs/faults.md).
+  const faults = env.AZQUEUE_FAULTS || undefined;
   let service;
   try {
-    service = await QueueService.open({ store: store.adapter(), accounts, account, sql });
+    service = await QueueService.open({ store: store.adapter(), accounts, account, sql, faults });
   } catch (err) {
     // An account nobody configured is refused by the REST layer on every request anyway.
     if (/** @type {{ code?: string }} */ (err).code !== 'InvalidInput') throw err;
-    service = await QueueService.open({ store: store.adapter(), accounts, sql });
+    service = await QueueService.open({ store: store.adapter(), accounts, sql, faults });
   }
   return service;
 }

@@ -44,6 +44,16 @@ export default {
         { status: 404 },
       );
     }
+    if (pathname === '/_azqueue/faults' || pathname.startsWith('/_azqueue/faults/')) {
+      // docs/faults.md, "At the edge": every object keeps its own rules, from AZQUEUE_FAULTS.
+      return Response.json(
+        {
+          error:
+            'the edge Worker takes its fault rules from the AZQUEUE_FAULTS variable, read by each object as it opens; they cannot be changed by request',
+        },
+        { status: 404 },
+      );
+    }
     if (target.kind === 'none' && pathname.startsWith('/_azqueue/')) {
       return Response.json(
         {

@@ -150,6 +150,12 @@ export function queueConnectionListener(
         socket.once('drain', unhold);
       }
       if (level) report();
+      if (conn.reset) {
+        // A fault rule's `drop: "reset"` (docs/faults.md): the client gets a reset, no answer.
+        closed = true;
+        socket.resetAndDestroy();
+        return;
+      }
       if (conn.streaming && events && !peerEnded) {
         // The socket now carries the service's events, until the client closes it.
         events.add(socket);

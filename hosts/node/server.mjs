@@ -19,6 +19,7 @@ import { queueConnectionListener } from './queue-socket.mjs';
 import { Journal } from './journal.mjs';
 import { devPathsOnWebPort } from './dev-web.mjs';
 import { EventStreams } from './event-stream.mjs';
+import { THROTTLE_USAGE, logFaults, throttleOption } from './faults.mjs';
 
 // The repository (or the installed package): www/ beside hosts/.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -66,6 +67,7 @@ const USAGE = `usage: ${PROGRAM} [options]
                             azqueue's page) read and steer this server's development paths
                             (/_azqueue/: the inspector, the clock) through CORS; repeatable.
                             Off by default: no other site's page can (docs/inspector.md)
+${THROTTLE_USAGE}
   --skipApiVersionCheck     accepted for Azurite compatibility (no effect)
   -L, --loose               accepted for Azurite compatibility (no effect)
   --disableProductStyleUrl  accepted for Azurite compatibility (no effect)
@@ -98,6 +100,10 @@ const MAX_TIME_MS = 253402300799000;
  * @property {number} [clockStart] milliseconds since the epoch
  * @property {boolean} [clockPaused]
  * @property {string[]} [devOrigins] from each --devOrigin
+ * @property {boolean} [throttle]
+ * @property {string} [queueMessagesPerSecond]
+ * @property {string} [accountRequestsPerSecond]
+ * @property {import('../../pkg/node/azqueue.js').FaultRuleSet} [faults] from the three above
  * @property {boolean} [skipApiVersionCheck]
  * @property {boolean} [loose]
  * @property {boolean} [disableProductStyleUrl]
@@ -138,6 +144,9 @@ const OPTIONS = {
   '--clockStart': ['value', 'clockStart'],
   '--clockPaused': ['flag', 'clockPaused'],
   '--devOrigin': ['list', 'devOrigins'],
+  '--throttle': ['flag', 'throttle'],
+  '--queueMessagesPerSecond': ['value', 'queueMessagesPerSecond'],
+  '--accountRequestsPerSecond': ['value', 'accountRequestsPerSecond'],
   '--help': ['flag', 'help'],
   '-h': ['flag', 'help'],
 };
@@ -200,6 +209,9 @@ export function parseArgs(argv) {
     }
     opts.clockStart = ms;
   }
+  const throttle = throttleOption(opts);
+  if (throttle.error) throw new UsageError(throttle.error);
+  opts.faults = throttle.faults;
   opts.webHost ??= opts.queueHost;
   if (opts.key && !opts.cert) throw new UsageError('--key needs --cert');
   if (opts.pwd && !opts.cert) throw new UsageError('--pwd needs --cert');
@@ -424,6 +436,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     accounts,
     oauth: opts.oauth,
     devOrigins: opts.devOrigins,
+    faults: opts.faults,
   });
   if (opts.clockStart !== undefined || opts.clockPaused) {
     try {
@@ -435,6 +448,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     }
   }
   const debug = opts.debug ? fs.createWriteStream(opts.debug, { flags: 'a' }) : null;
+  if (debug) logFaults(service, debug);
   // `GET /_azqueue/events` on either port: one subscription for every open stream.
   const events = new EventStreams(service);
 

@@ -7,7 +7,9 @@ use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
 use super::dev::{self, Serving};
 use super::error::{ErrorCode, RestError};
-use super::faults::{Fault, FaultError, FaultRequest, Faults};
+#[cfg(feature = "faults")]
+use super::faults::FaultRequest;
+use super::faults::{Fault, FaultError, Faults};
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
 use super::route::{Operation, Target};
@@ -122,6 +124,12 @@ impl Service {
 
     pub fn faults_mut(&mut self) -> &mut Faults {
         &mut self.faults
+    }
+
+    /// Answers by `faults` from now on (a host's configured rules and limits).
+    pub fn with_faults(mut self, faults: Faults) -> Self {
+        self.faults = faults;
+        self
     }
 
     /// Answers one request at `now`, for queues and authentication alike. Never panics; Azure
@@ -328,6 +336,7 @@ impl Service {
         // makes the service fail a request it would have served, so a request with a bad
         // signature or a missing permission still gets its own refusal, which names the
         // client's mistake, and a fault's `before` means exactly "instead of the operation".
+        #[cfg(feature = "faults")]
         let fault = self.faults.decide(
             clocks.queue,
             &FaultRequest {
@@ -337,6 +346,8 @@ impl Service {
                 messages: messages_asked(op, inc.query),
             },
         );
+        #[cfg(not(feature = "faults"))]
+        let fault: Option<Fault> = None;
         if fault.as_ref().is_some_and(|f| !f.applies()) {
             return Ok(Served { fault, ran: None });
         }
@@ -366,6 +377,7 @@ struct Served {
     ran: Option<Result<Reply, RestError>>,
 }
 
+#[cfg(feature = "faults")]
 /// How many messages a request asks to move, as the per-queue limit counts them: Get and Peek
 /// Messages their `numofmessages` (1 when absent or unreadable: the operation refuses a bad
 /// one itself), every other request 1.

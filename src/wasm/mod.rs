@@ -22,6 +22,9 @@ mod connection;
 mod dev_host;
 mod error;
 mod events;
+mod faulted;
+#[cfg(feature = "faults")]
+mod faults;
 mod fetch;
 mod headroom;
 mod idb;

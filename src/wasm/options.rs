@@ -20,6 +20,7 @@ use crate::engine::{
     TimeToLive, VisibilityTimeout, cors_rules, signed_identifiers as engine_signed_identifiers,
 };
 use crate::engine::{Entropy, OsEntropy, SeededEntropy};
+use crate::rest::faults::Faults;
 use crate::rest::xml::signed_identifiers as xml;
 use crate::rest::{AccountConfig, OAuth, RestError, ServiceConfig};
 use base64::Engine as _;
@@ -477,6 +478,8 @@ pub(crate) struct OpenOptions {
     pub(crate) clock: AnyClock,
     pub(crate) entropy: Box<dyn Entropy>,
     pub(crate) cors: Option<Vec<CorsRule>>,
+    /// The fault rules and limits it starts with (`faults`, docs/faults.md).
+    pub(crate) faults: Faults,
 }
 
 impl OpenOptions {
@@ -542,6 +545,7 @@ impl OpenOptions {
             None => Box::new(OsEntropy),
         };
         let cors = cors_option(&get("cors"))?;
+        let faults = super::faulted::from_option(&get("faults"))?;
         Ok(OpenOptions {
             sql,
             config,
@@ -549,6 +553,7 @@ impl OpenOptions {
             clock,
             entropy,
             cors,
+            faults,
         })
     }
 }

@@ -6,6 +6,9 @@ use super::clock::ServiceClock;
 #[cfg(feature = "socket")]
 use super::connection::Connection;
 use super::error::invalid_input;
+use super::faulted::Ask;
+#[cfg(feature = "faults")]
+use super::faults::FaultRules;
 use super::inspect;
 use super::instance::Instance;
 use super::js_object::{JsObject, date};
@@ -21,7 +24,7 @@ use super::types::{
     JsQueueServiceProperties,
 };
 use crate::engine::{Emulator, Entropy, QueueName, ServicePropertiesUpdate, Snapshot, Timestamp};
-use crate::rest::Service;
+use crate::rest::{Operation, Service};
 use crate::store::document;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -92,6 +95,7 @@ impl QueueService {
             clock,
             entropy,
             cors,
+            faults,
         } = OpenOptions::read(&options)?;
         let clock = Rc::new(ServiceClock::new(clock));
         store.set_clock(clock.clone());
@@ -113,7 +117,7 @@ impl QueueService {
         emulator.record_changes(store.backend().is_some());
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
         let instance = Rc::new(Instance::new(
-            Service::new(config, emulator),
+            Service::new(config, emulator).with_faults(faults),
             clock,
             store,
             account,
@@ -121,7 +125,7 @@ impl QueueService {
         ));
         if let Some(rules) = cors {
             instance
-                .run(|emu, _, _| {
+                .run_internal(|emu, _, _| {
                     for name in &names {
                         emu.set_service_properties(
                             name,
@@ -156,7 +160,7 @@ impl QueueService {
     pub async fn purge_expired(&self, queue: String, limit: u32) -> Result<u32, JsValue> {
         let name = queue_name(&queue)?;
         self.instance
-            .run(|emu, now, account| {
+            .run_internal(|emu, now, account| {
                 let purged = emu.purge_expired(now, account, &name, limit as usize)?;
                 Ok(purged as u32)
             })
@@ -232,11 +236,23 @@ impl QueueService {
         let input: ServicePropertiesInput = options::bag(&properties, "setProperties")?;
         let update = input.parse()?;
         self.instance
-            .run(|emu, _, account| {
-                emu.set_service_properties(account, update);
-                Ok(())
-            })
+            .run(
+                Ask::service(Operation::SetServiceProperties),
+                |emu, _, account| {
+                    emu.set_service_properties(account, update);
+                    Ok(())
+                },
+            )
             .await
+    }
+
+    /// The fault rules and limits this service answers by (docs/faults.md): the same JSON as
+    /// `/_azqueue/faults`, for the `Queue` methods, `httpClient()` and the fetch handler alike.
+    /// The `faults` feature's (pkg/node, pkg/edge).
+    #[cfg(feature = "faults")]
+    #[wasm_bindgen(getter)]
+    pub fn faults(&self) -> FaultRules {
+        FaultRules::new(self.instance.clone())
     }
 
     /// A handle on one queue; nothing is created or checked until you call a method.

@@ -45,6 +45,8 @@ fn from_service(serving: Serving<'_>, path: DevPath, body: &[u8]) -> Response<Ve
     let Serving {
         emu, faults, now, ..
     } = serving;
+    #[cfg(not(feature = "faults"))]
+    let _ = (faults, body);
     match path {
         DevPath::InspectAccount { account } => super::views::account(emu, now, &account),
         DevPath::InspectQueue {
@@ -80,6 +82,7 @@ fn from_service(serving: Serving<'_>, path: DevPath, body: &[u8]) -> Response<Ve
             );
             head
         }
+        #[cfg(feature = "faults")]
         DevPath::Faults(request) => super::faults::answer(faults, request, body),
         DevPath::Host(_) => refuse(
             501,

@@ -55,6 +55,7 @@ mod answer;
 pub mod clock;
 #[cfg(feature = "inspector")]
 mod cors;
+#[cfg(feature = "faults")]
 pub mod faults;
 mod guard;
 pub mod host;

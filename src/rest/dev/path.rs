@@ -28,7 +28,8 @@ pub enum DevPath {
     /// `GET /_azqueue/events`: answered with the stream's head; the host writes the events.
     #[cfg(feature = "inspector")]
     Events,
-    /// `/_azqueue/faults[/<id>]`: the fault rules (`faults.rs`).
+    /// `/_azqueue/faults[/<id>]`: the fault rules (`faults.rs`; the `faults` feature's).
+    #[cfg(feature = "faults")]
     Faults(super::faults::FaultsRequest),
     /// The host's to answer.
     Host(HostWork),

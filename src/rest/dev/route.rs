@@ -98,6 +98,7 @@ fn read(parts: &[&str], method: &str, req: &Request<Vec<u8>>) -> Result<DevPath,
             DevPath::Host(HostWork::StoreInfo)
         }
         ["clock"] => clock::read(method, req.body())?,
+        #[cfg(feature = "faults")]
         ["faults", below @ ..] => super::faults::read(below, method)?,
         _ => return Err(Unrouted::NoSuchPath),
     };

@@ -31,7 +31,8 @@ macro_rules! error_codes {
             }
             /// The code spelt `name` exactly, as a fault rule names it (`src/rest/faults/`).
             pub fn named(name: &str) -> Option<ErrorCode> {
-                match name { $(stringify!($code) => Some(ErrorCode::$code),)* _ => None }
+                const ALL: &[ErrorCode] = &[$(ErrorCode::$code,)*];
+                ALL.iter().copied().find(|code| code.as_str() == name)
             }
         }
     };

@@ -23,6 +23,7 @@
 //! Rules are test state: they live as long as the service (a process, a page, a Durable
 //! Object) and are never stored.
 
+pub mod json;
 pub mod operation;
 pub mod rule;
 pub mod throttle;
@@ -33,10 +34,9 @@ pub use throttle::{Limit, Limits};
 
 use crate::engine::{Entropy, SeededEntropy, Timestamp};
 use crate::rest::route::Operation;
+use json::ObjectWriter;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use throttle::Throttle;
-use wire::{Added, FaultsView, LimitsView, RuleView, ThrottledView};
 
 /// The most rules kept at once, retired ones included: a test's set is a handful, and the cost
 /// of a request that matches none grows with the count.
@@ -123,7 +123,7 @@ pub struct Faults {
     seed: u64,
     draws: SeededEntropy,
     next_id: u64,
-    injected: VecDeque<Injected>,
+    injected: Vec<Injected>,
 }
 
 impl Default for Faults {
@@ -143,8 +143,18 @@ impl Faults {
             seed: 0,
             draws: SeededEntropy::new(0),
             next_id: 1,
-            injected: VecDeque::new(),
+            injected: Vec::new(),
         }
+    }
+
+    /// A set as a host starts it from its configuration (`QueueService.open({ faults })`, the
+    /// edge's `AZQUEUE_FAULTS`, `--throttle`): `body` as a `POST` takes it, its limits the ones
+    /// `DELETE` puts back. `Err` says what is wrong with it.
+    pub fn starting_with(body: &[u8]) -> Result<Faults, String> {
+        let mut faults = Faults::default();
+        faults.post(body)?;
+        faults.started = faults.limits();
+        Ok(faults)
     }
 
     /// What to do to `req` at `now` (the queues' clock), counting it and keeping the fault for
@@ -155,9 +165,9 @@ impl Faults {
         }
         let fault = self.choose(now, req)?;
         if self.injected.len() == KEPT_INJECTED {
-            self.injected.pop_front();
+            self.injected.remove(0);
         }
-        self.injected.push_back(Injected {
+        self.injected.push(Injected {
             at: now,
             account: req.account.to_owned(),
             queue: req.queue.map(str::to_owned),
@@ -273,7 +283,7 @@ impl Faults {
         let ids: Vec<String> = added.iter().map(|r| r.id.clone()).collect();
         self.live += added.len();
         self.rules.extend(added);
-        Ok(wire::to_json(&Added { ids: &ids }))
+        Ok(wire::ids(&ids))
     }
 
     /// `DELETE /_azqueue/faults`: no rules, the limits the service started with, the draws
@@ -305,25 +315,28 @@ impl Faults {
 
     /// `GET /_azqueue/faults`.
     pub fn to_json(&self) -> String {
-        let view = FaultsView {
-            rules: self
-                .rules
-                .iter()
-                .map(|r| RuleView {
-                    spec: r.spec(),
-                    matched: r.matched,
-                    injected: r.injected,
-                    retired: r.retired(),
-                })
-                .collect(),
-            limits: LimitsView::from(self.throttle.limits()),
-            throttled: ThrottledView {
-                queue_messages_per_second: self.throttle.refused_queue,
-                account_requests_per_second: self.throttle.refused_account,
-            },
-            seed: self.seed,
-        };
-        wire::to_json(&view)
+        let mut out = String::with_capacity(128 + 256 * self.rules.len());
+        let mut w = ObjectWriter::new(&mut out);
+        let rules = w.member("rules");
+        rules.push('[');
+        for (i, rule) in self.rules.iter().enumerate() {
+            if i > 0 {
+                rules.push(',');
+            }
+            let mut r = ObjectWriter::new(rules);
+            rule.write(&mut r);
+            r.close();
+        }
+        rules.push(']');
+        wire::write_limits(w.member("limits"), self.throttle.limits());
+        let mut throttled = ObjectWriter::new(w.member("throttled"));
+        throttled
+            .number("queueMessagesPerSecond", self.throttle.refused_queue)
+            .number("accountRequestsPerSecond", self.throttle.refused_account);
+        throttled.close();
+        w.number("seed", self.seed);
+        w.close();
+        out
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -24,6 +24,11 @@ pub const NAMED: [(&str, Operation); 16] = [
     ("GetQueueServiceStats", Operation::GetServiceStats),
 ];
 
+/// The TypeScript union of the names, for the package's `.d.ts` (`FaultRule.operation`).
+pub const OPERATION_TS: &str = "/** An operation as a fault rule names it: the REST reference's title without spaces. */
+export type FaultOperation = \"PutMessage\" | \"GetMessages\" | \"PeekMessages\" | \"DeleteMessage\" | \"UpdateMessage\" | \"ClearMessages\" | \"CreateQueue\" | \"DeleteQueue\" | \"ListQueues\" | \"GetQueueMetadata\" | \"SetQueueMetadata\" | \"GetQueueACL\" | \"SetQueueACL\" | \"GetQueueServiceProperties\" | \"SetQueueServiceProperties\" | \"GetQueueServiceStats\";
+";
+
 /// The operation `name` names, spelt exactly.
 pub fn operation_named(name: &str) -> Option<Operation> {
     NAMED.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
@@ -51,6 +56,13 @@ mod tests {
                 Some(name) => assert_eq!(operation_named(name), Some(op), "{name}"),
             }
         }
+    }
+
+    #[test]
+    fn the_typescript_union_is_the_names() {
+        let quoted: Vec<String> = NAMED.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        let union = format!("export type FaultOperation = {};", quoted.join(" | "));
+        assert!(OPERATION_TS.contains(&union), "{OPERATION_TS}");
     }
 
     #[test]

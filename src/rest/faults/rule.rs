@@ -17,16 +17,15 @@
 //! one without (a delay delays the operation's own answer; http-fault-injector's modes forward
 //! the request, then cut the answer off).
 
+use super::json::{Json, ObjectWriter};
 use super::operation::{name_of, names_list, operation_named};
 use crate::engine::QueueName;
 use crate::rest::error::ErrorCode;
 use crate::rest::route::Operation;
-use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// Whether the operation is applied before the fault answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum When {
     /// Nothing changes: the fault answers instead of the operation.
     Before,
@@ -36,8 +35,7 @@ pub enum When {
 }
 
 /// How the connection is cut (a host with sockets only: the Node server).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropMode {
     /// The connection is reset; no answer at all.
     Reset,
@@ -91,36 +89,100 @@ impl Rule {
     }
 }
 
-/// A rule as a client sends it (and, with its counts beside, as `GET` answers it).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// A rule as a client sends it, each field as given (`None`: not given, or `null`).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RuleSpec {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub probability: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub skip: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub times: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u64>,
     pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub when: Option<When>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub drop: Option<DropMode>,
+}
+
+const FIELDS: &str = "id, account, queue, operation, probability, skip, times, status, code, \
+    message, when, delayMs, drop";
+
+impl When {
+    pub fn name(self) -> &'static str {
+        match self {
+            When::Before => "before",
+            When::After => "after",
+        }
+    }
+}
+
+impl DropMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            DropMode::Reset => "reset",
+            DropMode::Partial => "partial",
+        }
+    }
+}
+
+impl RuleSpec {
+    /// Reads one rule of a body: an object of the fields above. `Err` names the field and
+    /// what it takes.
+    pub fn read(value: &Json) -> Result<RuleSpec, String> {
+        let Json::Object(members) = value else {
+            return Err(format!("a rule is an object, not {}", value.kind()));
+        };
+        let mut spec = RuleSpec::default();
+        for (i, (name, v)) in members.iter().enumerate() {
+            if members[..i].iter().any(|(earlier, _)| earlier == name) {
+                return Err(format!("`{name}` is given twice"));
+            }
+            let text = || v.text(name);
+            let whole = || v.whole(name);
+            match name.as_str() {
+                "id" => spec.id = text()?,
+                "account" => spec.account = text()?,
+                "queue" => spec.queue = text()?,
+                "operation" => spec.operation = text()?,
+                "probability" => spec.probability = v.number(name)?,
+                "skip" => spec.skip = whole()?,
+                "times" => spec.times = whole()?,
+                "status" => spec.status = whole()?,
+                "code" => spec.code = text()?,
+                "message" => spec.message = text()?,
+                "delayMs" => spec.delay_ms = whole()?,
+                "when" => {
+                    spec.when = match text()?.as_deref() {
+                        None => None,
+                        Some("before") => Some(When::Before),
+                        Some("after") => Some(When::After),
+                        Some(other) => {
+                            return Err(format!(
+                                "`when` is \"before\" or \"after\", not \"{other}\""
+                            ));
+                        }
+                    }
+                }
+                "drop" => {
+                    spec.drop = match text()?.as_deref() {
+                        None => None,
+                        Some("reset") => Some(DropMode::Reset),
+                        Some("partial") => Some(DropMode::Partial),
+                        Some(other) => {
+                            return Err(format!(
+                                "`drop` is \"reset\" or \"partial\", not \"{other}\""
+                            ));
+                        }
+                    }
+                }
+                other => return Err(format!("`{other}` is not a rule's field ({FIELDS})")),
+            }
+        }
+        Ok(spec)
+    }
 }
 
 /// A probability's resolution: rules keep it as a whole number of millionths.
@@ -165,9 +227,7 @@ impl RuleSpec {
         };
         let probability = self.probability.unwrap_or(1.0);
         if !(0.0..=1.0).contains(&probability) {
-            return Err(format!(
-                "`probability` must be between 0 and 1, not {probability}"
-            ));
+            return Err("`probability` must be between 0 and 1".into());
         }
         // Kept to a millionth: whole numbers draw and compare exactly everywhere, and the
         // value `GET` shows reads back as the same (a float written and read again can move by
@@ -244,7 +304,7 @@ impl RuleSpec {
             (Some(s), _) if !(400..=599).contains(&s) => {
                 return Err(format!("`status` must be an error, 400 to 599, not {s}"));
             }
-            (Some(s), _) => s,
+            (Some(s), _) => s as u16,
             (None, Some(code)) => code.status(),
             (None, None) => match &self.code {
                 Some(code) => {
@@ -298,12 +358,56 @@ impl Rule {
             probability: Some(f64::from(self.chance) / f64::from(PER_MILLION)),
             skip: Some(self.skip),
             times: self.times,
-            status: self.error.as_ref().map(|e| e.status),
+            status: self.error.as_ref().map(|e| u64::from(e.status)),
             code: self.error.as_ref().map(|e| e.code.clone()),
             message: self.error.as_ref().map(|e| e.message.to_string()),
             when: (self.error.is_some() || self.drop.is_some()).then_some(self.when),
             delay_ms: Some(self.delay_ms),
             drop: self.drop,
         }
+    }
+
+    /// Writes [`Rule::spec`] and the counts as `GET` answers them. The probability is written
+    /// from its millionths (`0.25`, `1`), digits a reader reads back exactly.
+    pub fn write(&self, w: &mut ObjectWriter) {
+        w.str("id", &self.id);
+        if let Some(account) = &self.account {
+            w.str("account", account);
+        }
+        if let Some(queue) = &self.queue {
+            w.str("queue", queue);
+        }
+        if let Some(name) = self.operation.and_then(name_of) {
+            w.str("operation", name);
+        }
+        let probability = match self.chance {
+            PER_MILLION => "1".to_owned(),
+            chance => {
+                let digits = format!("0.{chance:06}");
+                digits
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_owned()
+            }
+        };
+        w.raw("probability", &probability).number("skip", self.skip);
+        if let Some(times) = self.times {
+            w.number("times", times);
+        }
+        if let Some(e) = &self.error {
+            w.number("status", u64::from(e.status))
+                .str("code", &e.code)
+                .str("message", &e.message);
+        }
+        if self.error.is_some() || self.drop.is_some() {
+            w.str("when", self.when.name());
+        }
+        w.number("delayMs", self.delay_ms);
+        if let Some(drop) = self.drop {
+            w.str("drop", drop.name());
+        }
+        w.number("matched", self.matched)
+            .number("injected", self.injected)
+            .raw("retired", if self.retired() { "true" } else { "false" });
     }
 }

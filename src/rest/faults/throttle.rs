@@ -21,7 +21,6 @@ use crate::engine::Timestamp;
 use crate::engine::limits::{ACCOUNT_REQUESTS_PER_SECOND, QUEUE_MESSAGES_PER_SECOND};
 use crate::rest::error::ErrorCode;
 use std::collections::HashMap;
-use std::hash::Hash;
 
 /// The limits in force: `None` is no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -125,7 +124,9 @@ impl Bucket {
 #[derive(Clone, Debug, Default)]
 pub struct Throttle {
     limits: Limits,
-    queues: HashMap<(String, String), Bucket>,
+    /// By `<account>/<queue>` (no account name has a `/`): one map type for both kinds keeps
+    /// the wasm small.
+    queues: HashMap<String, Bucket>,
     accounts: HashMap<String, Bucket>,
     /// Requests refused, per limit.
     pub refused_queue: u64,
@@ -174,7 +175,7 @@ impl Throttle {
         }
         let queue_bucket = match (queue_rate, queue) {
             (Some(rate), Some(queue)) => {
-                let key = (account.to_owned(), queue.to_owned());
+                let key = format!("{account}/{queue}");
                 let cost = u64::from(messages.clamp(1, rate)) * UNIT;
                 Some((refilled(&mut self.queues, key, rate, now), cost))
             }
@@ -204,9 +205,9 @@ impl Throttle {
 }
 
 /// The bucket under `key` refilled to `now`: a full one when there is none yet.
-fn refilled<K: Hash + Eq>(
-    buckets: &mut HashMap<K, Bucket>,
-    key: K,
+fn refilled(
+    buckets: &mut HashMap<String, Bucket>,
+    key: String,
     rate: u32,
     now: Timestamp,
 ) -> &mut Bucket {
@@ -218,7 +219,7 @@ fn refilled<K: Hash + Eq>(
 }
 
 /// Drops the buckets that are full again once there are more than [`PRUNE_AT`].
-fn prune<K>(buckets: &mut HashMap<K, Bucket>, rate: u32, now: Timestamp) {
+fn prune(buckets: &mut HashMap<String, Bucket>, rate: u32, now: Timestamp) {
     if buckets.len() > PRUNE_AT {
         buckets.retain(|_, b| {
             b.refill(rate, now);

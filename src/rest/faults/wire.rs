@@ -15,38 +15,23 @@
 //! never passes as a rule that does less than its author meant. In `limits`, a number sets
 //! the limit, `null` lifts it, and a limit left out stays as it is.
 
+use super::json::{self, Json, ObjectWriter};
 use super::rule::RuleSpec;
 use super::throttle::{Limits, MAX_RATE};
-use serde::{Deserialize, Deserializer, Serialize};
-
-/// A view as JSON text. Plain structs of strings and numbers: writing them cannot fail.
-pub fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
 
 /// A `POST` body, read but not yet checked rule by rule.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default)]
 pub struct Body {
-    #[serde(default)]
     pub rules: Vec<RuleSpec>,
     pub seed: Option<u64>,
     pub limits: Option<LimitsSpec>,
 }
 
 /// `limits` in a `POST`: each member absent (unchanged), `null` (lifted) or a rate.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct LimitsSpec {
-    #[serde(default, deserialize_with = "present")]
-    pub queue_messages_per_second: Option<Option<u32>>,
-    #[serde(default, deserialize_with = "present")]
-    pub account_requests_per_second: Option<Option<u32>>,
-}
-
-/// A member that is there, `null` or not: `Some(None)` for `null`, against `None` for absent.
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
-    Option::<u32>::deserialize(d).map(Some)
+    pub queue_messages_per_second: Option<Option<u64>>,
+    pub account_requests_per_second: Option<Option<u64>>,
 }
 
 const EXPECTED: &str = "the body must be a JSON object with any of `rules` (a list of rules), \
@@ -55,19 +40,62 @@ const EXPECTED: &str = "the body must be a JSON object with any of `rules` (a li
 
 /// Reads a `POST` body; `Err` is the 400's reason.
 pub fn read_body(body: &[u8]) -> Result<Body, String> {
-    // `from_str`, as every JSON reader of the crate, so the wasm holds one copy of the parser.
     let text = std::str::from_utf8(body).map_err(|_| format!("{EXPECTED}: not UTF-8"))?;
-    serde_json::from_str(text).map_err(|e| format!("{EXPECTED}: {e}"))
+    let value = json::parse(text).map_err(|e| format!("{EXPECTED}: {e}"))?;
+    let Json::Object(members) = value else {
+        return Err(format!("{EXPECTED}, not {}", value.kind()));
+    };
+    let mut body = Body::default();
+    for (i, (name, v)) in members.iter().enumerate() {
+        if members[..i].iter().any(|(earlier, _)| earlier == name) {
+            return Err(format!("`{name}` is given twice"));
+        }
+        match (name.as_str(), v) {
+            ("rules", Json::Array(rules)) => {
+                for (i, rule) in rules.iter().enumerate() {
+                    body.rules
+                        .push(RuleSpec::read(rule).map_err(|why| format!("rules[{i}]: {why}"))?);
+                }
+            }
+            ("rules", other) => return Err(format!("`rules` is a list, not {}", other.kind())),
+            ("seed", v) => body.seed = v.whole("seed")?,
+            ("limits", v) => body.limits = Some(read_limits(v)?),
+            (other, _) => return Err(format!("`{other}` is not a member: {EXPECTED}")),
+        }
+    }
+    Ok(body)
+}
+
+fn read_limits(value: &Json) -> Result<LimitsSpec, String> {
+    let Json::Object(members) = value else {
+        return Err(format!("`limits` is an object, not {}", value.kind()));
+    };
+    let mut limits = LimitsSpec::default();
+    for (name, v) in members {
+        let rate = Some(v.whole(&format!("limits.{name}"))?);
+        match name.as_str() {
+            "queueMessagesPerSecond" => limits.queue_messages_per_second = rate,
+            "accountRequestsPerSecond" => limits.account_requests_per_second = rate,
+            other => {
+                return Err(format!(
+                    "`limits.{other}` is not a limit (queueMessagesPerSecond, \
+                     accountRequestsPerSecond)"
+                ));
+            }
+        }
+    }
+    Ok(limits)
 }
 
 impl LimitsSpec {
     /// `current` with this spec's changes; `Err` names a rate out of range.
     pub fn apply_to(&self, current: Limits) -> Result<Limits, String> {
-        let check = |name: &str, rate: Option<u32>| match rate {
-            Some(r) if !(1..=MAX_RATE).contains(&r) => Err(format!(
+        let check = |name: &str, rate: Option<u64>| match rate {
+            None => Ok(None),
+            Some(r) if (1..=u64::from(MAX_RATE)).contains(&r) => Ok(Some(r as u32)),
+            Some(r) => Err(format!(
                 "`limits.{name}` must be 1 to {MAX_RATE}, or null for no limit; not {r}"
             )),
-            _ => Ok(rate),
         };
         Ok(Limits {
             queue_messages_per_second: match self.queue_messages_per_second {
@@ -82,54 +110,31 @@ impl LimitsSpec {
     }
 }
 
-/// A kept rule as `GET` shows it: its spec with every value in effect, then its counts.
-#[derive(Debug, Serialize)]
-pub struct RuleView {
-    #[serde(flatten)]
-    pub spec: RuleSpec,
-    pub matched: u64,
-    pub injected: u64,
-    pub retired: bool,
+/// Writes the limits in the form a `POST` takes them.
+pub fn write_limits(out: &mut String, limits: Limits) {
+    let mut w = ObjectWriter::new(out);
+    w.number_or_null(
+        "queueMessagesPerSecond",
+        limits.queue_messages_per_second.map(u64::from),
+    )
+    .number_or_null(
+        "accountRequestsPerSecond",
+        limits.account_requests_per_second.map(u64::from),
+    );
+    w.close();
 }
 
-/// The limits in the form a `POST` takes them.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LimitsView {
-    pub queue_messages_per_second: Option<u32>,
-    pub account_requests_per_second: Option<u32>,
-}
-
-impl From<Limits> for LimitsView {
-    fn from(l: Limits) -> Self {
-        LimitsView {
-            queue_messages_per_second: l.queue_messages_per_second,
-            account_requests_per_second: l.account_requests_per_second,
+/// The answer to a `POST`: `{"ids": [...]}`.
+pub fn ids(ids: &[String]) -> String {
+    let mut out = String::from("{\"ids\":[");
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
+        json::write_str(&mut out, id);
     }
-}
-
-/// How many requests each limit refused.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ThrottledView {
-    pub queue_messages_per_second: u64,
-    pub account_requests_per_second: u64,
-}
-
-/// The whole of `GET /_azqueue/faults`.
-#[derive(Debug, Serialize)]
-pub struct FaultsView {
-    pub rules: Vec<RuleView>,
-    pub limits: LimitsView,
-    pub throttled: ThrottledView,
-    pub seed: u64,
-}
-
-/// The answer to a `POST`: the ids of the rules it added, in order.
-#[derive(Debug, Serialize)]
-pub struct Added<'a> {
-    pub ids: &'a [String],
+    out.push_str("]}");
+    out
 }
 
 #[cfg(test)]
@@ -155,35 +160,75 @@ mod tests {
                 account_requests_per_second: Some(9),
             })
         );
-        assert!(
-            read(r#"{"limits": {"queueMessagesPerSecond": 0}}"#)
-                .apply_to(current)
-                .unwrap_err()
-                .contains("queueMessagesPerSecond")
+        let zero = read(r#"{"limits": {"queueMessagesPerSecond": 0}}"#).apply_to(current);
+        assert!(zero.unwrap_err().contains("queueMessagesPerSecond"));
+        let mut out = String::new();
+        write_limits(&mut out, current);
+        assert_eq!(
+            out,
+            r#"{"queueMessagesPerSecond":5,"accountRequestsPerSecond":7}"#
         );
     }
 
     #[test]
-    fn bodies_that_are_not_a_rule_set() {
-        for body in [
-            &b""[..],
-            b"[]",
-            b"null",
-            b"{\"rule\": []}",
-            b"{\"rules\": {}}",
-            b"{\"seed\": -1}",
-            b"{\"seed\": 1.5}",
-            b"{\"limits\": {\"queueMessagesPerSecond\": -1}}",
-            b"{\"limits\": {\"queueMessagesPerSecond\": 1e10}}",
-            b"{\"limits\": {\"messagesPerSecond\": 1}}",
-            b"{\"rules\": [{\"status\": 503, \"delay_ms\": 5}]}",
-            b"{\"rules\": [{\"when\": \"later\"}]}",
-            b"{\"rules\": [{\"drop\": \"close\"}]}",
-            b"\xff",
+    fn bodies_that_are_not_a_rule_set_say_why() {
+        for (body, says) in [
+            (&b""[..], "the body must be"),
+            (b"[]", "the body must be a JSON object"),
+            (b"null", "not null"),
+            (b"{\"rule\": []}", "`rule` is not a member"),
+            (b"{\"rules\": {}}", "`rules` is a list, not an object"),
+            (b"{\"rules\": [], \"rules\": []}", "`rules` is given twice"),
+            (b"{\"seed\": -1}", "`seed` is a whole number"),
+            (b"{\"seed\": 1.5}", "`seed` is a whole number"),
+            (
+                b"{\"limits\": {\"queueMessagesPerSecond\": -1}}",
+                "`limits.queueMessagesPerSecond` is a whole number",
+            ),
+            (
+                b"{\"limits\": {\"queueMessagesPerSecond\": 1e10}}",
+                "`limits.queueMessagesPerSecond` is a whole number",
+            ),
+            (
+                b"{\"limits\": {\"messagesPerSecond\": 1}}",
+                "`limits.messagesPerSecond` is not a limit",
+            ),
+            (b"{\"limits\": 5}", "`limits` is an object"),
+            (
+                b"{\"rules\": [{\"status\": 503, \"delay_ms\": 5}]}",
+                "rules[0]: `delay_ms` is not a rule's field",
+            ),
+            (
+                b"{\"rules\": [{\"when\": \"later\"}]}",
+                "rules[0]: `when` is \"before\" or \"after\", not \"later\"",
+            ),
+            (
+                b"{\"rules\": [{\"drop\": \"close\"}]}",
+                "`drop` is \"reset\" or \"partial\"",
+            ),
+            (
+                b"{\"rules\": [{\"status\": \"503\"}]}",
+                "`status` is a whole number, 0 or more, not a string",
+            ),
+            (
+                b"{\"rules\": [{\"times\": 1, \"times\": 2}]}",
+                "`times` is given twice",
+            ),
+            (
+                b"{\"rules\": [5]}",
+                "rules[0]: a rule is an object, not a number",
+            ),
+            (b"\xff", "not UTF-8"),
         ] {
             let why = read_body(body).unwrap_err();
-            assert!(why.starts_with("the body must be"), "{why}");
+            assert!(
+                why.contains(says),
+                "{}: {why}",
+                String::from_utf8_lossy(body)
+            );
         }
         assert!(read_body(b"{}").is_ok());
+        let nulls = read_body(br#"{"seed": null, "rules": [{"times": null, "status": 503}]}"#);
+        assert_eq!(nulls.unwrap().rules[0].times, None);
     }
 }
