@@ -150,7 +150,10 @@ async function soak(store) {
 function faultLines(ledger, injected) {
   const seen = ledger.faultsSeen;
   const by = (/** @type {Iterable<[string, number]>} */ counts) =>
-    [...counts].map(([k, v]) => `${k} ×${v}`).join(', ');
+    [...counts]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ');
   const lines = [
     `  faults (${FAULTS * 100} % of Put/Get/Delete/Update, seed ${SEED}): ` +
       (injected
