@@ -47,8 +47,7 @@ export function throttleOption(opts) {
 export function faultLine(event) {
   const where = [event.account, event.queue].filter(Boolean).join('/');
   const by = event.rule !== undefined ? `rule ${event.rule}` : `limit ${event.limit}`;
-  const answer =
-    event.status !== undefined ? `${event.status} ${event.code}` : 'its own answer';
+  const answer = event.status !== undefined ? `${event.status} ${event.code}` : 'its own answer';
   const extras = [
     event.delayMs > 0 ? `${event.delayMs} ms late` : '',
     event.drop ? `drop ${event.drop}` : '',

@@ -182,7 +182,7 @@ export function queueConnectionListener(
       }
       watchHead();
       if (typeof out === 'number') {
-        if (out > 0) write(out);
+        if (out > 0 || conn.reset) write(out);
       } else {
         pending++;
         hold();

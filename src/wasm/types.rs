@@ -48,7 +48,8 @@ export interface OpenOptions {
   /** Seed for message ids and pop receipts (reproducible runs). Default: crypto randomness. */
   seed?: number;
   /** Fault rules and limits to start with (docs/faults.md): the body `POST /_azqueue/faults`
-   *  takes, as an object or JSON text. Its limits are the ones `faults.clear()` puts back. */
+   *  takes, as an object or JSON text. Its limits are the ones `faults.clear()` puts back.
+   *  The Node and edge builds' (pkg/node, pkg/edge): pkg/web refuses it. */
   faults?: FaultRuleSet | string;
   /** Keep each queue's messages as rows of the host's SQL (a Durable Object's SQLite) rather
    *  than in memory; `store` then keeps queues and properties only. */

@@ -12,19 +12,9 @@
 //! A body that is not a valid rule set is refused `400 {"error": why}` and changes nothing.
 
 use super::json::{json, refuse};
-use super::path::{DevPath, Unrouted};
+use super::path::{DevPath, FaultsRequest, Unrouted};
 use crate::rest::faults::Faults;
 use http::Response;
-
-/// What a request to `/_azqueue/faults[/<id>]` asks for. The body of a `POST` is read when it
-/// is answered: whether its ids are free depends on the rules kept then.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FaultsRequest {
-    Show,
-    Add,
-    Clear,
-    Remove(String),
-}
 
 /// Routes the path's remaining segments (`[]` or `[id]`) and method.
 pub fn read(below: &[&str], method: &str) -> Result<DevPath, Unrouted> {

@@ -30,7 +30,7 @@ pub enum DevPath {
     Events,
     /// `/_azqueue/faults[/<id>]`: the fault rules (`faults.rs`; the `faults` feature's).
     #[cfg(feature = "faults")]
-    Faults(super::faults::FaultsRequest),
+    Faults(FaultsRequest),
     /// The host's to answer.
     Host(HostWork),
 }
@@ -57,6 +57,17 @@ pub enum Action {
     Delete(MessageId),
     MakeVisible(MessageId),
     Poison(MessageId),
+}
+
+/// What a request to `/_azqueue/faults[/<id>]` asks for. The body of a `POST` is read when it
+/// is answered: whether its ids are free depends on the rules kept then.
+#[cfg(feature = "faults")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultsRequest {
+    Show,
+    Add,
+    Clear,
+    Remove(String),
 }
 
 /// Why the router answers a development request itself rather than routing it: what a path's
