@@ -155,7 +155,7 @@ function faultLines(ledger, injected) {
       .map(([k, v]) => `${k} ×${v}`)
       .join(', ');
   const lines = [
-    `  faults (${FAULTS * 100} % of Put/Get/Delete/Update, seed ${SEED}): ` +
+    `  faults (${Number((FAULTS * 100).toPrecision(3))} % of Put/Get/Delete/Update, seed ${SEED}): ` +
       (injected
         ? `${injected.total} injected by the service (GET /_azqueue/faults), `
         : 'the service cannot be asked for its counts here, ') +
