@@ -222,7 +222,7 @@ async function main() {
       await start(
         'node',
         [
-          path.join(ROOT, 'www', 'server.mjs'),
+          path.join(ROOT, 'hosts', 'node', 'server.mjs'),
           '--location',
           path.join(scratch, 'journal'),
           '--silent',

@@ -25,13 +25,13 @@ function startServer(store) {
   const child = spawn(
     process.execPath,
     [
-      path.join(ROOT, 'www', 'server.mjs'),
+      path.join(ROOT, 'hosts', 'node', 'server.mjs'),
       '--queuePort',
       '0',
       '--webPort',
       '0',
       '--silent',
-      ...(dir ? ['--location', dir] : []),
+      ...(dir ? ['--location', dir] : ['--inMemoryPersistence']),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

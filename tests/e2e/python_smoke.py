@@ -55,7 +55,8 @@ NODE = shutil.which("node") or "node"
 
 def start_server(*extra):
     proc = subprocess.Popen(
-        [NODE, str(ROOT / "www" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent", *extra],
+        [NODE, str(ROOT / "hosts" / "node" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent",
+         *([] if "--location" in extra else ["--inMemoryPersistence"]), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

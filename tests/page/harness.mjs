@@ -16,6 +16,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
+const SERVER = join(ROOT, 'hosts', 'node', 'server.mjs');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 /** @typedef {import('playwright-core').Page} Page */
@@ -43,14 +44,15 @@ const TYPES = {
 };
 
 /**
- * Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL.
+ * Starts `node hosts/node/server.mjs --queuePort 0 --webPort 0` (in memory) and resolves with
+ * the web URL.
  * @returns {Promise<Server>}
  */
 function startProjectServer() {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      [join(WWW, 'server.mjs'), '--queuePort', '0', '--webPort', '0'],
+      [SERVER, '--inMemoryPersistence', '--queuePort', '0', '--webPort', '0'],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,7 +129,7 @@ export async function startServer() {
   if (!existsSync(join(ROOT, 'pkg', 'web', 'azqueue.js'))) {
     throw new Error('pkg/web is missing: run `make build` first');
   }
-  if (existsSync(join(WWW, 'server.mjs')) && !process.env.AZQ_PAGE_STATIC) {
+  if (!process.env.AZQ_PAGE_STATIC) {
     try {
       return await startProjectServer();
     } catch (e) {

@@ -29,12 +29,20 @@ let stopSdk;
 /** @type {string[]} */
 const pageErrors = [];
 
-/** `node www/server.mjs --queuePort 0 --webPort 0`, resolved with its web URL and connection string. */
+/** `node hosts/node/server.mjs --queuePort 0 --webPort 0` in memory, resolved with its web URL and connection string. */
 function startAzqueue() {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'www', 'server.mjs'), '--queuePort', '0', '--webPort', '0', '--silent'],
+      [
+        join(ROOT, 'hosts', 'node', 'server.mjs'),
+        '--inMemoryPersistence',
+        '--queuePort',
+        '0',
+        '--webPort',
+        '0',
+        '--silent',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
