@@ -1,4 +1,4 @@
-// The soak's Node host: `www/server.mjs` in memory or with --location (a temporary directory),
+// The soak's Node host: `hosts/node/server.mjs` in memory or with --location (a temporary directory),
 // driven over loopback HTTP by the workload in this process.
 
 import { spawn } from 'node:child_process';

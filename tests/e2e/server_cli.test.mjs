@@ -153,7 +153,7 @@ describe('server command line', () => {
   test('every flag of azurite-queue 3.37 is accepted, and --help says which change nothing', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-flags-'));
     try {
-      // Azurite's own list (src/queue/QueueEnvironment.ts at 3.37.0), all at once, in the
+      // Azurite's own list (its queue QueueEnvironment at 3.37.0), all at once, in the
       // spellings its CI users write (short forms and --flag=value included).
       const server = await startIn(dir, [
         '-l',

@@ -146,6 +146,50 @@ async function roundTrip(/** @type {string} */ connectionString, /** @type {stri
   await queue.delete();
 }
 
+/**
+ * The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces as `-`.
+ * @param {string} heading
+ */
+function slug(heading) {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+test('every link and image of the installed README resolves inside node_modules/azqueue', () => {
+  const pkg = path.join(installedProject().dir, 'node_modules', 'azqueue');
+  const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
+  const targets = [...readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({
+    image: m[1] === '!',
+    target: m[2],
+  }));
+  const local = targets.filter(
+    ({ target }) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'),
+  );
+  assert.ok(local.length >= 15, `only ${local.length} local links found`);
+  for (const { image, target } of local) {
+    const [file, fragment] = target.split('#');
+    const at = path.join(pkg, decodeURIComponent(file));
+    assert.ok(fs.existsSync(at), `README links to ${target}, which the package does not hold`);
+    if (image) {
+      const png = fs.readFileSync(at).subarray(0, 8);
+      assert.deepEqual(
+        [...png],
+        [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+        `${target} is a PNG`,
+      );
+    }
+    if (fragment) {
+      const headings = [...fs.readFileSync(at, 'utf8').matchAll(/^#+ (.*)$/gm)].map((m) =>
+        slug(m[1]),
+      );
+      assert.ok(headings.includes(fragment), `${file} has no heading for #${fragment}`);
+    }
+  }
+});
+
 test('every command the README gives runs as written from the packed tarball', async (t) => {
   const { dir } = installedProject();
   const readme = fs.readFileSync(path.join(dir, 'node_modules', 'azqueue', 'README.md'), 'utf8');

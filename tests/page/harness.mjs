@@ -1,4 +1,4 @@
-// Shared set-up for the page tests: serve www/ (through `node www/server.mjs` when it exists and
+// Shared set-up for the page tests: serve www/ (through `node hosts/node/server.mjs` when it exists and
 // reports ready, else a tiny static server of our own), launch Debian's Chromium through
 // playwright-core, and collect console and page errors so a test can insist there are none.
 
@@ -61,7 +61,7 @@ function startProjectServer() {
     let out = '';
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs printed no web URL within 15 s:\n${out}`));
     }, 15_000);
     const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk;
@@ -72,7 +72,7 @@ function startProjectServer() {
         resolvePromise({
           url: new URL(ready[1]).origin,
           close: () => child.kill(),
-          kind: 'www/server.mjs',
+          kind: 'hosts/node/server.mjs',
         });
       }
     };
@@ -80,7 +80,7 @@ function startProjectServer() {
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs exited with ${code}:\n${out}`));
     });
   });
 }
