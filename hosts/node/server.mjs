@@ -111,7 +111,7 @@ async function startClock(service, opts) {
  * @param {{ log?: (line: string) => void, warn?: (line: string) => void }} [hooks]
  */
 export async function startServer(opts, { log = console.log, warn = console.error } = {}) {
-  const { QueueService } = loadPackage();
+  const { QueueService, azureErrorClosing } = loadPackage();
   // Read first: a missing certificate should fail before the journal directory is locked.
   const secure = opts.cert ? tlsOptions(/** @type {Options & { cert: string }} */ (opts)) : null;
   const accounts = process.env.AZURITE_ACCOUNTS?.trim() || undefined;
@@ -175,6 +175,7 @@ export async function startServer(opts, { log = console.log, warn = console.erro
     headMs: opts.headTimeout,
     secure: Boolean(secure),
     events,
+    busy: () => azureErrorClosing('ServerBusy'),
   });
   // noDelay: answers are written whole, so Nagle's algorithm would only delay them;
   // allowHalfOpen: a client that ends its side after sending still gets its answers.

@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { blocks } from '../package/markdown.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const VERSION = /^version = "([^"]+)"/m.exec(
-  fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8'),
-)?.[1];
+const VERSION = /** @type {string} the crate's version line */ (
+  /^version = "([^"]+)"/m.exec(fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8'))?.[1]
+);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-crate-'));
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 

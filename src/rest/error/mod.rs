@@ -29,6 +29,10 @@ macro_rules! error_codes {
             pub fn message(self) -> &'static str {
                 match self { $(ErrorCode::$code => $message,)* }
             }
+            /// The code named `name` exactly as [`as_str`](Self::as_str) writes it, if there is one.
+            pub fn named(name: &str) -> Option<Self> {
+                match name { $(stringify!($code) => Some(ErrorCode::$code),)* _ => None }
+            }
         }
     };
 }
