@@ -182,3 +182,22 @@ impl RestError {
         RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn a_code_is_found_by_the_name_it_is_written_with_and_by_no_other() {
+        for code in [
+            ErrorCode::ServerBusy,
+            ErrorCode::InternalError,
+            ErrorCode::QueueNotFound,
+            ErrorCode::AuthenticationFailed,
+        ] {
+            assert_eq!(ErrorCode::named(code.as_str()), Some(code));
+        }
+        assert_eq!(ErrorCode::named("serverbusy"), None);
+        assert_eq!(ErrorCode::named(""), None);
+    }
+}
