@@ -132,14 +132,17 @@ async function boot() {
       when: $('guide-when'),
       cont: $('guide-continue'),
       log: $('guide-log'),
+      noCall: $('guide-nocall'),
       toggle: $input('guided'),
       next: /** @type {HTMLButtonElement} */ ($('next-moment')),
       stage: /** @type {HTMLElement} */ ($('lane').closest('.col')),
+      top: /** @type {HTMLElement} */ ($('reset').closest('.travel')),
     },
     demo,
     timeline: page.timeline,
     setPlaying: page.time.setPlaying,
-    enabled: settings.guided === true,
+    // A first visit is a tour: it stops at every moment until the viewer turns that off.
+    enabled: settings.guided !== false,
   });
   bindKeys(page);
   $input('guided').addEventListener('change', () =>
@@ -269,12 +272,28 @@ function bindKeys(page) {
     sheet,
     list: $('key-list'),
     bindings: [
-      { keys: ['→'], label: 'next moment (Continue at a stop)', run: () => guide.forward() },
-      { keys: ['←'], label: 'previous moment (rewinds)', run: () => guide.previousMoment() },
+      {
+        keys: ['→', 'PageDown'],
+        label: 'next moment (Continue at a stop)',
+        run: () => guide.forward(),
+      },
+      {
+        keys: ['←', 'PageUp'],
+        label: 'previous moment (rewinds)',
+        run: () => guide.previousMoment(),
+      },
       { keys: ['Space'], label: 'play / pause', run: playPause },
       { keys: ['.'], label: 'step', run: () => time.step() },
       { keys: ['['], label: 'slower', run: () => time.setSpeed(time.speedIndex() - 1) },
       { keys: [']'], label: 'faster', run: () => time.setSpeed(time.speedIndex() + 1) },
+      { keys: ['r'], label: 'restart the scenario', run: () => $('reset').click() },
+      { keys: ['g'], label: 'guided mode on / off', run: () => $input('guided').click() },
+      {
+        keys: scenarios.map((_, i) => String(i + 1)),
+        label: 'choose scenario 1, 2, …',
+        run: (key) => chooseScenario(Number(key) - 1),
+      },
+      { keys: ['p'], label: 'presentation mode on / off', run: () => $('present').click() },
       {
         keys: ['?'],
         label: 'this list',
@@ -316,12 +335,28 @@ function keepAddress(page) {
   };
 }
 
+/**
+ * Loads the scenario at `index` in the list, as the scenario choice does.
+ * @param {number} index
+ */
+function chooseScenario(index) {
+  const scenario = scenarios[index];
+  if (!scenario) return;
+  $select('scenario').value = scenario.id;
+  $select('scenario').dispatchEvent(new Event('change'));
+}
+
 /** @param {Page} page */
 function bindScenarioControls(page) {
   for (const s of scenarios) $('scenario').append(new Option(s.title, s.id));
   $('reset').addEventListener('click', () =>
     page.load(/** @type {Scenario} loaded at start */ (page.demo.scenario)),
   );
+  // Presentation mode: the lanes, the cards and the banner only, drawn large for a room.
+  $('present').addEventListener('click', () => {
+    const on = document.body.classList.toggle('presenting');
+    setAttr($('present'), 'aria-pressed', on ? 'true' : 'false');
+  });
   $('scenario').addEventListener('change', () =>
     page.load(scenarioById($select('scenario').value)),
   );
@@ -397,7 +432,13 @@ function bindTimeTravel(page) {
  * @param {Meter} meter
  */
 function draw(page, meter) {
-  drawViews(page.views, page.demo, page.timeline);
+  // The introduction is read before the first step; once time moves it goes (on a phone it is
+  // drawn whole, and would stand over the picture it introduced).
+  if (page.guide.shown && page.guide.on === 'intro' && page.demo.clock.elapsed() > 0)
+    page.guide.hide();
+  drawViews(page.views, page.demo, page.timeline, {
+    stopped: page.guide.shown && page.demo.clock.paused,
+  });
   // Say the speed really achieved when it falls short of the one asked for.
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;

@@ -165,15 +165,28 @@ export async function launchBrowser() {
  * A page that records every console error and page error; `query` is added to its address.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
+ * A first visit (`firstVisit`) starts with no saved settings or session; any other page starts
+ * with guided mode off unless a setting says otherwise (a first visit is a tour that stops at
+ * every moment, which a test of something else would have to walk through).
  * @param {{ viewport?: { width: number, height: number }, reducedMotion?: 'reduce' | 'no-preference',
- *   query?: string }} [options]
+ *   query?: string, firstVisit?: boolean }} [options]
  */
 export async function openPage(
   context,
   url,
-  { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {},
+  { viewport = { width: 1280, height: 720 }, reducedMotion, query, firstVisit = false } = {},
 ) {
   const page = await context.newPage();
+  await page.addInitScript((first) => {
+    if (first) {
+      if (sessionStorage.getItem('azq-first-visit')) return; // a reload is not a first visit
+      sessionStorage.setItem('azq-first-visit', '1');
+      localStorage.removeItem('azqueue-page');
+      localStorage.removeItem('azqueue-page-session');
+    } else if (localStorage.getItem('azqueue-page') === null) {
+      localStorage.setItem('azqueue-page', JSON.stringify({ guided: false }));
+    }
+  }, firstVisit);
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   /** @type {string[]} */
@@ -422,4 +435,27 @@ export function cards(page, lane = 'queue-lane') {
           }),
       ),
   );
+}
+
+/**
+ * Presses → and waits for the stop at `on`.
+ * @param {Page} page
+ * @param {string} on
+ */
+export async function next(page, on) {
+  await page.keyboard.press('ArrowRight');
+  await stopAt(page, on);
+}
+
+/**
+ * Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease).
+ * @param {Page} page
+ * @param {string} name
+ * @param {number} index
+ * @param {number} value
+ */
+export async function setActor(page, name, index, value) {
+  const input = page.locator(`[data-name="${name}"] .settings input`).nth(index);
+  await input.fill(String(value));
+  await input.dispatchEvent('change');
 }

@@ -16,6 +16,8 @@ import {
   stepTo,
   stopAt,
   pageSuite,
+  next,
+  setActor,
   attributeOf,
   textOf,
 } from './harness.mjs';
@@ -94,29 +96,6 @@ async function elapsedAt(page, ms, message) {
     .waitForSelector(`[data-testid=clock][data-elapsed-ms="${ms}"]`, { timeout: 5_000 })
     .catch(() => {});
   assert.equal(await elapsed(page), ms, message);
-}
-
-/**
- * Presses → and waits for the stop at `on`.
- * @param {Page} page
- * @param {string} on
- */
-async function next(page, on) {
-  await page.keyboard.press('ArrowRight');
-  await stopAt(page, on);
-}
-
-/**
- * Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease).
- * @param {Page} page
- * @param {string} name
- * @param {number} index
- * @param {number} value
- */
-async function setActor(page, name, index, value) {
-  const input = page.locator(`[data-name="${name}"] .settings input`).nth(index);
-  await input.fill(String(value));
-  await input.dispatchEvent('change');
 }
 
 describe('1 · rewind and links that hold', () => {

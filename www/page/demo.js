@@ -59,10 +59,6 @@ export class Demo {
   narrator = new Narrator({
     elapsed: () => this.clock.elapsed(),
     world: this,
-    lastLog: (actor) => {
-      const last = this.log.at(-1);
-      return last && actor && last.actor === actor ? last.seq : undefined;
-    },
   });
   cards = new CardModel({
     memory: {
@@ -79,12 +75,22 @@ export class Demo {
     notices: {
       expired: (card) => this.#expired(card),
       reappeared: (card) => this.#reappeared(card),
-      comeDue: (card) =>
+      comeDue: (card) => {
+        this.#cameDue.add(card.messageId);
         this.say(
           `${card.label} “${card.text}” was scheduled; its delay is over and consumers can see it now.`,
           'scheduled-visible',
-          { label: card.label, facts: { delayS: (card.nextVisibleOn - card.insertedOn) / 1000 } },
-        ),
+          {
+            label: card.label,
+            call: null,
+            facts: {
+              label: card.label,
+              messageId: card.messageId,
+              delayS: (card.nextVisibleOn - card.insertedOn) / 1000,
+            },
+          },
+        );
+      },
     },
   });
   /** @type {Map<string, Lease>} messageId → who was handed its receipt, and until when */
@@ -95,6 +101,8 @@ export class Demo {
   #labels = new Map();
   /** @type {Map<string, Fate>} messageId → how it left, for messages this page moved */
   #fates = new Map();
+  /** @type {Set<string>} messages that were scheduled and came due */
+  #cameDue = new Set();
   /** @type {Map<string, Origin>} messageId → its original, for copies in the poison queue */
   #origins = new Map();
   #nextLabel = 1;
@@ -215,6 +223,7 @@ export class Demo {
       this.#labels.clear();
       this.#fates.clear();
       this.#origins.clear();
+      this.#cameDue.clear();
       this.#nextLabel = 1;
       this.#actorSeq = 0;
       await this.rest.createQueue('setup', this.queue);
@@ -325,12 +334,19 @@ export class Demo {
       this.say(
         `${e.actor}'s ${verb} of ${label} was refused (404 ${e.code}): it presented ${presented}, but the current receipt is ${current}.`,
         'stale-delete',
-        { actor: e.actor, label },
+        {
+          actor: e.actor,
+          label,
+          call: e.seq,
+          facts: { actor: e.actor, label, presented, current, status: e.status, code: e.code },
+        },
       );
     } else if (e.status < 300 && verb === 'delete') {
       this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, 'deleted', {
         actor: e.actor,
         label,
+        call: e.seq,
+        facts: { actor: e.actor, label, messageId: e.messageId, receipt: presented },
       });
     }
   }
@@ -379,10 +395,11 @@ export class Demo {
    * @param {string} messageId
    * @param {string} kind
    * @param {string} by
-   * @param {{ dequeueCount?: number, to?: string }} [where]
+   * @param {{ dequeueCount?: number, receipt?: string, to?: string }} [where] the DequeueCount
+   *   and receipt of the receive that moved it, and where it went
    */
-  gone(messageId, kind, by, { dequeueCount, to } = {}) {
-    this.#fates.set(messageId, { kind, by, dequeueCount });
+  gone(messageId, kind, by, { dequeueCount, receipt, to } = {}) {
+    this.#fates.set(messageId, { kind, by, dequeueCount, receipt });
     if (kind === 'poisoned')
       this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
   }
@@ -391,11 +408,18 @@ export class Demo {
    * A line of "what just happened" (narrator.js says which lines tick a moment).
    * @param {string} text
    * @param {string} [kind]
-   * @param {{ quiet?: boolean, actor?: string, label?: string,
-   *   facts?: import('./narrator.js').Facts }} [who]
+   * @param {import('./narrator.js').Who} [who]
    */
   say(text, kind, who) {
     this.narrator.say(text, kind, who);
+  }
+
+  /**
+   * Whether `messageId` was sent with a delay and has come due since.
+   * @param {string} messageId
+   */
+  cameDue(messageId) {
+    return this.#cameDue.has(messageId);
   }
 
   /**
@@ -407,6 +431,17 @@ export class Demo {
       .of(messageId)
       .findLast((x) => x.kind === 'received' || x.kind === 'updated');
     return e ? { name: e.actor, at: e.at, tag: e.receipt } : undefined;
+  }
+
+  /**
+   * Nothing is left to happen by itself: no message in the queue (expired ones aside), none held,
+   * and no producer with more to send.
+   */
+  still() {
+    const live = this.view.main.some((c) => c.state !== 'expired');
+    const held = this.consumers().some((a) => a.alive && a.holding);
+    const sending = this.actors.some((a) => a.kind === 'producer' && a.state === 'sending');
+    return !live && !held && !sending;
   }
 
   /** The next instant at which a message becomes visible or expires by itself. */
@@ -496,7 +531,11 @@ export class Demo {
       'expired',
       {
         label: card.label,
-        facts: { ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined },
+        call: null,
+        facts: {
+          label: card.label,
+          ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined,
+        },
       },
     );
   }
@@ -504,22 +543,30 @@ export class Demo {
   /** @param {Card} card */
   #reappeared(card) {
     const lease = this.#leases.get(card.messageId);
+    const holder = lease?.holder.name;
+    const stillWorking = lease?.holder.holding?.messageId === card.messageId;
+    const receipt = this.receipts.current(card.messageId)?.tag;
     const why = whyBack(
-      lease && {
-        holder: lease.holder.name,
-        released: lease.released,
-        stillWorking: lease.holder.holding?.messageId === card.messageId,
-        receipt: this.receipts.current(card.messageId)?.tag,
-      },
+      lease && { holder: lease.holder.name, released: lease.released, stillWorking, receipt },
     );
     this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
     this.say(
       `${card.label} “${card.text}” is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
       'reappeared',
       {
-        actor: lease?.holder?.name,
+        actor: holder,
         label: card.label,
-        facts: { dequeueCount: card.dequeueCount, text: card.text },
+        call: null,
+        facts: {
+          label: card.label,
+          messageId: card.messageId,
+          dequeueCount: card.dequeueCount,
+          text: card.text,
+          holder,
+          released: lease?.released,
+          stillWorking,
+          receipt,
+        },
       },
     );
   }

@@ -12,6 +12,9 @@ import { logRow } from './log.js';
 
 const SEEK_LIMIT_MS = 600_000; // "next moment" gives up after ten virtual minutes
 const SEEK_STEP_MS = 1000; // …moving a second per frame, so the cards are seen to move
+// …or once the world has been still this long: no message left in the queue, none scheduled,
+// no producer with more to send. With the settings changed, a moment may never come.
+const STILL_MS = 30_000;
 
 export class Guide {
   #seeking = false;
@@ -20,8 +23,9 @@ export class Guide {
   /**
    * @param {object} o
    * @param {{ box: HTMLElement, text: HTMLElement, when: HTMLElement, cont: HTMLElement,
-   *   log: HTMLElement, toggle: HTMLInputElement, next: HTMLButtonElement,
-   *   stage: HTMLElement }} o.el the guide's elements, and the queue it keeps in view
+   *   log: HTMLElement, noCall: HTMLElement, toggle: HTMLInputElement, next: HTMLButtonElement,
+   *   stage: HTMLElement, top: HTMLElement }} o.el the guide's elements, the queue it keeps in
+   *   view, and the first row under the dock it keeps in view with it when there is room
    * @param {import("./demo.js").Demo} o.demo
    * @param {import("./timeline.js").Timeline} o.timeline
    * @param {(on: boolean) => void} o.setPlaying
@@ -50,6 +54,11 @@ export class Guide {
     return !this.el.box.hidden;
   }
 
+  /** The moment the banner is about (`on`), if it shows one. */
+  get on() {
+    return this.el.box.hidden ? undefined : this.el.box.dataset.on;
+  }
+
   /**
    * A moment just ticked: stop the clock there and say what it was.
    * @param {Moment} moment
@@ -72,9 +81,17 @@ export class Guide {
     setText(this.el.when, `${formatElapsed(/** @type {number} it happened */ (moment.at))} ·`);
     setText(this.el.text, this.demo.narrator.guide(moment));
     setText(this.el.cont, moment.on === 'intro' ? 'Start ▶' : 'Continue ▶');
-    const entry = this.demo.log.find((e) => e.seq === moment.facts.log);
+    // The call that made it happen, or, when none did, that none did: an unrelated call beside
+    // a timeout that ran out inside the queue would teach the wrong cause.
+    const entry =
+      typeof moment.call === 'number'
+        ? this.demo.log.find((e) => e.seq === moment.call)
+        : undefined;
     this.el.log.replaceChildren(...(entry ? [logRow(entry)] : []));
     this.el.log.hidden = !entry;
+    const none = this.demo.narrator.noCall(moment);
+    setText(this.el.noCall, none ?? '');
+    this.el.noCall.hidden = !none;
     this.#keepInView();
   }
 
@@ -108,11 +125,15 @@ export class Guide {
     this.el.next.disabled = true;
     try {
       const limit = this.demo.clock.now() + SEEK_LIMIT_MS;
+      let stillSince = Infinity;
       while (!this.#arrived && this.demo.clock.now() < limit) {
         await this.timeline.advanceTo(this.demo.clock.now() + SEEK_STEP_MS);
         await new Promise((resolve) => requestAnimationFrame(resolve));
+        const still = this.demo.still() && !this.timeline.pending.length;
+        stillSince = still ? Math.min(stillSince, this.demo.clock.now()) : Infinity;
+        if (this.demo.clock.now() - stillSince >= STILL_MS) break;
       }
-      if (!this.#arrived) this.#say('Nothing more to watch for in the next ten minutes.');
+      if (!this.#arrived) this.#say(this.#nothingMore(stillSince < Infinity));
     } finally {
       this.#seeking = false;
       this.el.next.disabled = false;
@@ -138,6 +159,19 @@ export class Guide {
     if (again?.done) this.show(again);
   }
 
+  /**
+   * Why "next moment" stopped without one: the world went still (the moments still to come are
+   * marked as not happening with these settings), or ten minutes passed.
+   * @param {boolean} still
+   */
+  #nothingMore(still) {
+    if (!still) return 'Nothing more to watch for in the next ten minutes.';
+    const missed = [...this.demo.narrator.moments.values()].filter((m) => !m.done);
+    for (const m of missed) m.missed = true;
+    const list = missed.map((m) => `“${m.text}”`).join(', ');
+    return `The queue is empty and nothing more is on its way: with these settings ${list} did not happen. Restart, rewind or change a setting to see ${missed.length === 1 ? 'it' : 'them'}.`;
+  }
+
   /** @param {string} sentence */
   #say(sentence) {
     this.el.box.hidden = false;
@@ -146,26 +180,50 @@ export class Guide {
     setText(this.el.text, sentence);
     setText(this.el.cont, 'Continue ▶');
     this.el.log.hidden = true;
+    this.el.noCall.hidden = true;
   }
 
   /**
-   * At a stop, the queue and the consumers beside it come into view under the docked controls:
-   * scrolled just enough to show their bottoms, never past the queue's top.
+   * At a stop, the queue and the consumers beside it come into view under the docked controls,
+   * with the row under the dock (restart, rewind) and the caption above them when they fit with
+   * what the consumers hold (their fields and buttons may fall below); else scrolled just enough
+   * to show the columns' bottoms, never past the queue's top. Measured two frames on, once the
+   * stop's own changes (a refusal on a consumer's card) are drawn.
    */
   #keepInView() {
-    requestAnimationFrame(() => {
+    const measure = () => {
       const dock = /** @type {HTMLElement} */ (this.el.box.parentElement);
+      // Where the dock's bottom will be once scrolled (it sticks at the top, whatever it is now).
       const top =
-        getComputedStyle(dock).position === 'sticky' ? dock.getBoundingClientRect().bottom : 0;
+        getComputedStyle(dock).position === 'sticky' ? dock.getBoundingClientRect().height : 0;
       const queue = this.el.stage.getBoundingClientRect();
-      const beside = this.el.stage.nextElementSibling?.getBoundingClientRect();
+      const beside = this.el.stage.nextElementSibling;
+      const held = Math.max(
+        queue.top,
+        ...[this.el.stage, beside]
+          .flatMap((col) => [
+            ...(col?.querySelectorAll(
+              '.card, .actor header, .actor .holds, .actor .bars, .actor .outcome',
+            ) ?? []),
+          ])
+          .map((e) => e.getBoundingClientRect())
+          .filter((r) => r.height > 0)
+          .map((r) => r.bottom),
+      );
+      const first = this.el.top.getBoundingClientRect().top;
+      if (held - first <= innerHeight - top - 8) {
+        scrollBy({ top: first - top, behavior: 'instant' });
+        return;
+      }
+      const besideBox = beside?.getBoundingClientRect();
       const bottom = Math.max(
         queue.bottom,
-        beside && beside.top < queue.bottom ? beside.bottom : 0,
+        besideBox && besideBox.top < queue.bottom ? besideBox.bottom : 0,
       );
       const down = Math.min(queue.top - top - 4, bottom - innerHeight + 4);
       if (queue.top < top) scrollBy({ top: queue.top - top - 4, behavior: 'instant' });
       else if (down > 0) scrollBy({ top: down, behavior: 'instant' });
-    });
+    };
+    requestAnimationFrame(() => requestAnimationFrame(measure));
   }
 }
