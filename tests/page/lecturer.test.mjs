@@ -29,6 +29,18 @@ const PHONE = { width: 390, height: 844 };
 const open = (options = {}) => suite.open({ viewport: DESK, ...options });
 
 /**
+ * Presses → and waits for the stop at `on`, and for the stop's picture to be placed (scrolled
+ * into view, two frames on).
+ * @param {Page} page
+ * @param {string} on
+ */
+async function nextPlaced(page, on) {
+  const kept = await page.evaluate(() => Number(document.body.dataset.kept ?? 0));
+  await next(page, on);
+  await page.waitForFunction((n) => Number(document.body.dataset.kept ?? 0) > n, kept);
+}
+
+/**
  * Sets a numeric setting on an actor's card, then leaves the field (so the keys are the page's).
  * @param {Page} page
  * @param {string} name
@@ -217,8 +229,7 @@ describe('the layout at a stop', () => {
   test('at 1280×800 the dock covers neither the travel row nor the caption at a stop', async () => {
     const page = await open();
     await chooseScenario(page, 'slow-consumer');
-    await next(page, 'reappeared');
-    await page.waitForTimeout(100);
+    await nextPlaced(page, 'reappeared');
     const covered = await page.evaluate(() => {
       const dock = /** @type {Element} */ (document.querySelector('.dock')).getBoundingClientRect();
       return ['.travel', '#caption']
@@ -246,8 +257,7 @@ describe('the layout at a stop', () => {
   test('at 1024×768 an autoscale stop shows the chart its caption points to', async () => {
     const page = await open({ viewport: { width: 1024, height: 768 } });
     await chooseScenario(page, 'autoscale');
-    await next(page, 'scaled-up');
-    await page.waitForTimeout(100);
+    await nextPlaced(page, 'scaled-up');
     const charts = await page.$$eval('svg.chart', (els) =>
       els
         .map((el) => el.getBoundingClientRect())
@@ -315,6 +325,7 @@ describe('keys for a presenter', () => {
     assert.equal(await page.getAttribute('[data-testid=present]', 'aria-pressed'), 'true');
     for (const hidden of ['#send-form', '.legend', '#snippet-panel', '.log-panel'])
       assert.equal(await page.isHidden(hidden), true, `${hidden} hidden`);
+    await page.waitForSelector('[data-testid=message] .text');
     const size = await page.$eval('[data-testid=message] .text', (e) =>
       parseFloat(getComputedStyle(e).fontSize),
     );

@@ -193,6 +193,7 @@ export class Worker extends Actor {
     this.visibilityS = visibilityS;
     this.processingS = processingS;
     this.pollS = pollS;
+    this.startS = startS;
     this.status = startS > 0 ? `starts at ${startS} s` : 'starting';
     this.later(Math.max(0, startS * S - demo.clock.elapsed()), () => this.poll());
   }

@@ -50,21 +50,31 @@ export class Autoscaler extends Actor {
           {
             actor: this.name,
             call: r.entry.seq,
-            facts: { count, wanted: this.wanted, perWorker: this.perWorker },
+            facts: { count, wanted: this.wanted, perWorker: this.perWorker, op: r.entry.op },
           },
         );
       } else if (this.wanted < pool.length) {
         const idle = pool.filter((a) => !a.holding).reverse();
         const extra = pool.length - this.wanted;
-        for (const a of idle.slice(0, extra)) {
+        const stopping = idle.slice(0, extra);
+        for (const a of stopping) {
           a.stop();
           this.demo.removeActor(a);
         }
-        if (idle.length)
+        if (stopping.length)
           this.demo.say(
             `The queue is down to ${count}: the autoscaler stops idle workers (${this.wanted} wanted).`,
             'scaled-down',
-            { actor: this.name, call: r.entry.seq, facts: { count, wanted: this.wanted } },
+            {
+              actor: this.name,
+              call: r.entry.seq,
+              facts: {
+                count,
+                wanted: this.wanted,
+                stopped: stopping.length,
+                busyStopped: stopping.filter((a) => a.holding).length,
+              },
+            },
           );
       }
     }

@@ -59,7 +59,13 @@ export class Consumer extends Worker {
           actor: this.name,
           label,
           call: r.entry.seq,
-          facts: { actor: this.name, label, dequeueCount: m.dequeueCount, receipt: m.receipt },
+          facts: {
+            actor: this.name,
+            label,
+            messageId: m.messageId,
+            dequeueCount: m.dequeueCount,
+            receipt: m.receipt,
+          },
         },
       );
     }

@@ -9,13 +9,13 @@
 // holds it.
 
 import { EPOCH, VirtualClock } from './clock.js';
-import { RestClient, ACCOUNT } from './rest.js';
+import { RestClient, ACCOUNT, changesQueues } from './rest.js';
+import { openEngine } from './engine.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
 import { Narrator, whyBack } from './narrator.js';
 
-const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
 
 /**
@@ -146,27 +146,10 @@ export class Demo {
 
   /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
   async #open() {
-    const base = { now: () => this.clock.now(), anonymous: true, seed: SEED, name: 'azqueue-page' };
-    try {
-      // Relaxed: a reload restores the page by replaying its session, never from this store, so
-      // waiting for each commit buys nothing here; at 100× it was most of the burst's time.
-      this.service = await this.#QueueService.open({
-        ...base,
-        store: 'indexeddb',
-        durability: 'relaxed',
-      });
-      this.store = 'indexeddb';
-      this.storeNote = '';
-    } catch (e) {
-      this.service = await this.#QueueService.open({ ...base, store: 'memory' });
-      this.store = 'memory';
-      this.storeNote =
-        /** @type {any} */ (e)?.code === 'StoreUnavailable'
-          ? 'this browser offers no IndexedDB here'
-          : /** @type {any} */ (e)?.code === 'StoreLocked'
-            ? "another tab holds this page's database"
-            : String(/** @type {any} */ (e)?.message ?? e);
-    }
+    const opened = await openEngine(this.#QueueService, () => this.clock.now());
+    this.service = opened.service;
+    this.store = opened.store;
+    this.storeNote = opened.note;
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
       handler,
@@ -595,21 +578,4 @@ export class Demo {
     }
     return label;
   }
-}
-
-/**
- * Whether a logged call may have changed a queue (reads and refused calls change nothing).
- * @param {LogEntry} entry
- */
-function changesQueues(entry) {
-  if (entry.status >= 400) return false;
-  if (entry.op === 'Get Messages') return entry.messages.length > 0;
-  return ![
-    'Peek Messages',
-    'Get Queue Metadata',
-    'List Queues',
-    'Get Queue ACL',
-    'Get Service Properties',
-    'Get Service Stats',
-  ].includes(entry.op);
 }

@@ -7,8 +7,11 @@
 import { EPOCH, formatElapsed } from './clock.js';
 import { setText } from './dom.js';
 import { logRow } from './log.js';
+import { Quiz } from './questions.js';
+import { QuizView } from './quiz-view.js';
 
-/** @import { Moment } from './narrator.js' */
+/** @import { Facts, Moment } from './narrator.js' */
+/** @import { Asked } from './questions.js' */
 
 const SEEK_LIMIT_MS = 600_000; // "next moment" gives up after ten virtual minutes
 const SEEK_STEP_MS = 1000; // …moving a second per frame, so the cards are seen to move
@@ -23,23 +26,36 @@ export class Guide {
   /**
    * @param {object} o
    * @param {{ box: HTMLElement, text: HTMLElement, when: HTMLElement, cont: HTMLElement,
-   *   log: HTMLElement, noCall: HTMLElement, toggle: HTMLInputElement, next: HTMLButtonElement,
-   *   stage: HTMLElement, top: HTMLElement }} o.el the guide's elements, the queue it keeps in
+   *   log: HTMLElement, noCall: HTMLElement, quiz: HTMLElement, toggle: HTMLInputElement,
+   *   questions: HTMLInputElement, next: HTMLButtonElement, stage: HTMLElement,
+   *   top: HTMLElement }} o.el the guide's elements, the queue it keeps in
    *   view, and the first row under the dock it keeps in view with it when there is room
    * @param {import("./demo.js").Demo} o.demo
    * @param {import("./timeline.js").Timeline} o.timeline
    * @param {(on: boolean) => void} o.setPlaying
    * @param {boolean} [o.enabled] guided mode on at the start
+   * @param {boolean} [o.questions] questions on at the start
+   * @param {(asked: Asked) => void} [o.onResult] a question answered or settled
    */
-  constructor({ el, demo, timeline, setPlaying, enabled = false }) {
+  constructor({ el, demo, timeline, setPlaying, enabled = false, questions = true, onResult }) {
     this.el = el;
     this.demo = demo;
     this.timeline = timeline;
     this.setPlaying = setPlaying;
+    this.onResult = onResult;
+    this.quiz = new Quiz();
+    this.quizView = new QuizView(el.quiz, {
+      onAnswer: (a) => {
+        this.onResult?.(a);
+        // The banner's own sentence and call told the answer: shown once it is given.
+        if (!this.quizView.waiting) delete this.el.box.dataset.holding;
+      },
+    });
     el.toggle.checked = enabled;
+    el.questions.checked = questions;
     el.cont.addEventListener('click', () => this.continue());
     el.next.addEventListener('click', () => this.nextMoment());
-    demo.narrator.onMoment = (moment) => this.#moment(moment);
+    demo.narrator.onEvent = (kind, facts, moment) => this.#event(kind, facts, moment);
     // A phone turned, a window resized, a zoom changed: the stop's picture comes back into view.
     addEventListener('resize', () => {
       if (this.shown) this.#keepInView();
@@ -48,6 +64,21 @@ export class Guide {
 
   get enabled() {
     return this.el.toggle.checked;
+  }
+
+  /** Questions are asked at guided mode's stops (a lecturer can turn them off). */
+  get asking() {
+    return this.enabled && this.el.questions.checked;
+  }
+
+  /**
+   * A new run of `scenario`: no question asked yet.
+   * @param {string} scenario
+   * @param {import('./questions.js').Question[]} [questions] an edited scenario's own
+   */
+  begin(scenario, questions) {
+    this.quiz.begin(scenario, questions);
+    this.quizView.clear();
   }
 
   get shown() {
@@ -60,22 +91,38 @@ export class Guide {
   }
 
   /**
-   * A moment just ticked: stop the clock there and say what it was.
-   * @param {Moment} moment
+   * Something happened: the predictions it settles, and, when it ticked a moment, a stop there
+   * (in guided mode, or while running to the next moment). A settled prediction stops the page
+   * too, so its answer is seen beside the cards that show it.
+   * @param {string} kind
+   * @param {Facts} facts
+   * @param {Moment | undefined} moment
    */
-  #moment(moment) {
-    if (this.timeline.replaying || !(this.enabled || this.#seeking)) return;
+  #event(kind, facts, moment) {
+    if (this.timeline.replaying) return;
+    const at = formatElapsed(this.demo.clock.elapsed());
+    const settled = this.asking ? this.quiz.seen(kind, { ...facts, at }) : [];
+    for (const a of settled) this.onResult?.(a);
+    if (!(this.enabled || this.#seeking) || (!moment && !settled.length)) return;
     this.demo.clock.halt();
     this.setPlaying(false);
     this.#arrived = true;
-    this.show(moment);
+    if (moment) this.show(moment, settled);
+    else {
+      this.#say('What you predicted, as it happened:');
+      setText(this.el.when, `${at} ·`);
+      this.el.box.dataset.on = 'answer';
+      this.quizView.show(settled, []);
+    }
   }
 
   /**
-   * The banner for `moment` (which has happened): when, what, and the call it is about.
+   * The banner for `moment` (which has happened): when, what, the call it is about, the
+   * answers to predictions it settled, and the questions asked here.
    * @param {Moment} moment
+   * @param {Asked[]} [settled]
    */
-  show(moment) {
+  show(moment, settled = []) {
     this.el.box.hidden = false;
     this.el.box.dataset.on = moment.on;
     setText(this.el.when, `${formatElapsed(/** @type {number} it happened */ (moment.at))} ·`);
@@ -92,6 +139,12 @@ export class Guide {
     const none = this.demo.narrator.noCall(moment);
     setText(this.el.noCall, none ?? '');
     this.el.noCall.hidden = !none;
+    const asked = this.asking ? this.quiz.ask(this.demo, moment.on, moment.facts) : [];
+    this.quizView.show(settled, asked);
+    // A question judged at once is about what the banner says: that waits for the answer.
+    if (asked.some((a) => a.right !== undefined && a.chose === undefined))
+      this.el.box.dataset.holding = 'true';
+    else delete this.el.box.dataset.holding;
     this.#keepInView();
   }
 
@@ -102,6 +155,8 @@ export class Guide {
 
   hide() {
     this.el.box.hidden = true;
+    delete this.el.box.dataset.holding;
+    this.quizView.clear();
   }
 
   continue() {
@@ -224,6 +279,12 @@ export class Guide {
       if (queue.top < top) scrollBy({ top: queue.top - top - 4, behavior: 'instant' });
       else if (down > 0) scrollBy({ top: down, behavior: 'instant' });
     };
-    requestAnimationFrame(() => requestAnimationFrame(measure));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        measure();
+        // Said on the body, so a test (or a screen recorder) knows the stop's picture is placed.
+        document.body.dataset.kept = String(Number(document.body.dataset.kept ?? 0) + 1);
+      }),
+    );
   }
 }

@@ -54,10 +54,11 @@ export class Narrator {
   scenario = null;
 
   /**
-   * Called when a scenario's moment ticks (guided mode stops the clock there).
-   * @type {((moment: Moment) => void) | undefined}
+   * Called for every event told (a line said, quiet or not): its kind and facts, and the moment
+   * it ticked, if it ticked one (guided mode stops the clock there; questions are settled by it).
+   * @type {((kind: string, facts: Facts, moment: Moment | undefined) => void) | undefined}
    */
-  onMoment;
+  onEvent;
 
   /**
    * @param {{ elapsed: () => number, world: Demo }} o the clock's elapsed time, and the world
@@ -146,7 +147,10 @@ export class Narrator {
       m.facts = facts;
       m.call = call ?? null;
     }
-    if (quiet && !ticks) return;
+    if (quiet && !ticks) {
+      this.onEvent?.(kind, facts, undefined);
+      return;
+    }
     this.lines.push({
       at: this.elapsed(),
       text,
@@ -156,7 +160,7 @@ export class Narrator {
     });
     this.seq++;
     if (this.lines.length > NARRATION_LIMIT) this.lines.shift();
-    if (ticks) this.onMoment?.(m);
+    this.onEvent?.(kind, facts, ticks ? m : undefined);
   }
 
   /**

@@ -25,6 +25,7 @@ import { STAGES, jobText, parseJob } from './jobs.js';
  * @property {number} [poisonThreshold] DequeueCount beyond which a consumer moves a message
  * @property {Omit<Moment, 'done' | 'at' | 'facts' | 'call'>[]} moments
  * @property {(demo: Demo) => Promise<void>} setup
+ * @property {import('./scenario-format.js').Spec} [spec] what an edited scenario was made from
  */
 
 /**
