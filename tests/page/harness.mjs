@@ -17,6 +17,10 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** The sizes the lecture-hall tests hold the page to. */
+export const DESK = { width: 1280, height: 800 };
+export const PROJECTOR = { width: 853, height: 533 }; // 1280×800 at 150 % zoom, in CSS pixels
+export const PHONE = { width: 390, height: 844 };
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {{ url: string, close: () => void, kind: string }} Server */
@@ -183,8 +187,11 @@ export async function openPage(
       sessionStorage.setItem('azq-first-visit', '1');
       localStorage.removeItem('azqueue-page');
       localStorage.removeItem('azqueue-page-session');
-    } else if (localStorage.getItem('azqueue-page') === null) {
-      localStorage.setItem('azqueue-page', JSON.stringify({ guided: false }));
+    } else {
+      // Guided mode off unless a test set it (a first visit in this browser leaves it unset).
+      const settings = JSON.parse(localStorage.getItem('azqueue-page') ?? '{}');
+      if (!('guided' in settings))
+        localStorage.setItem('azqueue-page', JSON.stringify({ ...settings, guided: false }));
     }
   }, firstVisit);
   await page.setViewportSize(viewport);

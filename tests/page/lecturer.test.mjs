@@ -17,14 +17,14 @@ import {
   setActor as setField,
   stopAt,
   textOf,
+  DESK,
+  PROJECTOR,
+  PHONE,
 } from './harness.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
 const suite = pageSuite();
-const DESK = { width: 1280, height: 800 };
-const PROJECTOR = { width: 853, height: 533 }; // 1280×800 at 150 % zoom, in CSS pixels
-const PHONE = { width: 390, height: 844 };
 /** @param {Parameters<typeof suite.open>[0]} [options] */
 const open = (options = {}) => suite.open({ viewport: DESK, ...options });
 
@@ -238,6 +238,25 @@ describe('the layout at a stop', () => {
         .map(([s]) => s);
     });
     assert.deepEqual(covered, []);
+  });
+
+  test('with a question in the banner, the dock never covers half of the travel row or the caption', async () => {
+    const page = await open({ firstVisit: true });
+    await chooseScenario(page, 'slow-consumer');
+    await page.click('[data-question=comes-back] button[data-choice=back]');
+    await nextPlaced(page, 'reappeared');
+    await page.waitForSelector('[data-question=next-count]');
+    const half = await page.evaluate(() => {
+      const dock = /** @type {Element} */ (document.querySelector('.dock')).getBoundingClientRect();
+      return ['.travel', '#caption', '#stage']
+        .map((s) => [s, /** @type {Element} */ (document.querySelector(s)).getBoundingClientRect()])
+        .filter(([, r]) => {
+          const box = /** @type {DOMRect} */ (r);
+          return box.top < dock.bottom - 1 && box.bottom > dock.bottom + 1 && box.height < 200;
+        })
+        .map(([s]) => s);
+    });
+    assert.deepEqual(half, [], 'half under the dock');
   });
 
   test('at 150 % the poison threshold field is whole', async () => {

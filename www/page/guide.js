@@ -270,6 +270,14 @@ export class Guide {
         scrollBy({ top: first - top, behavior: 'instant' });
         return;
       }
+      // Else the stage from its top, right under the dock, when what matters fits: the restart
+      // row and the caption go wholly under the dock, never half.
+      const stageTop = (this.el.stage.closest('.stage') ?? this.el.stage).getBoundingClientRect()
+        .top;
+      if (held - stageTop <= innerHeight - top - 8) {
+        scrollBy({ top: stageTop - top, behavior: 'instant' });
+        return;
+      }
       const besideBox = beside?.getBoundingClientRect();
       const bottom = Math.max(
         queue.bottom,

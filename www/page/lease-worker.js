@@ -129,21 +129,10 @@ export class LeaseWorker extends Worker {
     });
     const presented = h.receipt;
     if (!this.#keep(r)) return;
-    this.demo.say(
+    this.#renewed(
       `${this.name} renewed its lease on ${h.label} (Update Message with ${presented}, no new text): its receipt is now ${h.receipt}.`,
-      'lease-renewed',
-      {
-        actor: this.name,
-        label: h.label,
-        call: r.entry.seq,
-        facts: {
-          actor: this.name,
-          label: h.label,
-          leaseS: this.leaseS,
-          presented,
-          receipt: h.receipt,
-        },
-      },
+      r,
+      presented,
     );
     this.#plan();
   }
@@ -163,22 +152,11 @@ export class LeaseWorker extends Worker {
     h.job = { ...h.job, stage: next };
     h.stageStartedAt = this.clock.now();
     this.status = `${next} ${h.label}`;
-    this.demo.say(
+    this.#renewed(
       `${this.name} finished “${finished}” and called Update Message with ${presented}: the text now says “${next}”, the lease runs ${this.leaseS} s from now, and the new receipt is ${h.receipt} (${presented} is stale now).`,
-      'lease-renewed',
-      {
-        actor: this.name,
-        label: h.label,
-        call: r.entry.seq,
-        facts: {
-          actor: this.name,
-          label: h.label,
-          leaseS: this.leaseS,
-          stage: next,
-          presented,
-          receipt: h.receipt,
-        },
-      },
+      r,
+      presented,
+      { stage: next },
     );
     if (next === 'done') {
       const del = await this.rest.deleteMessage(
@@ -196,6 +174,30 @@ export class LeaseWorker extends Worker {
       return this.poll();
     }
     this.#plan();
+  }
+
+  /**
+   * Tells an Update Message that renewed the lease (and saved the stage, with `more`).
+   * @param {string} text
+   * @param {Result} r the Update Message's answer
+   * @param {string | undefined} presented the receipt it presented
+   * @param {import('./narrator.js').Facts} [more]
+   */
+  #renewed(text, r, presented, more = {}) {
+    const h = /** @type {LeaseHolding} */ (this.holding);
+    this.demo.say(text, 'lease-renewed', {
+      actor: this.name,
+      label: h.label,
+      call: r.entry.seq,
+      facts: {
+        actor: this.name,
+        label: h.label,
+        leaseS: this.leaseS,
+        presented,
+        receipt: h.receipt,
+        ...more,
+      },
+    });
   }
 
   /**
