@@ -123,6 +123,25 @@ describe('the scenario editor', () => {
     assert.match(status ?? '', /consumers\[0\]\.workS: a number ≥ 1/);
   });
 
+  test('Propose moments fills the moments with the events the run on screen has shown', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await build(page);
+    await setStep(page, 10);
+    await stepTo(page, 50);
+    await page.click('[data-testid=editor-propose]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    const kinds = spec.moments.map((/** @type {{ on: string }} */ m) => m.on);
+    const told = await page.$$eval('[data-testid=narration] li', (rows) =>
+      rows.map((r) => /** @type {HTMLElement} */ (r).dataset.kind),
+    );
+    for (const kind of ['reappeared', 'redelivered', 'crashed'])
+      assert.ok(kinds.includes(kind), `${kind} proposed (told: ${told.join(', ')})`);
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /Proposed \d+ moment/,
+    );
+  });
+
   test('exported as JSON, imported again: the same scenario and the same run', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);

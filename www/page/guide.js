@@ -270,19 +270,19 @@ export class Guide {
         scrollBy({ top: first - top, behavior: 'instant' });
         return;
       }
-      // Else the stage from its top, right under the dock, when what matters fits: the restart
-      // row and the caption go wholly under the dock, never half.
-      const stageTop = (this.el.stage.closest('.stage') ?? this.el.stage).getBoundingClientRect()
-        .top;
-      if (held - stageTop <= innerHeight - top - 8) {
-        scrollBy({ top: stageTop - top, behavior: 'instant' });
-        return;
-      }
       const besideBox = beside?.getBoundingClientRect();
       const bottom = Math.max(
         queue.bottom,
         besideBox && besideBox.top < queue.bottom ? besideBox.bottom : 0,
       );
+      // Else the stage from its top, right under the dock, when its columns fit whole: the
+      // restart row and the caption go wholly under the dock, never half.
+      const stageTop = (this.el.stage.closest('.stage') ?? this.el.stage).getBoundingClientRect()
+        .top;
+      if (bottom - stageTop <= innerHeight - top - 4) {
+        scrollBy({ top: stageTop - top, behavior: 'instant' });
+        return;
+      }
       const down = Math.min(queue.top - top - 4, bottom - innerHeight + 4);
       if (queue.top < top) scrollBy({ top: queue.top - top - 4, behavior: 'instant' });
       else if (down > 0) scrollBy({ top: down, behavior: 'instant' });
