@@ -18,6 +18,10 @@ export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
 const SERVER = join(ROOT, 'hosts', 'node', 'server.mjs');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** The sizes the lecture-hall tests hold the page to. */
+export const DESK = { width: 1280, height: 800 };
+export const PROJECTOR = { width: 853, height: 533 }; // 1280×800 at 150 % zoom, in CSS pixels
+export const PHONE = { width: 390, height: 844 };
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {{ url: string, close: () => void, kind: string }} Server */
@@ -167,15 +171,31 @@ export async function launchBrowser() {
  * A page that records every console error and page error; `query` is added to its address.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
+ * A first visit (`firstVisit`) starts with no saved settings or session; any other page starts
+ * with guided mode off unless a setting says otherwise (a first visit is a tour that stops at
+ * every moment, which a test of something else would have to walk through).
  * @param {{ viewport?: { width: number, height: number }, reducedMotion?: 'reduce' | 'no-preference',
- *   query?: string }} [options]
+ *   query?: string, firstVisit?: boolean }} [options]
  */
 export async function openPage(
   context,
   url,
-  { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {},
+  { viewport = { width: 1280, height: 720 }, reducedMotion, query, firstVisit = false } = {},
 ) {
   const page = await context.newPage();
+  await page.addInitScript((first) => {
+    if (first) {
+      if (sessionStorage.getItem('azq-first-visit')) return; // a reload is not a first visit
+      sessionStorage.setItem('azq-first-visit', '1');
+      localStorage.removeItem('azqueue-page');
+      localStorage.removeItem('azqueue-page-session');
+    } else {
+      // Guided mode off unless a test set it (a first visit in this browser leaves it unset).
+      const settings = JSON.parse(localStorage.getItem('azqueue-page') ?? '{}');
+      if (!('guided' in settings))
+        localStorage.setItem('azqueue-page', JSON.stringify({ ...settings, guided: false }));
+    }
+  }, firstVisit);
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   /** @type {string[]} */
@@ -424,4 +444,27 @@ export function cards(page, lane = 'queue-lane') {
           }),
       ),
   );
+}
+
+/**
+ * Presses → and waits for the stop at `on`.
+ * @param {Page} page
+ * @param {string} on
+ */
+export async function next(page, on) {
+  await page.keyboard.press('ArrowRight');
+  await stopAt(page, on);
+}
+
+/**
+ * Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease).
+ * @param {Page} page
+ * @param {string} name
+ * @param {number} index
+ * @param {number} value
+ */
+export async function setActor(page, name, index, value) {
+  const input = page.locator(`[data-name="${name}"] .settings input`).nth(index);
+  await input.fill(String(value));
+  await input.dispatchEvent('change');
 }

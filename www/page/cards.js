@@ -17,8 +17,9 @@
  *   handed the current receipt: still working on it (in flight), or let go of it ("crashed",
  *   "removed", "failed") without deleting
  * @typedef {{ holder: Holder, popReceipt: string, from: number, until: number }} LeaseView
- * @typedef {{ kind: string, by: string | undefined, dequeueCount?: number }} Fate how a message
- *   left, when the caller knows
+ * @typedef {{ kind: string, by: string | undefined, dequeueCount?: number, receipt?: string }}
+ *   Fate how a message left, when the caller knows (and the DequeueCount and receipt of the
+ *   receive that made it leave, which the last look did not see)
  * @typedef {object} CardMemory
  * @property {(messageId: string) => string} label the short name drawn on the card
  * @property {(messageId: string) => LeaseView | undefined} lease
@@ -240,8 +241,11 @@ export class CardModel {
       this.notices.expired({ ...prev, state: 'expired' });
     }
     if (kind === 'deleted' && prev.lane !== 'poison') this.counters.deleted++;
-    // The receive that sent it to the poison queue raised its DequeueCount after the last look.
-    const card = fate?.dequeueCount ? { ...prev, dequeueCount: fate.dequeueCount } : prev;
+    // The receive that sent it to the poison queue raised its DequeueCount and issued a new
+    // receipt after the last look.
+    const card = fate?.dequeueCount
+      ? { ...prev, dequeueCount: fate.dequeueCount, receipt: fate.receipt ?? prev.receipt }
+      : prev;
     this.departures.push({ seq: ++this.#departureSeq, card, kind, by: fate?.by, at: now });
     if (this.departures.length > DEPARTURES_KEPT) this.departures.shift();
   }
