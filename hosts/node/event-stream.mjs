@@ -13,6 +13,11 @@ export const EVENT_STREAM = 'text/event-stream';
 // A comment line now and then keeps proxies and idle timers from closing a quiet stream.
 const KEEPALIVE_MS = 15_000;
 
+// Events are written together, at most this long after the first of them: under a burst of
+// producers one write per event per stream (a syscall, and a wake-up of the reader) was most
+// of what an open inspector cost them (BENCHMARKS.md, "Producers with an open inspector").
+const FLUSH_MS = 20;
+
 /**
  * Where a stream's lines go: a `node:http` response or a raw socket, closed by the client.
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
@@ -26,6 +31,19 @@ export class EventStreams {
     this.sinks = new Set();
     /** @type {(() => void) | null} */
     this.unsubscribe = null;
+    /** The lines not yet written, in order. */
+    this.pending = '';
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.flushTimer = null;
+  }
+
+  /** Writes the pending lines to every open stream. */
+  flush() {
+    const lines = this.pending;
+    this.pending = '';
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (lines) for (const s of this.sinks) s.write(lines);
   }
 
   /**
@@ -33,11 +51,13 @@ export class EventStreams {
    * @param {Sink} sink
    */
   add(sink) {
+    // What happened before this stream opened is not its to see.
+    this.flush();
     sink.write(': azqueue events\n\n');
     this.sinks.add(sink);
     this.unsubscribe ??= this.service.subscribe((event) => {
-      const line = `data: ${JSON.stringify(event)}\n\n`;
-      for (const s of this.sinks) s.write(line);
+      this.pending += `data: ${JSON.stringify(event)}\n\n`;
+      this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
     });
     const keepalive = setInterval(() => sink.write(': keepalive\n\n'), KEEPALIVE_MS);
     sink.once('close', () => {
@@ -46,6 +66,9 @@ export class EventStreams {
       if (this.sinks.size === 0 && this.unsubscribe) {
         this.unsubscribe();
         this.unsubscribe = null;
+        if (this.flushTimer) clearTimeout(this.flushTimer);
+        this.flushTimer = null;
+        this.pending = '';
       }
     });
   }

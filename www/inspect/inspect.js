@@ -17,6 +17,10 @@ import { InspectorApi } from './api.js';
 /** @import { QueuePage, ClockReading } from './api.js' */
 
 const PAGE_SIZE = 50;
+/** The least time between two reads of the same view while changes keep coming. */
+const REFRESH_GAP_MS = 250;
+/** How often the cards' countdowns are redrawn when nothing else changes. */
+const TICK_MS = 250;
 /** The clock's steps: a label and milliseconds. @type {Array<[string, number]>} */
 const ADVANCES = [
   ['30 s', 30_000],
@@ -163,6 +167,7 @@ export function startInspector({
     receipts.clear();
     for (const m of page.messages) receipts.set(m.messageId, m.popReceipt);
     model.update({ main: normalize(page.messages), poison: [], extra: [] }, page.now);
+    requestDraw();
     const c = page.counts;
     setText(
       ui.counts,
@@ -289,11 +294,29 @@ export function startInspector({
     },
   );
 
-  const frame = () => {
-    lane.render(model.view.main, serverNow(), model.departures);
-    requestAnimationFrame(frame);
+  // Drawn in the next frame when a read changed the cards, every frame while one leaves, and
+  // otherwise a few times a second for the countdowns; no frame is asked for in between, so a
+  // page left open beside busy producers does not take the CPU they run on (BENCHMARKS.md,
+  // "Producers with an open inspector").
+  let framePending = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let tick;
+  const requestDraw = () => {
+    if (framePending) return;
+    framePending = true;
+    requestAnimationFrame(draw);
   };
-  requestAnimationFrame(frame);
+  const draw = () => {
+    framePending = false;
+    lane.render(model.view.main, serverNow(), model.departures);
+    if (lane.leaving) requestDraw();
+    else if (tick === undefined)
+      tick = setTimeout(() => {
+        tick = undefined;
+        requestDraw();
+      }, TICK_MS);
+  };
+  requestDraw();
 
   api.clock().then(setClock, report);
   refreshQueues();
@@ -301,27 +324,38 @@ export function startInspector({
   if (wanted) openQueue(wanted);
 
   /**
-   * `run()` at most once at a time; a call while it runs runs it once more afterwards (so the
-   * last event is always reflected, however many arrive together).
+   * `run()` at most once at a time and at most once per REFRESH_GAP_MS; a call meanwhile runs
+   * it once more afterwards (so the last event is always reflected, however many arrive
+   * together, and a burst of producers costs the server a few reads, not one per event).
    * @param {() => Promise<unknown>} run
    */
   function coalesce(run) {
     let running = false;
     let again = false;
+    let lastStart = -Infinity;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let waiting;
     const go = () => {
-      if (running) {
+      if (running || waiting) {
         again = true;
         return;
       }
+      const wait = lastStart + REFRESH_GAP_MS - performance.now();
+      if (wait > 0) {
+        waiting = setTimeout(() => {
+          waiting = undefined;
+          go();
+        }, wait);
+        return;
+      }
       running = true;
+      again = false;
+      lastStart = performance.now();
       run()
         .catch(report)
         .finally(() => {
           running = false;
-          if (again) {
-            again = false;
-            go();
-          }
+          if (again) go();
         });
     };
     return go;
