@@ -33,6 +33,17 @@ pub enum MessageState {
 }
 
 impl MessageState {
+    /// `record`'s state at `now`.
+    pub(super) fn of(record: &MessageRecord, now: Timestamp) -> Self {
+        if record.is_expired(now) {
+            MessageState::Expired
+        } else if record.is_visible(now) {
+            MessageState::Visible
+        } else {
+            MessageState::Invisible
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             MessageState::Visible => "visible",
@@ -89,21 +100,26 @@ impl<'a> QueueInspection<'a> {
             .queue
             .messages_in_order()?
             .into_iter()
-            .map(move |record| {
-                let state = if record.is_expired(now) {
-                    MessageState::Expired
-                } else if record.is_visible(now) {
-                    MessageState::Visible
-                } else {
-                    MessageState::Invisible
-                };
-                MessageInspection { record, state }
-            })
+            .map(move |record| MessageInspection::at(record, now))
             .collect())
+    }
+
+    pub(super) fn queue(&self) -> &'a Queue {
+        self.queue
+    }
+
+    pub(super) fn now(&self) -> Timestamp {
+        self.now
     }
 }
 
 impl MessageInspection {
+    /// `record` as inspected at `now`.
+    pub(super) fn at(record: MessageRecord, now: Timestamp) -> Self {
+        let state = MessageState::of(&record, now);
+        MessageInspection { record, state }
+    }
+
     pub fn id(&self) -> &MessageId {
         &self.record.id
     }

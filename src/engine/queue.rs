@@ -178,6 +178,14 @@ impl Queue {
         self.table.in_order()
     }
 
+    /// Calls `visit` with each stored message in delivery order until it answers false.
+    pub fn visit_in_order(
+        &self,
+        visit: &mut dyn FnMut(&MessageRecord) -> bool,
+    ) -> Result<(), TableError> {
+        self.table.visit_in_order(visit)
+    }
+
     /// The earliest future moment at which something changes by itself: a hidden message
     /// becomes visible, or a message expires.
     pub fn next_deadline(&self, now: Timestamp) -> Result<Option<Timestamp>, TableError> {
