@@ -1,7 +1,7 @@
 // The development paths on the page's port, so the page served by --webPort reads and steers
 // its own server same-origin: every `/_azqueue/…` request is handed to the in-process service
-// with the page port's address, so the service's own router and guard (rest::dev_paths,
-// rest::dev_guard: the Host check, the x-azqueue-dev header, the origin) decide, as on the
+// with the page port's address, so the service's own router and guard (rest::dev::route,
+// rest::dev::guard: the Host check, the x-azqueue-dev header, the origin) decide, as on the
 // queue port. An admitted `GET /_azqueue/events` is answered with the stream's head and then
 // kept open for the service's events (event-stream.mjs).
 

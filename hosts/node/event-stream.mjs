@@ -7,7 +7,7 @@
 
 /** @import { QueueService } from '../../pkg/node/azqueue.js' */
 
-/** The content type of the stream's head, as the service answers it (rest::dev_paths). */
+/** The content type of the stream's head, as the service answers it (rest::dev::EVENT_STREAM). */
 export const EVENT_STREAM = 'text/event-stream';
 
 // A comment line now and then keeps proxies and idle timers from closing a quiet stream.

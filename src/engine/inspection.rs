@@ -1,7 +1,7 @@
 //! What inspecting shows: every queue's messages in delivery order, invisible ones and expired
 //! ones not yet purged included, each with its state at `now`. The one model both faces render:
 //! the REST development path `/_azqueue/inspect/…` as JSON with millisecond times
-//! (`src/rest/dev_paths.rs`), `QueueService.inspect()` as objects with `Date`s
+//! (`src/rest/dev/views.rs`), `QueueService.inspect()` as objects with `Date`s
 //! (`src/wasm/inspect.rs`). Field names are the same on both.
 //!
 //! Read-only: nothing is purged, no receipt is issued, no dequeue count changes.

@@ -92,7 +92,7 @@ pub(crate) fn handle(
         Err(bad) => return from_http(bad).into(),
     };
     // A host serving these requests from its own socket names it, so the development paths
-    // answer only to that address (DNS rebinding, `rest::dev_guard`).
+    // answer only to that address (DNS rebinding, `rest::dev::guard`).
     if let Some(listening) = listening {
         request
             .extensions_mut()

@@ -1,5 +1,5 @@
 // The inspector's only way to the server: the development paths under /_azqueue/ of the origin
-// it was served from (or another azqueue's, given by URL), as `src/rest/dev_paths.rs` and
+// it was served from (or another azqueue's, given by URL), as `src/rest/dev/` and
 // docs/inspector.md describe them. Reads are plain GETs; every change is a POST with the
 // `x-azqueue-dev: 1` header the server's guard asks of it.
 

@@ -4,9 +4,9 @@
 //! (`crate::engine::inspection`, which also says why pop receipts are shown) with times in
 //! milliseconds since the epoch.
 
-use super::dev_json::{json, refuse, to_json};
+use super::json::{json, refuse, to_json};
 #[cfg(feature = "inspector")]
-use super::dev_paths::Page;
+use super::path::Page;
 use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
 #[cfg(feature = "inspector")]
 use crate::engine::{MessageInspection, MessageState};
