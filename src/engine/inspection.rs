@@ -128,6 +128,11 @@ impl MessageInspection {
         &self.record.text
     }
 
+    /// The text, shared rather than copied (a page of large messages is written out as is).
+    pub fn shared_text(&self) -> std::sync::Arc<str> {
+        self.record.text.clone()
+    }
+
     pub fn inserted_on(&self) -> Timestamp {
         self.record.insertion_time
     }

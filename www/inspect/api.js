@@ -71,9 +71,11 @@ export class InspectorApi {
    */
   queue(account, queue, query) {
     const path = `inspect/${encodeURIComponent(account)}/${encodeURIComponent(queue)}`;
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query))
-      if (v !== undefined && v !== '') params.set(k, String(v));
+    // Each value percent-encoded as a component: the server keeps a `+` a plus.
+    const params = Object.entries(query)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join('&');
     return this.#call(`${path}?${params}`);
   }
 
