@@ -53,7 +53,10 @@ test('an edge runner is recognised: a sentence why, its one read, and no control
       `${control} is not offered`,
     );
   }
-  assert.doesNotMatch(String(await page.locator('[data-testid=status]').textContent()), /devOrigin/);
+  assert.doesNotMatch(
+    String(await page.locator('[data-testid=status]').textContent()),
+    /devOrigin/,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -64,7 +67,7 @@ test('the edge runner says what it serves to any origin, and nothing of its queu
   assert.equal(res.headers.get('access-control-allow-origin'), '*');
   const body = await res.json();
   assert.deepEqual(body.serves, ['GET /_azqueue/inspect/<account>/<queue>']);
-  const queue = await fetch(`${edge.origin}/_azqueue/inspect/devstoreaccount1/q`, {
+  const queue = await fetch(`${edge.origin}/_azqueue/inspect/devstoreaccount1/orders`, {
     headers: { origin: 'http://elsewhere' },
   });
   assert.equal(queue.headers.get('access-control-allow-origin'), null);

@@ -127,7 +127,9 @@ test('find by id pages to the message among its neighbours and selects it', asyn
   await page.locator('[data-testid=find-go]').click();
   await range(`77751–77800 of ${DEEP}`);
   await page.locator('[data-testid=message-id]', { hasText: want.messageId }).waitFor();
-  await page.locator(`[data-testid=message][data-id="${want.messageId}"][aria-selected=true]`).waitFor();
+  await page
+    .locator(`[data-testid=message][data-id="${want.messageId}"][aria-selected=true]`)
+    .waitFor();
 
   await page.locator('[data-testid=find]').fill('00000000-0000-4000-8000-000000000000');
   await page.locator('[data-testid=find-go]').click();
@@ -182,6 +184,8 @@ test('the state filter, and the detail with its times and whole receipt', async 
   for (const [state, texts] of expected) {
     await page.locator('[data-testid=state-filter]').selectOption(state);
     await range(`1–${texts.length} of ${texts.length} matching`);
+    for (const t of texts)
+      await page.locator(`[data-testid=message][data-text="${t}"]`).waitFor({ state: 'visible' });
     const shown = await cards().evaluateAll((els) => els.map((e) => e.getAttribute('data-text')));
     assert.deepEqual([...shown].sort(), texts, state);
   }
@@ -192,7 +196,10 @@ test('the state filter, and the detail with its times and whole receipt', async 
   const detail = page.locator('[data-testid=message-detail]');
   await detail.waitFor();
   const iso = (/** @type {number} */ ms) =>
-    new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    new Date(ms)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
   const text = async (/** @type {string} */ id) =>
     page.locator(`[data-testid=${id}]`).textContent();
   assert.match(String(await text('message-meta')), /^scheduled · DequeueCount 0$/);

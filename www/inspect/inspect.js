@@ -118,10 +118,13 @@ export function startInspector({
   /** @param {unknown} e */
   const report = (e) => {
     if (stopped) return;
-    // A refused cross-origin read is only a network error to the page: find out what it is.
-    if (remote && e instanceof TypeError) {
+    // A refused cross-origin read is only a network error to the page, and an edge Worker
+    // answers the paths it does not serve with a 404: find out which it is.
+    const unserved = e instanceof Error && e.message.startsWith('404:');
+    if (remote && (e instanceof TypeError || unserved)) {
       api.probe().then((edge) => {
         if (edge) return showEdge(edge.why);
+        if (unserved) return setText(ui.status, /** @type {Error} */ (e).message);
         setText(
           ui.status,
           `${base} could not be read from this page: is it running, and was it started with ` +
