@@ -173,7 +173,7 @@ test('what the SDK does shows on the page within a second, and the page acts for
     .waitFor();
   await page.locator('[data-testid=clear-no]').click();
   await page.locator('[data-testid=clear-confirm]').waitFor({ state: 'hidden' });
-  assert.equal((await sdk({ op: 'peek', queue: 'orders' })).messages.length, 1);
+  assert.equal((await sdk({ op: 'peek', queue: 'orders' })).messages.length, 3, 'none cleared');
   await page.locator('[data-testid=clear-queue]').click();
   await page.locator('[data-testid=clear-yes]').click();
   await shows('[data-testid=counts][data-total="0"]', 'the cleared queue');
