@@ -72,6 +72,49 @@ fn a_page_lists_part_of_the_queue_and_the_counts_all_of_it() {
 }
 
 #[test]
+fn a_page_is_found_by_state_by_text_and_by_id() {
+    let mut h = Harness::new();
+    h.create("work");
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        ids.push(h.put("work", &format!("order {i} a+b"), "").0);
+    }
+    h.put("work", "later", "?visibilitytimeout=60");
+    receive(&mut h, "work", 2);
+    let texts = |page: &serde_json::Value| -> Vec<String> {
+        page["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["messageText"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let invisible = inspect(&mut h, "?state=invisible");
+    assert_eq!(texts(&invisible), ["order 0 a+b", "order 1 a+b"]);
+    assert_eq!(invisible["matched"], 2);
+    assert_eq!(
+        invisible["counts"]["total"], 13,
+        "the counts are the whole queue's"
+    );
+    assert_eq!(invisible["counts"]["scheduled"], 1);
+    assert_eq!(texts(&inspect(&mut h, "?state=scheduled")), ["later"]);
+    // Percent-encoded, `+` a plus: "order 1" is in order 1, 10 and 11.
+    let found = inspect(&mut h, "?text=order%201&from=1&limit=1");
+    assert_eq!(found["matched"], 3);
+    assert_eq!(texts(&found), ["order 11 a+b"]);
+    assert_eq!(inspect(&mut h, "?text=a%2Bb")["matched"], 12);
+    assert_eq!(inspect(&mut h, "?text=a+b")["matched"], 12);
+    // By id: the message, and its place in delivery order (received ones go behind).
+    let by_id = inspect(&mut h, &format!("?id={}", ids[1]));
+    assert_eq!(texts(&by_id), ["order 1 a+b"]);
+    assert_eq!(by_id["position"], 11);
+    let none = inspect(&mut h, "?id=00000000-0000-0000-0000-000000000001");
+    assert_eq!(none["position"], serde_json::Value::Null);
+    assert_eq!(none["matched"], 0);
+    assert!(inspect(&mut h, "").get("position").is_none());
+}
+
+#[test]
 fn bad_paging_and_bad_actions_are_refused_and_change_nothing() {
     let mut h = Harness::new();
     h.create("work");
@@ -86,6 +129,9 @@ fn bad_paging_and_bad_actions_are_refused_and_change_nothing() {
         "?from=x",
         "?limit=",
         "?lmit=5",
+        "?state=leased",
+        "?text=",
+        "?id=not-a-guid",
     ] {
         let r = h.call(
             "GET",
