@@ -1,4 +1,4 @@
-// What an open inspector costs producers: 3,000 Put Messages from 16 concurrent callers (raw
+// What an open inspector costs producers: 20,000 Put Messages from 16 concurrent callers (raw
 // keep-alive clients, scripts/lib/raw-queue-client.mjs) against `node www/server.mjs`, once with
 // no page open and once with the inspector (`/?view=inspect&queue=<q>`, a real headless Chromium)
 // open on the very queue they fill, alternated round by round in one run. The server's CPU is
@@ -9,8 +9,8 @@
 // their ratio, and server CPU per message.
 //
 // Usage: node scripts/bench-inspector.mjs
-// Environment: BENCH_INSPECTOR_SENDS (default 3000), BENCH_INSPECTOR_CALLERS (default 16),
-// BENCH_INSPECTOR_ROUNDS (default 3).
+// Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
+// BENCH_INSPECTOR_ROUNDS (default 5).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,9 +19,9 @@ import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
 import { startServer } from './lib/azqueue-server.mjs';
 import { Client } from './lib/raw-queue-client.mjs';
 
-const SENDS = Number(process.env.BENCH_INSPECTOR_SENDS ?? 3000);
+const SENDS = Number(process.env.BENCH_INSPECTOR_SENDS ?? 20000);
 const CALLERS = Number(process.env.BENCH_INSPECTOR_CALLERS ?? 16);
-const ROUNDS = Number(process.env.BENCH_INSPECTOR_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_INSPECTOR_ROUNDS ?? 5);
 const TEXT = 'job '.padEnd(100, '.');
 
 /** @param {string} line */

@@ -137,7 +137,9 @@ export class InspectorApi {
    * @param {(open: boolean) => void} onState
    */
   events(onEvent, onState) {
-    const source = new EventSource(`${this.base}/_azqueue/events`);
+    // One event per changed queue where the server offers it (its page port): the page re-reads
+    // what changed and needs no more.
+    const source = new EventSource(`${this.base}/_azqueue/events?per=queue`);
     source.onopen = () => onState(true);
     source.onerror = () => onState(false);
     source.onmessage = (e) => onEvent(JSON.parse(e.data));

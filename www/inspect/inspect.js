@@ -21,7 +21,7 @@ import { layout } from './layout.js';
 
 const PAGE_SIZE = 50;
 /** The least time between two reads of the same view while changes keep coming. */
-const REFRESH_GAP_MS = 250;
+const REFRESH_GAP_MS = 500;
 /** How often the cards' countdowns are redrawn when nothing else changes. */
 const TICK_MS = 250;
 /** A message id as the server writes it (a GUID); anything else typed in Find is text. */
