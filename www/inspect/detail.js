@@ -9,17 +9,31 @@ import { setAttr, setText } from '../page/dom.js';
 /** @import { InspectedMessage } from './api.js' */
 
 /**
+ * A distance in time as a reader takes it in: days and hours, hours and minutes, or the page's
+ * minutes and seconds under an hour.
+ * @param {number} ms
+ */
+function distance(ms) {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return formatDuration(ms);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}
+
+/**
  * `at` as a UTC time and how far it is from `now`.
  * @param {number} at ms since the epoch
  * @param {number} now
  */
 export function when(at, now) {
-  const distance = at > now ? `in ${formatDuration(at - now)}` : `${formatDuration(now - at)} ago`;
+  const far = at > now ? `in ${distance(at - now)}` : `${distance(now - at)} ago`;
   const time = new Date(at)
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
-  return at === now ? `${time} (now)` : `${time} (${distance})`;
+  return at === now ? `${time} (now)` : `${time} (${far})`;
 }
 
 /**
