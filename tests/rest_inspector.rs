@@ -115,6 +115,33 @@ fn a_page_is_found_by_state_by_text_and_by_id() {
 }
 
 #[test]
+fn a_message_moved_to_the_poison_queue_says_where_it_came_from() {
+    let mut h = Harness::new();
+    h.create("work");
+    let (id, _) = h.put("work", "failing", "");
+    assert_eq!(receive(&mut h, "work", 1), [(id.clone(), "1".to_owned())]);
+    let r = act(&mut h, &format!("messages/{id}/poison"));
+    assert_eq!(r.status(), 200, "{}", r.text());
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/work-poison", "");
+    let page: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+    let moved = &page["messages"][0];
+    assert_eq!(moved["dequeueCount"], 0, "a new message");
+    assert_eq!(
+        moved["origin"],
+        serde_json::json!({ "queue": "work", "messageId": id, "dequeueCount": 1 })
+    );
+    assert!(
+        inspect(&mut h, "")["messages"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "gone from work"
+    );
+    h.put("work", "sent", "");
+    assert!(inspect(&mut h, "")["messages"][0].get("origin").is_none());
+}
+
+#[test]
 fn bad_paging_and_bad_actions_are_refused_and_change_nothing() {
     let mut h = Harness::new();
     h.create("work");

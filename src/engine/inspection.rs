@@ -150,6 +150,11 @@ impl MessageInspection {
         self.record.dequeue_count
     }
 
+    /// Where the inspector moved this message from, if it did (`<queue>-poison`'s messages).
+    pub fn origin(&self) -> Option<&super::message::MessageOrigin> {
+        self.record.origin.as_deref()
+    }
+
     /// The current pop receipt: the only one a delete or update is accepted with.
     pub fn pop_receipt(&self) -> &PopReceipt {
         &self.record.pop_receipt

@@ -4,7 +4,7 @@
 use super::acl::SignedIdentifier;
 use super::change::QueueRecord;
 use super::ids::{Entropy, MessageId, PopReceipt};
-use super::message::MessageRecord;
+use super::message::{MessageOrigin, MessageRecord};
 use super::message_table::{AnyTable, MessageTable, TableError};
 use super::metadata::Metadata;
 use super::name::QueueName;
@@ -79,12 +79,14 @@ impl Queue {
         self.table.nothing_expired_by(now)
     }
 
+    /// Stores a new message (`origin`: where the inspector moved it from, if it did).
     pub(super) fn put(
         &mut self,
         now: Timestamp,
         text: MessageText,
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
+        origin: Option<Box<MessageOrigin>>,
         entropy: &mut dyn Entropy,
     ) -> Result<MessageRecord, TableError> {
         let expiration_time = match ttl {
@@ -100,6 +102,7 @@ impl Queue {
             time_next_visible: now.plus_secs(visibility.secs() as u64),
             dequeue_count: 0,
             pop_receipt: PopReceipt::generate(entropy),
+            origin,
         };
         self.table.insert(m.clone())?;
         Ok(m)

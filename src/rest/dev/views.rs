@@ -121,8 +121,19 @@ struct MessageView {
     message_id: String,
     message_text: std::sync::Arc<str>,
     next_visible_on: u64,
+    /// Where the inspector moved it from: absent for a message a client sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<OriginView>,
     pop_receipt: String,
     state: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OriginView {
+    dequeue_count: u32,
+    message_id: String,
+    queue: String,
 }
 
 impl MessageView {
@@ -134,6 +145,11 @@ impl MessageView {
             message_id: m.id().to_string(),
             message_text: m.shared_text(),
             next_visible_on: m.next_visible_on().as_millis(),
+            origin: m.origin().map(|o| OriginView {
+                dequeue_count: o.dequeue_count,
+                message_id: o.id.to_string(),
+                queue: o.queue.clone(),
+            }),
             pop_receipt: m.pop_receipt().to_base64(),
             state: m.state.as_str(),
         }
