@@ -219,6 +219,45 @@ test('the state filter, and the detail with its times and whole receipt', async 
   assert.deepEqual(pageErrors, []);
 });
 
+test('a message moved to the poison queue shows where it came from', async () => {
+  const q = sdk.getQueueClient('payments');
+  await q.create();
+  await q.sendMessage('charge 42');
+  for (let i = 0; i < 3; i++) {
+    const got = await q.receiveMessages({ visibilityTimeout: 1 });
+    assert.equal(got.receivedMessageItems.length, 1);
+    // Back in a second on the server's clock.
+    await fetch(`${server.webUrl}_azqueue/clock`, {
+      method: 'POST',
+      headers: { 'x-azqueue-dev': '1', 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 1000 }),
+    });
+  }
+  const [original] = (await inspect('payments', '')).messages;
+  assert.equal(original.dequeueCount, 3);
+  await open('payments');
+  await page.locator(`[data-testid=message][data-id="${original.messageId}"]`).click();
+  await page.locator('[data-testid=poison-message]').click();
+  await page.locator('[data-testid=queue][data-name=payments-poison][data-count="1"]').click();
+  const [moved] = (await inspect('payments-poison', '')).messages;
+  await page.locator(`[data-testid=message][data-id="${moved.messageId}"]`).click();
+  const origin = page.locator('[data-testid=message-origin]');
+  await origin.waitFor();
+  assert.equal(await origin.getAttribute('data-origin-queue'), 'payments');
+  assert.equal(await origin.getAttribute('data-origin-id'), original.messageId);
+  assert.equal(await origin.getAttribute('data-origin-dequeue-count'), '3');
+  assert.match(String(await origin.textContent()), /from payments .* had reached 3/);
+  assert.equal(
+    await page.locator('[data-testid=message-meta]').textContent(),
+    'visible · DequeueCount 0',
+  );
+  // The card says it too, in the teaching page's words.
+  await page
+    .locator(`[data-testid=message][data-id="${moved.messageId}"][data-origin-dequeue-count="3"]`)
+    .waitFor();
+  assert.deepEqual(pageErrors, []);
+});
+
 test('the notes sit below the clock and the cards, not over them', async () => {
   await sdk.getQueueClient('empty').create();
   await open('empty');
