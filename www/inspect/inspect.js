@@ -15,6 +15,10 @@ import { h, setAttr, setText } from '../page/dom.js';
 import { InspectorApi } from './api.js';
 import { showDetail } from './detail.js';
 import { layout } from './layout.js';
+import { edgeNote, targetOf } from './target.js';
+
+export { targetOf };
+import { throttled } from './throttled.js';
 
 /** @import { CardMemory, Notices, Origin } from '../page/cards.js' */
 /** @import { QueuePage, ClockReading } from './api.js' */
@@ -33,23 +37,6 @@ const ADVANCES = [
   ['1 h', 3_600_000],
   ['1 day', 86_400_000],
 ];
-
-/**
- * The server this page inspects: `?server=<url>`'s origin, else the page's own. `null` when
- * `server` is not an http(s) URL.
- * @param {string} href the page's URL
- * @returns {string | null}
- */
-export function targetOf(href) {
-  const given = new URL(href).searchParams.get('server');
-  if (!given) return new URL(href).origin;
-  try {
-    const url = new URL(given);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Replaces the document's body with the inspector of `base`'s queues.
@@ -154,18 +141,7 @@ export function startInspector({
     ui.body.hidden = true;
     setText(ui.live, '○ not live');
     setText(ui.status, '');
-    const example = `${base}/_azqueue/inspect/${account}/<queue>`;
-    ui.targetNote.replaceChildren(
-      h('p', {
-        text:
-          `${base} is an edge runner (hosts/edge/dev.mjs): each queue lives in its own ` +
-          'Durable Object, so it has no list of queues, no event stream, no clock to move and ' +
-          'none of the inspector’s actions, and it lets no page of another origin read it. ' +
-          `It says: “${why}”`,
-      }),
-      h('p', {}, 'What it serves, one whole queue at a time: ', h('code', { text: example })),
-      h('pre', { 'data-testid': 'edge-command', text: `curl ${example}` }),
-    );
+    ui.targetNote.replaceChildren(...edgeNote(/** @type {string} */ (base), account, why));
     ui.targetNote.hidden = false;
   };
 
@@ -180,7 +156,7 @@ export function startInspector({
     setAttr(ui.pause, 'aria-pressed', String(reading.paused));
   };
 
-  const refreshQueues = coalesce(async () => {
+  const refreshQueues = throttled(REFRESH_GAP_MS, report, async () => {
     if (stopped) return;
     const view = await api.account(account);
     const items = view.queues.map((q) =>
@@ -206,7 +182,7 @@ export function startInspector({
     ui.noQueues.hidden = items.length > 0;
   });
 
-  const refreshPage = coalesce(async () => {
+  const refreshPage = throttled(REFRESH_GAP_MS, report, async () => {
     const queue = state.queue;
     if (!queue || stopped) return;
     let page;
@@ -496,42 +472,4 @@ export function startInspector({
   refreshQueues();
   const wanted = new URL(location.href).searchParams.get('queue');
   if (wanted) openQueue(wanted);
-
-  /**
-   * `run()` at most once at a time and at most once per REFRESH_GAP_MS; a call meanwhile runs
-   * it once more afterwards (so the last event is always reflected, however many arrive
-   * together, and a burst of producers costs the server a few reads, not one per event).
-   * @param {() => Promise<unknown>} run
-   */
-  function coalesce(run) {
-    let running = false;
-    let again = false;
-    let lastStart = -Infinity;
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let waiting;
-    const go = () => {
-      if (running || waiting) {
-        again = true;
-        return;
-      }
-      const wait = lastStart + REFRESH_GAP_MS - performance.now();
-      if (wait > 0) {
-        waiting = setTimeout(() => {
-          waiting = undefined;
-          go();
-        }, wait);
-        return;
-      }
-      running = true;
-      again = false;
-      lastStart = performance.now();
-      run()
-        .catch(report)
-        .finally(() => {
-          running = false;
-          if (again) go();
-        });
-    };
-    return go;
-  }
 }
