@@ -1,5 +1,5 @@
 // Draws docs/inspector.png, the inspector's picture in the README and docs/inspector.md, from a
-// real scene: `node www/server.mjs` on free ports, filled through the official JS SDK
+// real scene: `node hosts/node/server.mjs` on free ports, filled through the official JS SDK
 // (@azure/storage-queue), its clock moved an hour ahead over POST /_azqueue/clock, and the page
 // `/?view=inspect` with `orders` open and its received message selected, in Debian's Chromium (never a downloaded browser).
 //

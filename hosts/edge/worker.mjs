@@ -23,7 +23,7 @@ export default {
     if (unbound) {
       // A configuration mistake, not the client's: say which binding, where the owner looks.
       console.error(`azqueue: ${unbound}`);
-      return azureError(request, 500, 'InternalError', unbound);
+      return azureError(request, 'InternalError', unbound);
     }
     const { url } = request;
     const target = route(request.method, url, QueueService.routeOf);

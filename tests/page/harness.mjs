@@ -1,4 +1,4 @@
-// Shared set-up for the page tests: serve www/ (through `node www/server.mjs` when it exists and
+// Shared set-up for the page tests: serve www/ (through `node hosts/node/server.mjs` when it exists and
 // reports ready, else a tiny static server of our own), launch Debian's Chromium through
 // playwright-core, and collect console and page errors so a test can insist there are none.
 
@@ -16,6 +16,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
+const SERVER = join(ROOT, 'hosts', 'node', 'server.mjs');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 /** @typedef {import('playwright-core').Page} Page */
@@ -43,14 +44,15 @@ const TYPES = {
 };
 
 /**
- * Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL.
+ * Starts `node hosts/node/server.mjs --queuePort 0 --webPort 0` (in memory) and resolves with
+ * the web URL.
  * @returns {Promise<Server>}
  */
 function startProjectServer() {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      [join(WWW, 'server.mjs'), '--queuePort', '0', '--webPort', '0'],
+      [SERVER, '--inMemoryPersistence', '--queuePort', '0', '--webPort', '0'],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +61,7 @@ function startProjectServer() {
     let out = '';
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs printed no web URL within 15 s:\n${out}`));
     }, 15_000);
     const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk;
@@ -70,7 +72,7 @@ function startProjectServer() {
         resolvePromise({
           url: new URL(ready[1]).origin,
           close: () => child.kill(),
-          kind: 'www/server.mjs',
+          kind: 'hosts/node/server.mjs',
         });
       }
     };
@@ -78,7 +80,7 @@ function startProjectServer() {
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs exited with ${code}:\n${out}`));
     });
   });
 }
@@ -127,7 +129,7 @@ export async function startServer() {
   if (!existsSync(join(ROOT, 'pkg', 'web', 'azqueue.js'))) {
     throw new Error('pkg/web is missing: run `make build` first');
   }
-  if (existsSync(join(WWW, 'server.mjs')) && !process.env.AZQ_PAGE_STATIC) {
+  if (!process.env.AZQ_PAGE_STATIC) {
     try {
       return await startProjectServer();
     } catch (e) {

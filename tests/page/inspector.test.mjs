@@ -1,4 +1,4 @@
-// The inspector (`/?view=inspect`) in Chromium against `node www/server.mjs`, while the Python
+// The inspector (`/?view=inspect`) in Chromium against `node hosts/node/server.mjs`, while the Python
 // SDK (tests/page/inspector_sdk.py, a subprocess outside the browser) sends, receives and
 // deletes on the same server: each change shows on the page within a second of the SDK's call
 // returning (the DOM polled until then, no fixed sleep), pushed over /_azqueue/events, and each
@@ -29,12 +29,20 @@ let stopSdk;
 /** @type {string[]} */
 const pageErrors = [];
 
-/** `node www/server.mjs --queuePort 0 --webPort 0`, resolved with its web URL and connection string. */
+/** `node hosts/node/server.mjs --queuePort 0 --webPort 0` in memory, resolved with its web URL and connection string. */
 function startAzqueue() {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'www', 'server.mjs'), '--queuePort', '0', '--webPort', '0', '--silent'],
+      [
+        join(ROOT, 'hosts', 'node', 'server.mjs'),
+        '--inMemoryPersistence',
+        '--queuePort',
+        '0',
+        '--webPort',
+        '0',
+        '--silent',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -46,7 +54,9 @@ function startAzqueue() {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`www/server.mjs exited with ${code}:\n${out}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`hosts/node/server.mjs exited with ${code}:\n${out}`)),
+    );
   });
 }
 
