@@ -176,7 +176,16 @@ test('what the SDK does shows on the page within a second, and the page acts for
   // Clear from the page.
   for (const text of ['x', 'y', 'z']) await sdk({ op: 'send', queue: 'orders', text });
   await shows('[data-testid=counts][data-total="3"]');
+  // Clear asks first, and keeping them keeps them.
   await page.locator('[data-testid=clear-queue]').click();
+  await page
+    .locator('[data-testid=clear-question]', { hasText: 'Delete all 3 messages of orders?' })
+    .waitFor();
+  await page.locator('[data-testid=clear-no]').click();
+  await page.locator('[data-testid=clear-confirm]').waitFor({ state: 'hidden' });
+  assert.equal((await sdk({ op: 'peek', queue: 'orders' })).messages.length, 3, 'none cleared');
+  await page.locator('[data-testid=clear-queue]').click();
+  await page.locator('[data-testid=clear-yes]').click();
   await shows('[data-testid=counts][data-total="0"]', 'the cleared queue');
   assert.deepEqual((await sdk({ op: 'receive', queue: 'orders' })).messages, []);
 

@@ -92,7 +92,7 @@ export const noCounters = () => ({
 });
 
 export class CardModel {
-  /** @type {Record<Lane, Card[]>} insertion order */
+  /** @type {Record<Lane, Card[]>} in the model's `order` */
   view = { main: [], poison: [], extra: [] };
   /** @type {Departure[]} */
   departures = [];
@@ -104,11 +104,15 @@ export class CardModel {
   #expiredSeen = new Set();
 
   /**
-   * @param {{ memory: CardMemory, notices: Notices }} o
+   * `order`: the cards in insertion order (the teaching page's, where a card keeps its place
+   * while it is leased), or in the order given (the inspector's: delivery order, as the server
+   * lists it).
+   * @param {{ memory: CardMemory, notices: Notices, order?: 'insertion' | 'given' }} o
    */
-  constructor({ memory, notices }) {
+  constructor({ memory, notices, order = 'insertion' }) {
     this.memory = memory;
     this.notices = notices;
+    this.order = order;
   }
 
   clear() {
@@ -128,13 +132,14 @@ export class CardModel {
     const seen = new Set();
     const order = (/** @type {Card} */ c) => Number(c.label.slice(1)) || 0;
     /** @param {Lane} lane */
-    const cards = (lane) =>
-      lanes[lane]
-        .map((m) => {
-          seen.add(m.messageId);
-          return this.#card(m, lane, now);
-        })
-        .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
+    const cards = (lane) => {
+      const list = lanes[lane].map((m) => {
+        seen.add(m.messageId);
+        return this.#card(m, lane, now);
+      });
+      if (this.order === 'given') return list;
+      return list.sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
+    };
     const view = { main: cards('main'), poison: cards('poison'), extra: cards('extra') };
     const all = view.main.concat(view.poison, view.extra);
     for (const card of all) this.#notice(card);

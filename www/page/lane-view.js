@@ -59,6 +59,12 @@ export class LaneView {
     return this.#cards.size > 0;
   }
 
+  /** Whether a card is playing its exit animation (drawn each frame until it is gone). */
+  get leaving() {
+    for (const entry of this.#cards.values()) if (entry.exitAt) return true;
+    return false;
+  }
+
   clear() {
     this.#cards.clear();
     this.list.replaceChildren();
