@@ -19,7 +19,7 @@ test:
 demo:
 	scripts/ensure-tools.sh demo
 	scripts/build.sh
-	node www/server.mjs --webPort 8080
+	node hosts/node/server.mjs --inMemoryPersistence --webPort 8080
 
 bench:
 	scripts/bench.sh

@@ -5,11 +5,12 @@ use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
 use super::config::ServiceConfig;
 use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
-use super::dev_paths;
+use super::dev::{self, Serving};
 use super::error::{ErrorCode, RestError};
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
-use super::route::{self, Operation, Target};
+use super::route::{Operation, Target};
+use super::routed::{Addressed, AzureRoute, Route, host_of};
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
 use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
@@ -61,7 +62,7 @@ struct Incoming<'a> {
     host: Option<&'a str>,
     path: &'a str,
     raw_query: Option<&'a str>,
-    query: Query,
+    query: &'a Query,
     headers: &'a HeaderMap,
     /// Header names as sent, when the host attached them.
     spelling: Option<&'a Spelling>,
@@ -120,37 +121,61 @@ impl Service {
 
     /// [`Service::handle`] with the queues' clock apart from the wall clock ([`Clocks`]).
     pub fn handle_at(&mut self, clocks: Clocks, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
+        let route = self.route(req);
+        self.answer(clocks, req, route)
+    }
+
+    /// Reads `req` once into the [`Route`] that [`Service::answer`] and
+    /// [`Service::puts_one_row`] take, and a host looks at for its own work.
+    pub fn route(&self, req: &Request<Vec<u8>>) -> Route {
+        Route::read(&self.config, &self.emu, req)
+    }
+
+    /// Answers `req`, read as `route` by [`Service::route`] with nothing in between that
+    /// changed the service. Never panics; Azure errors are responses.
+    pub fn answer(
+        &mut self,
+        clocks: Clocks,
+        req: &Request<Vec<u8>>,
+        route: Route,
+    ) -> Response<Vec<u8>> {
         let now = clocks.queue;
+        let request_id = self.new_request_id();
+        let azure = match route {
+            // Inspection and the inspector's actions are answered here (the actions' changes are
+            // drained by the host as any operation's); what needs the host's store or clock is
+            // the host's (`dev::HostWork`), and a bare service says so.
+            Route::Dev(routed) => {
+                let serving = Serving {
+                    config: &self.config,
+                    emu: &mut self.emu,
+                    now,
+                };
+                let mut resp = dev::answer(serving, req, routed);
+                set(resp.headers_mut(), "x-ms-request-id", &request_id);
+                return resp;
+            }
+            Route::Azure(azure) => azure,
+        };
+        let AzureRoute { query, addressed } = azure;
         let uri = req.uri();
-        let host = host_of(req);
         let incoming = Incoming {
             method: req.method().as_str(),
-            host,
+            host: host_of(req),
             path: uri.path(),
             raw_query: uri.query(),
-            query: Query::parse(uri.query()),
+            query: &query,
             headers: req.headers(),
             spelling: req.extensions().get::<Spelling>(),
             https: uri.scheme_str() == Some("https")
                 || req.extensions().get::<SecureTransport>().is_some(),
             client_ip: req.extensions().get::<ClientAddress>().map(|a| a.0),
         };
-        let request_id = self.new_request_id();
         let version = response_version(&incoming);
-        // The development paths: inspection and the inspector's actions are answered here (the
-        // actions' changes are drained by the host as any operation's); what needs the host's
-        // store or clock is the host's (`dev_paths::host_work`), and a bare service says so.
-        if let Some(mut resp) = dev_paths::serve(&self.config, &mut self.emu, now, req) {
-            set(resp.headers_mut(), "x-ms-request-id", &request_id);
-            return resp;
-        }
-        let target = route::target(incoming.host, incoming.path, |a| {
-            self.config.account(a).is_some()
-        });
-        let (result, target) = match target {
-            Ok(t) => (
-                self.dispatch(clocks, &incoming, &version, req.body(), &t),
-                Some(t),
+        let (result, target) = match addressed {
+            Ok(Addressed { target, operation }) => (
+                self.dispatch(clocks, &incoming, &version, req.body(), &target, operation),
+                Some(target),
             ),
             Err(e) => (Err(e), None),
         };
@@ -200,28 +225,16 @@ impl Service {
             .to_string()
     }
 
-    /// Whether `handle_at(clocks, req)` would be a Put Message that writes one row of its
-    /// queue's table and nothing else ([`Emulator::puts_one_row`]), read as `handle_at` reads
-    /// the request. False says only "not known": a refused request writes nothing either way.
-    pub fn puts_one_row(&self, clocks: Clocks, req: &Request<Vec<u8>>) -> bool {
-        let uri = req.uri();
-        if dev_paths::route(&self.config, &self.emu, req).is_some() {
-            return false;
-        }
-        let Ok(target) = route::target(host_of(req), uri.path(), |a| {
-            self.config.account(a).is_some()
-        }) else {
-            return false;
-        };
-        let op = route::route(
-            req.method().as_str(),
-            &target.resource,
-            &Query::parse(uri.query()),
-        );
-        let name = target.resource.queue().map(QueueName::parse);
-        match (op, name) {
-            (Ok(Operation::PutMessage), Some(Ok(name))) if !target.secondary => {
-                self.emu.puts_one_row(clocks.queue, &target.account, &name)
+    /// Whether answering `route` at `clocks` would be a Put Message that writes one row of its
+    /// queue's table and nothing else ([`Emulator::puts_one_row`]). False says only "not known":
+    /// a refused request writes nothing either way.
+    pub fn puts_one_row(&self, clocks: Clocks, route: &Route) -> bool {
+        match route.operation() {
+            Some((target, Operation::PutMessage)) if !target.secondary => {
+                match target.resource.queue().map(QueueName::parse) {
+                    Some(Ok(name)) => self.emu.puts_one_row(clocks.queue, &target.account, &name),
+                    _ => false,
+                }
             }
             _ => false,
         }
@@ -234,6 +247,7 @@ impl Service {
         version: &str,
         body: &[u8],
         target: &Target,
+        operation: Result<Operation, RestError>,
     ) -> Result<Reply, RestError> {
         let Some((_, keys)) = self.keys.iter().find(|(name, _)| *name == target.account) else {
             return Err(RestError::new(ErrorCode::ResourceNotFound));
@@ -277,7 +291,7 @@ impl Service {
         if matches!(principal, Principal::Anonymous) && !self.config.anonymous {
             return Err(RestError::new(ErrorCode::NoAuthenticationInformation));
         }
-        let op = route::route(inc.method, &target.resource, &inc.query)?;
+        let op = operation?;
         authorize(&principal, op)?;
         if target.secondary && !is_read(op) {
             return Err(RestError::new(ErrorCode::AuthorizationFailure));
@@ -290,7 +304,7 @@ impl Service {
             emu: &mut self.emu,
             now: clocks.queue,
             target,
-            query: &inc.query,
+            query: inc.query,
             headers: inc.headers,
             body,
             bom: self.config.emit_bom,
@@ -300,15 +314,6 @@ impl Service {
         };
         run(op, &mut ctx)
     }
-}
-
-/// Where a request is addressed: its URI's authority, else its `Host` header.
-fn host_of(req: &Request<Vec<u8>>) -> Option<&str> {
-    req.uri().authority().map(|a| a.as_str()).or_else(|| {
-        req.headers()
-            .get(http::header::HOST)
-            .and_then(|h| h.to_str().ok())
-    })
 }
 
 fn run(op: Operation, ctx: &mut OpContext) -> Result<Reply, RestError> {

@@ -12,7 +12,7 @@ use super::instance::Instance;
 use super::serve::serve;
 use crate::http1::{self, Config, Decoder, Framing, Item};
 use crate::rest::auth::redact::Redactor;
-use crate::rest::dev_paths;
+use crate::rest::dev;
 use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -243,7 +243,7 @@ impl Connection {
     }
 
     /// Whether the bytes returned so far end with the head of `GET /_azqueue/events` (the
-    /// service's change events, `rest::dev_paths`): keep the socket open and write the events
+    /// service's change events, `rest::dev`): keep the socket open and write the events
     /// to it, until the client closes it. Nothing more is read from it.
     #[wasm_bindgen(getter)]
     pub fn streaming(&self) -> bool {
@@ -454,5 +454,5 @@ fn is_event_stream(response: &http::Response<Vec<u8>>) -> bool {
         && response
             .headers()
             .get(http::header::CONTENT_TYPE)
-            .is_some_and(|v| v == dev_paths::EVENT_STREAM)
+            .is_some_and(|v| v == dev::EVENT_STREAM)
 }

@@ -44,7 +44,7 @@ pub(crate) fn to_js(e: &Event) -> JsValue {
 /// The `clock` event: the queues' clock was moved (`POST /_azqueue/clock`); `at` is its new
 /// reading.
 #[cfg(feature = "server-clock")]
-pub(crate) fn clock_to_js(reading: &crate::rest::dev_clock::ClockReading) -> JsValue {
+pub(crate) fn clock_to_js(reading: &crate::rest::dev::clock::ClockReading) -> JsValue {
     JsObject::new()
         .set("type", "clock")
         .set(

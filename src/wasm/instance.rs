@@ -8,7 +8,7 @@ use super::events;
 use super::sql_host::SqlHost;
 use super::store::{ServiceStore, store_error_to_js};
 use crate::engine::{Change, Clock, Emulator, Event, Snapshot, Timestamp};
-use crate::rest::{Clocks, ErrorCode, Service};
+use crate::rest::{Clocks, ErrorCode, Route, Service};
 use crate::store::document;
 use crate::store::layout::Pending;
 use std::cell::{Cell, RefCell};
@@ -219,25 +219,26 @@ impl Instance {
         }
     }
 
-    /// The one REST path, whatever the request's JS shape (Fetch, raw, a socket): handle under
-    /// a short borrow, commit, then tell subscribers. A failed commit answers
-    /// `500 InternalError`.
+    /// The one REST path, whatever the request's JS shape (Fetch, raw, a socket): answer `req`,
+    /// read as `route` (`serve.rs`), under a short borrow, commit, then tell subscribers. A
+    /// failed commit answers `500 InternalError`.
     pub(crate) async fn serve_rest(
         self: &Rc<Self>,
         req: &http::Request<Vec<u8>>,
+        route: Route,
     ) -> Result<http::Response<Vec<u8>>, JsValue> {
         let clocks = Clocks {
             queue: self.now(),
             wall: JsClock.now(),
         };
         let (response, batch, events) = match &self.sql {
-            None => self.handle(clocks, req)?,
+            None => self.handle(clocks, req, route)?,
             // Never made without the feature (`open` refuses the option); nor is this path
             // linked into the web build then.
             #[cfg(not(feature = "sql-host"))]
-            Some(_) => self.handle(clocks, req)?,
+            Some(_) => self.handle(clocks, req, route)?,
             #[cfg(feature = "sql-host")]
-            Some(host) => match self.handle_with_sql(host, clocks, req) {
+            Some(host) => match self.handle_with_sql(host, clocks, req, route) {
                 Ok(handled) => handled,
                 Err(e) => {
                     let why = super::thrown::message_of(&e);
@@ -258,10 +259,15 @@ impl Instance {
         Ok(response)
     }
 
-    /// The REST service's answer to `req`, under a short borrow.
-    fn handle(&self, clocks: Clocks, req: &http::Request<Vec<u8>>) -> Result<Handled, JsValue> {
+    /// The REST service's answer to `req`, read as `route`, under a short borrow.
+    fn handle(
+        &self,
+        clocks: Clocks,
+        req: &http::Request<Vec<u8>>,
+        route: Route,
+    ) -> Result<Handled, JsValue> {
         let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-        let response = service.handle_at(clocks, req);
+        let response = service.answer(clocks, req, route);
         let emulator = service.emulator_mut();
         Ok((response, emulator.take_changes(), emulator.take_events()))
     }
@@ -276,19 +282,21 @@ impl Instance {
         host: &SqlHost,
         clocks: Clocks,
         req: &http::Request<Vec<u8>>,
+        route: Route,
     ) -> Result<Handled, JsValue> {
         let one_row = self
             .service
             .try_borrow()
-            .is_ok_and(|service| service.puts_one_row(clocks, req));
+            .is_ok_and(|service| service.puts_one_row(clocks, &route));
         if !one_row {
-            let (handled, rolled_back) = self.in_transaction(host, || self.handle(clocks, req))?;
+            let (handled, rolled_back) =
+                self.in_transaction(host, || self.handle(clocks, req, route))?;
             if rolled_back {
                 return Err(js_sys::Error::new(ROLLED_BACK).into());
             }
             return handled;
         }
-        let handled = host.sql.writing_once(|| self.handle(clocks, req))?;
+        let handled = host.sql.writing_once(|| self.handle(clocks, req, route))?;
         if self.note_sql_failure() {
             return Err(js_sys::Error::new("the request's one statement failed").into());
         }

@@ -24,6 +24,7 @@ mod error;
 mod events;
 mod fetch;
 mod headroom;
+mod host_error;
 mod idb;
 mod inspect;
 mod instance;

@@ -554,7 +554,7 @@ impl OpenOptions {
 }
 
 /// The `devOrigins` option: the web origins (e.g. `"http://127.0.0.1:8080"`) whose pages may
-/// read and steer the development paths (`rest::dev_cors`); none when absent. The `inspector`
+/// read and steer the development paths (`rest::dev::cors`); none when absent. The `inspector`
 /// feature's (pkg/node): other builds opt in to no origin, whatever they are given.
 #[cfg(feature = "inspector")]
 fn dev_origins(value: &JsValue) -> Result<Vec<String>, JsValue> {
@@ -569,7 +569,7 @@ fn dev_origins(value: &JsValue) -> Result<Vec<String>, JsValue> {
             let text = o
                 .as_string()
                 .ok_or_else(|| invalid_input("devOrigins must be an array of origins"))?;
-            crate::rest::dev_cors::parse_origin(&text)
+            crate::rest::dev::parse_origin(&text)
                 .map_err(|e| invalid_input(format!("devOrigins: {e}")))
         })
         .collect()

@@ -495,7 +495,7 @@ impl QueueService {
 
     /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
     /// requests without a `Host` header are addressed: the server's own address, the only one its
-    /// development paths answer to (DNS rebinding, `rest::dev_guard`). `log` is 0
+    /// development paths answer to (DNS rebinding, `rest::dev::guard`). `log` is 0
     /// (nothing recorded), 1 (method, URL, status, error code per request, from
     /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
     /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked

@@ -1,10 +1,10 @@
 //! The development paths a host answers, because they need what only the host holds: the
 //! store (export, import and reset the whole state; its counters) and the queues' clock. The
-//! router (`dev_paths.rs`) decides which request is one, and reads what it can (a clock
+//! router (`route.rs`) decides which request is one, and reads what it can (a clock
 //! change); the host does the work and hands back a [`HostDone`], which this renders, so every
 //! answer under `/_azqueue/` has one shape whichever side gave it.
 
-use super::dev_json::{json, refuse, to_json};
+use super::json::{json, refuse, to_json};
 #[cfg(feature = "server-clock")]
 use crate::engine::ClockChange;
 use serde::Serialize;
@@ -21,7 +21,7 @@ pub enum HostWork {
     Reset,
     /// `GET /_azqueue/store`: the store's kind, durability and counters ([`StoreInfo`]).
     StoreInfo,
-    /// `GET /_azqueue/clock`: the reading (`dev_clock::ClockReading`).
+    /// `GET /_azqueue/clock`: the reading (`clock::ClockReading`).
     #[cfg(feature = "server-clock")]
     Clock,
     /// `POST /_azqueue/clock`: apply these, keep them, answer the new reading.

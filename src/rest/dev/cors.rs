@@ -1,16 +1,14 @@
 //! CORS for the development paths, for exactly the origins the server opted in to
-//! ([`ServiceConfig::dev_origins`]: the Node server's `--devOrigin`, `open({ devOrigins })`),
-//! so an inspector served from another azqueue can read and steer this one. Any other origin
-//! is granted nothing: its preflight meets the guard (`dev_guard.rs`), and no answer carries
+//! (`guard::opted_in`), so an inspector served from another azqueue can read and steer this one. Any other origin
+//! is granted nothing: its preflight meets the guard (`guard.rs`), and no answer carries
 //! an `Access-Control-Allow-Origin` its page could read by.
 
-use super::config::ServiceConfig;
-use super::dev_guard::DEV_HEADER;
-use super::dev_json::refuse;
+use super::guard::{DEV_HEADER, opted_in};
+use super::json::refuse;
+use crate::rest::config::ServiceConfig;
 use http::header::{
     ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
-    ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD, ORIGIN,
-    VARY,
+    ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD, VARY,
 };
 use http::{HeaderValue, Request, Response};
 
@@ -20,16 +18,6 @@ const METHODS: &str = "GET, HEAD, POST, PUT";
 const HEADERS: &str = "content-type, x-azqueue-dev";
 /// How long a browser may keep a preflight's answer (seconds).
 const MAX_AGE: &str = "600";
-
-/// The request's `Origin`, when the server opted in to it.
-pub fn opted_in<'a>(config: &ServiceConfig, req: &'a Request<Vec<u8>>) -> Option<&'a str> {
-    let origin = req.headers().get(ORIGIN)?.to_str().ok()?;
-    config
-        .dev_origins
-        .iter()
-        .any(|o| o == origin)
-        .then_some(origin)
-}
 
 /// The answer to a preflight (`OPTIONS`) from an opted-in origin: 204 with what it may send,
 /// or 403 (and no grant) when it asks for a method or a header these paths do not take.

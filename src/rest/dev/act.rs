@@ -2,8 +2,8 @@
 //! engine operations (`crate::engine::dev_actions`) answered by the service like any REST one,
 //! so their changes reach the store (one batch each) and their events the subscribers.
 
-use super::dev_json::{json, refuse, to_json};
-use super::dev_paths::Action;
+use super::json::{json, refuse, to_json};
+use super::path::Action;
 use crate::engine::{ActionError, Emulator, QueueError, QueueName, Timestamp};
 use http::Response;
 use serde::Serialize;

@@ -6,7 +6,7 @@
 //!   request (a form POST, `fetch` in `no-cors` mode) without a preflight. So a request that
 //!   changes state (any method but `GET`/`HEAD`) must carry [`DEV_HEADER`], which no simple
 //!   request can send, and if it names an `Origin`, that origin must be the request's own
-//!   (same host and port), one the server opted in to (`dev_cors.rs`), or one a CORS rule of a
+//!   (same host and port), one the server opted in to ([`opted_in`]), or one a CORS rule of a
 //!   configured account allows for the method. A preflight (`OPTIONS`) passes only from an
 //!   opted-in origin (it changes nothing, and the router answers it); from any other it is
 //!   refused like any write without the header, so no other page is ever granted a request.
@@ -21,9 +21,9 @@
 //! The Azure paths need none of this: every one of them is authenticated (or anonymous only
 //! where the account's settings say so) and CORS-checked as the real service does.
 
-use super::config::ServiceConfig;
-use super::cors;
 use crate::engine::Emulator;
+use crate::rest::config::ServiceConfig;
+use crate::rest::cors;
 use http::{HeaderMap, HeaderValue, Request};
 use std::net::IpAddr;
 
@@ -61,11 +61,7 @@ pub fn check(
     if method == "GET" || method == "HEAD" {
         return Ok(());
     }
-    #[cfg(feature = "inspector")]
-    let opted_in = super::dev_cors::opted_in(config, req).is_some();
-    // Without the inspector (pkg/web) no origin is opted in to.
-    #[cfg(not(feature = "inspector"))]
-    let opted_in = false;
+    let opted_in = opted_in(config, req).is_some();
     if method == "OPTIONS" && opted_in {
         return Ok(());
     }
@@ -91,6 +87,21 @@ pub fn check(
         }
     }
     Ok(())
+}
+
+/// The request's `Origin`, when the server opted in to it ([`ServiceConfig::dev_origins`]: the
+/// Node server's `--devOrigin`, `open({ devOrigins })`). Without the inspector (pkg/web) no
+/// origin ever is.
+pub fn opted_in<'a>(config: &ServiceConfig, req: &'a Request<Vec<u8>>) -> Option<&'a str> {
+    if !cfg!(feature = "inspector") {
+        return None;
+    }
+    let origin = req.headers().get(http::header::ORIGIN)?.to_str().ok()?;
+    config
+        .dev_origins
+        .iter()
+        .any(|o| o == origin)
+        .then_some(origin)
 }
 
 fn refuse(why: &str) -> Refusal {
