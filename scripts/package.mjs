@@ -39,7 +39,7 @@ function stageInto(stage) {
   fs.cpSync(from('package', 'lib'), path.join(stage, 'lib'), { recursive: true });
   fs.cpSync(from('package', 'types'), path.join(stage, 'types'), { recursive: true });
   // The documents the README links to, so its links resolve inside node_modules/azqueue:
-  // docs/ (its pages and pictures, not the research crate under docs/webkit-repro), the
+  // docs/ (its pages and pictures; research/ is not shipped), the
   // results and the security policy. No Rust: the example crate (examples/rust-consumer) is
   // named, not linked, by the README.
   fs.copyFileSync(from('README.md'), path.join(stage, 'README.md'));

@@ -87,8 +87,8 @@ layer wasm-webkit  'scripts/test-webkit.sh; s=$?; node --test tests/webkit/ && e
 # then the crate as `cargo package` writes it, with the page's own crate built against it.
 layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport && cargo test --features azure-sdk --doc && (cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox) && node --test tests/crate/'
 # The build, then its three modules read for the shapes of the JavaScriptCore faults that
-# docs/webkit.md lists (three of which the WebKit setting above leaves in place): none may have one.
-layer build        'scripts/build.sh && cargo run -q --release --manifest-path docs/webkit-repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'
+# research/webkit/investigation.md lists (three of which the WebKit setting above leaves in place): none may have one.
+layer build        'scripts/build.sh && cargo run -q --release --manifest-path research/webkit/repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'
 # One format for www/, hosts/, tests/, scripts/, package/, fuzz/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one strict tsc project per runtime (tsconfig/*.json; needs the build
 # above).

@@ -36,6 +36,7 @@ mod raw;
 mod result_shapes;
 mod results;
 mod route;
+mod self_check;
 mod serve;
 mod service;
 mod sql_host;

@@ -1,4 +1,4 @@
-//! Counts, in each module named, the shapes of the JavaScriptCore faults docs/webkit.md lists
+//! Counts, in each module named, the shapes of the JavaScriptCore faults research/webkit/investigation.md lists
 //! (`cargo run --release -- [--check] <module.wasm> ...`; with `--check` it fails when a module
 //! has one, as `make test` runs it on azqueue's modules): `copysign` at all and with a
 //! constant sign, `i32.shr_u` of two constants and by a constant 32 or more, loops with two or

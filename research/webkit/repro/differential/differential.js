@@ -1,4 +1,4 @@
-// Runs a bundle of random modules (docs/webkit-repro/differential/src/main.rs writes it;
+// Runs a bundle of random modules (research/webkit/repro/differential/src/main.rs writes it;
 // `wasmBytes`, and `passes` rounds, given by ../jsc-run.c or ../node-run.mjs) and evaluates to
 // "ok" and a line per module:
 //   m<index> <hash of everything observed> <calls> <traps> <stack overflows>
@@ -89,7 +89,7 @@
     let calls = 0;
     let traps = 0;
     overflows = 0;
-    // The functions a module may import (docs/webkit-repro/differential/src/lib.rs, `imports`);
+    // The functions a module may import (research/webkit/repro/differential/src/lib.rs, `imports`);
     // each call is part of the record.
     const env = {
       i32: (a) => {
