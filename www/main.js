@@ -2,7 +2,7 @@
 // Queue behaviour comes from the engine (pkg/web, built by `make build`); the modules under
 // page/ only drive it through its fetch handler and draw what it reports.
 
-import init, { QueueService } from '/pkg/web/azqueue.js';
+import init, { QueueService, selfCheck } from '/pkg/web/azqueue.js';
 import { EPOCH, formatElapsed } from './page/clock.js';
 import { Demo } from './page/demo.js';
 import { isScenario, scenarios, scenarioById } from './page/scenarios.js';
@@ -76,11 +76,30 @@ function saveSettings(patch) {
   }
 }
 
+/**
+ * Runs the engine's known-answer check once at start (docs/webkit.md): an engine that runs this
+ * wasm wrong (JavaScriptCore's optimizing tier did, in counted runs) must not teach silently.
+ * About 0.1 s; the page goes on either way, with the warning on top.
+ */
+function warnIfEngineFailsItsCheck() {
+  try {
+    selfCheck();
+  } catch (e) {
+    const warning = document.createElement('p');
+    warning.className = 'engine-warning';
+    warning.setAttribute('role', 'alert');
+    warning.dataset.testid = 'engine-warning';
+    warning.textContent = `This browser ran azqueue's engine check wrong (${e instanceof Error ? e.message : String(e)}). What the page shows may not be what Azure does; see docs/webkit.md.`;
+    document.body.prepend(warning);
+  }
+}
+
 async function boot() {
   // The service worker forwards the Azure requests of code on this origin (the SDK snippet) to
   // this page; its listener must exist before the document finishes loading.
   const bridge = installBridge({ onState: showBridge });
   await init();
+  warnIfEngineFailsItsCheck();
   const demo = new Demo({ QueueService, origin: location.origin });
   const settings = loadSettings();
   const session = new Session();
