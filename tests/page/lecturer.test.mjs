@@ -349,10 +349,15 @@ describe('keys for a presenter', () => {
     assert.equal(await page.getAttribute('[data-testid=present]', 'aria-pressed'), 'true');
     for (const hidden of ['#send-form', '.legend', '#snippet-panel', '.log-panel'])
       assert.equal(await page.isHidden(hidden), true, `${hidden} hidden`);
-    await page.waitForSelector('[data-testid=message] .text');
-    const size = await page.$eval('[data-testid=message] .text', (e) =>
-      parseFloat(getComputedStyle(e).fontSize),
-    );
+    // A card can be replaced between a query and a read (the render loop redraws it), and a
+    // detached element has no computed style: read the size in one evaluation, once it exists.
+    const size = await page
+      .waitForFunction(() => {
+        const e = document.querySelector('[data-testid=message] .text');
+        const px = e?.isConnected ? parseFloat(getComputedStyle(e).fontSize) : NaN;
+        return Number.isNaN(px) ? null : px;
+      })
+      .then((h) => /** @type {Promise<number>} */ (h.jsonValue()));
     assert.ok(size >= 16, `cards enlarged (${size} px)`);
     await page.keyboard.press('p');
     assert.equal(await page.isHidden('.log-panel'), false);
