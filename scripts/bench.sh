@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 cargo bench
 scripts/build.sh
 node scripts/bench-node.mjs
+# Producers with and without an open inspector (headless Chromium on the queue they fill).
+node scripts/bench-inspector.mjs
 # The in-process Queue API against the previous build (BENCH_BASE, default HEAD~1), side by side.
 node scripts/bench-inprocess.mjs
 # What fault rules that match nothing cost Put through the Node server and the in-process

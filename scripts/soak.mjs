@@ -4,8 +4,8 @@
 // (scripts/soak/ledger.mjs). Consumers let some visibility timeouts expire on purpose, update
 // messages, and one queue is cleared and deleted and recreated over and over
 // (scripts/soak/workload.mjs). The stores (hosts):
-//   memory    www/server.mjs in memory, over loopback HTTP;
-//   location  www/server.mjs with --location (its journal), over loopback HTTP;
+//   memory    hosts/node/server.mjs in memory, over loopback HTTP;
+//   location  hosts/node/server.mjs with --location (its journal), over loopback HTTP;
 //   chromium  a Chromium page on IndexedDB, the SDK's browser build in the page through
 //             `service.httpClient()`; mid-soak the page is reloaded, then the browser SIGKILLed
 //             and relaunched on its profile, and each time the database is reopened;

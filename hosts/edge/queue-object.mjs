@@ -150,12 +150,7 @@ export class QueueObject extends DurableObject {
       const { message } = /** @type {Error} */ (err);
       console.error(`azqueue: queue object ${account}/${queue} could not open: ${message}`);
       await request.arrayBuffer();
-      return azureError(
-        request,
-        500,
-        'InternalError',
-        'The server encountered an internal error. Please retry the request.',
-      );
+      return azureError(request, 'InternalError');
     }
     const { url } = request;
     if (url.includes('/_azqueue/memory/') && new URL(url).pathname.startsWith('/_azqueue/memory/'))

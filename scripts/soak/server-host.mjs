@@ -1,4 +1,4 @@
-// The soak's Node host: `www/server.mjs` in memory or with --location (a temporary directory),
+// The soak's Node host: `hosts/node/server.mjs` in memory or with --location (a temporary directory),
 // driven over loopback HTTP by the workload in this process.
 
 import { spawn } from 'node:child_process';
@@ -27,13 +27,13 @@ function startServer(store) {
   const child = spawn(
     process.execPath,
     [
-      path.join(ROOT, 'www', 'server.mjs'),
+      path.join(ROOT, 'hosts', 'node', 'server.mjs'),
       '--queuePort',
       '0',
       '--webPort',
       '0',
       '--silent',
-      ...(dir ? ['--location', dir] : []),
+      ...(dir ? ['--location', dir] : ['--inMemoryPersistence']),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -24,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod ids;
 pub mod inspection;
+pub mod inspection_page;
 pub mod limits;
 mod memory_table;
 pub mod message;
@@ -53,8 +54,9 @@ pub use error::QueueError;
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
+pub use inspection_page::{InspectedPage, PageQuery, StateCounts, StateFilter};
 pub use memory_table::MemoryTable;
-pub use message::MessageRecord;
+pub use message::{MessageOrigin, MessageRecord};
 pub use message_table::{AnyTable, MessageTable, TableError, Tables};
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
@@ -576,10 +578,26 @@ impl Emulator {
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
     ) -> Result<MessageRecord, QueueError> {
+        self.put_message_from(now, account, name, text, visibility, ttl, None)
+    }
+
+    /// [`Emulator::put_message`] of a message moved from `origin` (the inspector's move to a
+    /// poison queue), which its record keeps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn put_message_from(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        text: MessageText,
+        visibility: VisibilityTimeout,
+        ttl: TimeToLive,
+        origin: Option<Box<MessageOrigin>>,
+    ) -> Result<MessageRecord, QueueError> {
         self.purge(now, account, name)?;
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let m = self.with_queue(account, name, |q, entropy| {
-            q.put(now, text, visibility, ttl, entropy)
+            q.put(now, text, visibility, ttl, origin, entropy)
         })?;
         self.queue_message_put(account, name, &m);
         self.emit(

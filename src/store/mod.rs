@@ -10,6 +10,8 @@
 //! - [`wal`] and [`blocks`]: the IndexedDB store's write-ahead log and message blocks;
 //! - [`document`]: the snapshot document of export and import;
 //! - [`key_value`]: the seam over an in-memory map, as a JS storage adapter holds it;
+//! - [`known_answer`]: a fixed run of the engine and the log's encodings with known answers, for
+//!   a host whose wasm engine may run it wrong (`selfCheck()`);
 //! - [`contract`]: the suite every backend runs (natively on [`key_value`], in Chromium on
 //!   IndexedDB, in Node on the journal).
 //!
@@ -21,6 +23,7 @@ pub mod contract;
 pub mod document;
 pub mod group;
 pub mod key_value;
+pub mod known_answer;
 pub mod layout;
 #[cfg(test)]
 mod simulated_idb;

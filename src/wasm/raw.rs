@@ -175,7 +175,7 @@ fn to_http(
 }
 
 /// The REST layer's response as plain values. Statuses that may not carry a body get none.
-fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
+pub(super) fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     let status = response.status().as_u16();
     let status_text = crate::extensions::reason_of(&response);
     let mut headers = String::with_capacity(64 * response.headers().len());

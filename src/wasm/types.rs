@@ -138,6 +138,8 @@ export interface FaultState {
 export interface InspectedMessage {
   messageId: string; messageText: string; state: "visible" | "invisible" | "expired";
   insertedOn: Date; expiresOn: Date | null; nextVisibleOn: Date; dequeueCount: number; popReceipt: string;
+  /** A message the inspector moved to `<queue>-poison`: where it came from, and its DequeueCount there. */
+  origin?: { queue: string; messageId: string; dequeueCount: number };
 }
 export interface Inspection {
   now: Date; store: string; committedChanges: number;

@@ -35,15 +35,12 @@ pub enum DevPath {
     Host(HostWork),
 }
 
-/// Which messages of a queue an inspection lists: `from` skipped, then up to `limit` (all
-/// when `None`). Without the inspector (pkg/web, which has a size ceiling), a queue is listed
-/// whole, without counts.
+/// Which messages of a queue an inspection lists: those matching its filters (a state, a piece
+/// of text, an id), `from` skipped, then up to `limit` (all when `None`); the engine's query.
+/// Without the inspector (pkg/web, which has a size ceiling), a queue is listed whole, without
+/// counts.
 #[cfg(feature = "inspector")]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Page {
-    pub from: usize,
-    pub limit: Option<usize>,
-}
+pub type Page = crate::engine::PageQuery;
 
 /// The most messages one page lists.
 #[cfg(feature = "inspector")]

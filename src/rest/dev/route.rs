@@ -105,19 +105,19 @@ fn read(parts: &[&str], method: &str, req: &Request<Vec<u8>>) -> Result<DevPath,
     Ok(path)
 }
 
-/// `?from=<k>&limit=<n>`: both optional; anything else in the query is refused, so a typo
-/// does not silently list everything.
+/// `?from=<k>&limit=<n>&state=<s>&text=<t>&id=<id>`: each optional, values percent-encoded;
+/// anything else in the query is refused, so a typo does not silently list everything.
 #[cfg(feature = "inspector")]
 fn parse_page(query: Option<&str>) -> Result<Page, String> {
+    use crate::engine::StateFilter;
     let mut page = Page::default();
-    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+    for (name, value) in crate::rest::query::Query::parse(query).pairs() {
         let number = || {
             value
                 .parse::<usize>()
                 .map_err(|_| format!("`{name}` must be a whole number, not `{value}`"))
         };
-        match name {
+        match name.as_str() {
             "from" => page.from = number()?,
             "limit" => {
                 let n = number()?;
@@ -126,7 +126,26 @@ fn parse_page(query: Option<&str>) -> Result<Page, String> {
                 }
                 page.limit = Some(n);
             }
-            _ => return Err(format!("unknown query parameter `{name}` (from, limit)")),
+            "state" => {
+                page.state = Some(StateFilter::parse(value).ok_or_else(|| {
+                    format!(
+                        "`state` must be visible, invisible, scheduled or expired, not `{value}`"
+                    )
+                })?);
+            }
+            "text" if value.is_empty() => return Err("`text` must not be empty".into()),
+            "text" => page.text = Some(value.clone()),
+            "id" => {
+                page.id = Some(
+                    MessageId::parse(value)
+                        .ok_or_else(|| format!("`{value}` is not a message id"))?,
+                );
+            }
+            _ => {
+                return Err(format!(
+                    "unknown query parameter `{name}` (from, limit, state, text, id)"
+                ));
+            }
         }
     }
     Ok(page)

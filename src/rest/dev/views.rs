@@ -7,9 +7,9 @@
 use super::json::{json, refuse, to_json};
 #[cfg(feature = "inspector")]
 use super::path::Page;
-use crate::engine::{Emulator, QueueError, QueueInspection, QueueName, Timestamp};
-#[cfg(feature = "inspector")]
-use crate::engine::{MessageInspection, MessageState};
+use crate::engine::{
+    Emulator, MessageInspection, QueueError, QueueInspection, QueueName, Timestamp,
+};
 use http::Response;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -85,79 +85,90 @@ struct QueueView<'a> {
     counts: Counts,
     #[cfg(feature = "inspector")]
     from: usize,
-    messages: Vec<MessageView<'a>>,
+    /// How many messages the query matches (every one without a filter).
+    #[cfg(feature = "inspector")]
+    matched: usize,
+    messages: Vec<MessageView>,
     metadata: BTreeMap<String, String>,
     next_deadline: Option<u64>,
     now: u64,
+    /// With `id`: that message's place in the whole queue's delivery order (0 first), or null.
+    #[cfg(feature = "inspector")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<Option<usize>>,
     queue: &'a str,
 }
 
-/// A queue's messages by state at `now` (every one, whatever the page).
+/// A queue's messages by state at `now` (every one, whatever the page); `scheduled` are among
+/// the `invisible`.
 #[cfg(feature = "inspector")]
-#[derive(Serialize, Default)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Counts {
     expired: usize,
     invisible: usize,
+    scheduled: usize,
     total: usize,
     visible: usize,
 }
 
-#[cfg(feature = "inspector")]
-impl Counts {
-    fn of(messages: &[MessageInspection]) -> Self {
-        let mut counts = Counts::default();
-        for m in messages {
-            counts.total += 1;
-            match m.state {
-                MessageState::Visible => counts.visible += 1,
-                MessageState::Invisible => counts.invisible += 1,
-                MessageState::Expired => counts.expired += 1,
-            }
-        }
-        counts
-    }
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct MessageView<'a> {
+struct MessageView {
     dequeue_count: u32,
     expires_on: Option<u64>,
     inserted_on: u64,
     message_id: String,
-    message_text: &'a str,
+    message_text: std::sync::Arc<str>,
     next_visible_on: u64,
+    /// Where the inspector moved it from: absent for a message a client sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<OriginView>,
     pop_receipt: String,
     state: &'static str,
 }
 
-/// The inspection model of one queue, times in milliseconds since the epoch.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OriginView {
+    dequeue_count: u32,
+    message_id: String,
+    queue: String,
+}
+
+impl MessageView {
+    fn of(m: &MessageInspection) -> Self {
+        MessageView {
+            dequeue_count: m.dequeue_count(),
+            expires_on: m.expires_on().map(|t| t.as_millis()),
+            inserted_on: m.inserted_on().as_millis(),
+            message_id: m.id().to_string(),
+            message_text: m.shared_text(),
+            next_visible_on: m.next_visible_on().as_millis(),
+            origin: m.origin().map(|o| OriginView {
+                dequeue_count: o.dequeue_count,
+                message_id: o.id.to_string(),
+                queue: o.queue.clone(),
+            }),
+            pop_receipt: m.pop_receipt().to_base64(),
+            state: m.state.as_str(),
+        }
+    }
+}
+
+/// The inspection model of one queue (the page `page` asks for, with the inspector), times in
+/// milliseconds since the epoch.
 fn queue_view(
     now: Timestamp,
     q: &QueueInspection<'_>,
     #[cfg(feature = "inspector")] page: Page,
 ) -> Result<String, QueueError> {
-    let inspected = q.messages()?;
     #[cfg(feature = "inspector")]
-    let counts = Counts::of(&inspected);
-    let listed = inspected.iter();
+    let read = q.page(&page)?;
     #[cfg(feature = "inspector")]
-    let listed = listed
-        .skip(page.from)
-        .take(page.limit.unwrap_or(usize::MAX));
-    let messages = listed
-        .map(|m| MessageView {
-            dequeue_count: m.dequeue_count(),
-            expires_on: m.expires_on().map(|t| t.as_millis()),
-            inserted_on: m.inserted_on().as_millis(),
-            message_id: m.id().to_string(),
-            message_text: m.text(),
-            next_visible_on: m.next_visible_on().as_millis(),
-            pop_receipt: m.pop_receipt().to_base64(),
-            state: m.state.as_str(),
-        })
-        .collect();
+    let messages = read.messages.iter().map(MessageView::of).collect();
+    #[cfg(not(feature = "inspector"))]
+    let messages = q.messages()?.iter().map(MessageView::of).collect();
     let metadata = q
         .metadata()
         .iter()
@@ -166,13 +177,23 @@ fn queue_view(
     Ok(to_json(&QueueView {
         account: q.account,
         #[cfg(feature = "inspector")]
-        counts,
+        counts: Counts {
+            expired: read.counts.expired,
+            invisible: read.counts.invisible,
+            scheduled: read.counts.scheduled,
+            total: read.counts.total,
+            visible: read.counts.visible,
+        },
         #[cfg(feature = "inspector")]
         from: page.from,
+        #[cfg(feature = "inspector")]
+        matched: read.matched,
         messages,
         metadata,
         next_deadline: q.next_deadline()?.map(|t| t.as_millis()),
         now: now.as_millis(),
+        #[cfg(feature = "inspector")]
+        position: page.id.map(|_| read.position),
         queue: q.name().as_str(),
     }))
 }

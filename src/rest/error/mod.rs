@@ -29,10 +29,9 @@ macro_rules! error_codes {
             pub fn message(self) -> &'static str {
                 match self { $(ErrorCode::$code => $message,)* }
             }
-            /// The code spelt `name` exactly, as a fault rule names it (`src/rest/faults/`).
-            pub fn named(name: &str) -> Option<ErrorCode> {
-                const ALL: &[ErrorCode] = &[$(ErrorCode::$code,)*];
-                ALL.iter().copied().find(|code| code.as_str() == name)
+            /// The code named `name` exactly as [`as_str`](Self::as_str) writes it, if there is one.
+            pub fn named(name: &str) -> Option<Self> {
+                match name { $(stringify!($code) => Some(ErrorCode::$code),)* _ => None }
             }
         }
     };
@@ -185,5 +184,24 @@ impl RestError {
     /// `413 RequestBodyTooLarge` with the limit that was exceeded.
     pub fn too_large(limit: usize) -> Self {
         RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn a_code_is_found_by_the_name_it_is_written_with_and_by_no_other() {
+        for code in [
+            ErrorCode::ServerBusy,
+            ErrorCode::InternalError,
+            ErrorCode::QueueNotFound,
+            ErrorCode::AuthenticationFailed,
+        ] {
+            assert_eq!(ErrorCode::named(code.as_str()), Some(code));
+        }
+        assert_eq!(ErrorCode::named("serverbusy"), None);
+        assert_eq!(ErrorCode::named(""), None);
     }
 }
