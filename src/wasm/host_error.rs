@@ -14,7 +14,8 @@ use wasm_bindgen::prelude::*;
 /// `reason`, when given, is added as a `<Reason>` element (what went wrong on the host's side).
 ///
 /// ```js
-/// const busy = azureError("ServerBusy");   // 503 "The server is busy."
+/// // 503 "The server is currently unable to receive requests. Please retry your request."
+/// const busy = azureError("ServerBusy");
 /// ```
 ///
 /// # Errors

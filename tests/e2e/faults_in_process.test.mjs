@@ -16,6 +16,13 @@ const { QueueService } = createRequire(import.meta.url)(
 );
 installHttpClient(QueueService);
 
+/**
+ * `service.httpClient()`, which the package's types add to the glue's class (package/types/).
+ * @param {import('../../pkg/node/azqueue.js').QueueService} service
+ * @returns {import('../../package/types/http-client.js').InProcessHttpClient}
+ */
+const httpClientOf = (service) => /** @type {any} */ (service).httpClient();
+
 /** @param {unknown} promise */
 async function thrown(promise) {
   try {
@@ -78,7 +85,11 @@ describe('service.faults', () => {
     const service = await QueueService.open({ faults: { rules: [{ id: 'kept', status: 500 }] } });
     const before = service.faults.get();
     const refused = await thrown(
-      Promise.resolve().then(() => service.faults.add({ rules: [{ status: 500, when: 'later' }] })),
+      Promise.resolve().then(() =>
+        service.faults.add({
+          rules: [{ status: 500, when: /** @type {any} a wrong value on purpose */ ('later') }],
+        }),
+      ),
     );
     assert.equal(refused?.code, 'InvalidInput');
     assert.match(String(refused?.message), /`when` is "before" or "after", not "later"/);
@@ -93,7 +104,7 @@ describe('service.faults', () => {
       faults: JSON.stringify({ rules: [{ operation: 'PutMessage', times: 2, status: 503 }] }),
     });
     const client = QueueServiceClient.fromConnectionString('UseDevelopmentStorage=true', {
-      httpClient: service.httpClient(),
+      httpClient: httpClientOf(service),
       retryOptions: {
         retryPolicyType: StorageRetryPolicyType.EXPONENTIAL,
         maxTries: 4,

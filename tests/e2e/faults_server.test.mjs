@@ -104,6 +104,7 @@ describe('faults on the Node server', () => {
     await queue.create();
     // Creating the queue took one of its three; a second on, the bucket is full again.
     await dev(server.origin, 'POST', '/_azqueue/clock', { advanceMs: 1000 });
+    /** @type {number[]} */
     const statuses = [];
     for (let i = 0; i < 4; i++) {
       statuses.push(

@@ -119,7 +119,9 @@ async fn a_busy_service_is_retried_and_a_send_that_timed_out_after_it_stored_is_
     let (queues, jobs) = jobs().await;
     // docs/faults.md: two 503s, then the send goes through; the third send is the one stored.
     queues
-        .faults(|f| f.post(br#"{"rules": [{"operation": "PutMessage", "times": 2, "status": 503}]}"#))
+        .faults(|f| {
+            f.post(br#"{"rules": [{"operation": "PutMessage", "times": 2, "status": 503}]}"#)
+        })
         .unwrap();
     assert_eq!(jobs.submit_retrying("bill order 7", 3).await.unwrap(), 3);
     let busy = jobs.submit_retrying("bill order 8", 1);
@@ -138,5 +140,13 @@ async fn a_busy_service_is_retried_and_a_send_that_timed_out_after_it_stored_is_
         texts.push(job.text.clone());
         jobs.finish(&job).await.unwrap();
     }
-    assert_eq!(texts, ["bill order 7", "bill order 8", "ship order 9", "ship order 9"]);
+    assert_eq!(
+        texts,
+        [
+            "bill order 7",
+            "bill order 8",
+            "ship order 9",
+            "ship order 9"
+        ]
+    );
 }

@@ -160,7 +160,7 @@ impl Faults {
     /// What to do to `req` at `now` (the queues' clock), counting it and keeping the fault for
     /// [`Faults::take_injected`]; `None` serves it plainly.
     pub fn decide(&mut self, now: Timestamp, req: &FaultRequest) -> Option<Fault> {
-        if self.live == 0 && self.throttle.limits().is_off() {
+        if self.is_idle() {
             return None;
         }
         let fault = self.choose(now, req)?;
@@ -175,6 +175,12 @@ impl Faults {
             fault: fault.clone(),
         });
         Some(fault)
+    }
+
+    /// No live rule and no limit: [`Faults::decide`] answers `None` whatever it is asked, so a
+    /// caller may skip reading its clock.
+    pub fn is_idle(&self) -> bool {
+        self.live == 0 && self.throttle.limits().is_off()
     }
 
     /// The faults injected since the last call, oldest first.
