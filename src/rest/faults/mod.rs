@@ -4,7 +4,7 @@
 //! Node server, the in-process JS service, `InProcessQueues`, the edge Worker) behaves alike.
 //!
 //! The rule set's wire form is `wire.rs`'s, a rule's meaning `rule.rs`'s, the limits
-//! `throttle.rs`'s. What this file holds is the set itself and the one decision every request
+//! `throttle.rs`'s, which rules a request can match `index.rs`'s. What this file holds is the set itself and the one decision every request
 //! asks of it ([`Faults::decide`]):
 //!
 //! 1. The limits first, as Azure's front end throttles before anything runs: a request over
@@ -23,6 +23,7 @@
 //! Rules are test state: they live as long as the service (a process, a page, a Durable
 //! Object) and are never stored.
 
+pub mod index;
 pub mod json;
 pub mod operation;
 pub mod rule;
@@ -34,6 +35,7 @@ pub use throttle::{Limit, Limits};
 
 use crate::engine::{Entropy, SeededEntropy, Timestamp};
 use crate::rest::route::Operation;
+use index::RuleIndex;
 use json::ObjectWriter;
 use std::borrow::Cow;
 use throttle::Throttle;
@@ -115,6 +117,8 @@ pub struct FaultRequest<'a> {
 #[derive(Debug)]
 pub struct Faults {
     rules: Vec<Rule>,
+    /// Where in `rules` a request's candidates are; follows every change to `rules`.
+    index: RuleIndex,
     /// Rules not retired: with none and no limits, a decision is one comparison.
     live: usize,
     throttle: Throttle,
@@ -137,6 +141,7 @@ impl Faults {
     pub fn new(limits: Limits) -> Self {
         Faults {
             rules: Vec::new(),
+            index: RuleIndex::default(),
             live: 0,
             throttle: Throttle::new(limits),
             started: limits,
@@ -206,9 +211,14 @@ impl Faults {
             });
         }
         let Faults {
-            rules, draws, live, ..
+            rules,
+            index,
+            draws,
+            live,
+            ..
         } = self;
-        for rule in rules.iter_mut() {
+        for i in index.candidates(req.queue) {
+            let rule = &mut rules[i];
             if rule.retired() || !rule.matches(req.account, req.queue, req.operation) {
                 continue;
             }
@@ -289,6 +299,7 @@ impl Faults {
         let ids: Vec<String> = added.iter().map(|r| r.id.clone()).collect();
         self.live += added.len();
         self.rules.extend(added);
+        self.index = RuleIndex::new(&self.rules);
         Ok(wire::ids(&ids))
     }
 
@@ -304,6 +315,7 @@ impl Faults {
             return false;
         };
         let rule = self.rules.remove(i);
+        self.index = RuleIndex::new(&self.rules);
         if !rule.retired() {
             self.live -= 1;
         }
