@@ -38,6 +38,7 @@ use crate::rest::route::Operation;
 use index::RuleIndex;
 use json::ObjectWriter;
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use throttle::Throttle;
 
 /// The most rules kept at once, retired ones included: a test's set is a handful, and the cost
@@ -165,15 +166,28 @@ impl Faults {
     /// What to do to `req` at `now` (the queues' clock), counting it and keeping the fault for
     /// [`Faults::take_injected`]; `None` serves it plainly.
     pub fn decide(&mut self, now: Timestamp, req: &FaultRequest) -> Option<Fault> {
+        self.decide_reading(|| now, req)
+    }
+
+    /// [`Faults::decide`] for a caller whose clock costs a call to read (the in-process
+    /// service's is JavaScript's): `clock` is read only when a limit is set or a fault is
+    /// injected, so rules that match nothing cost no clock reading.
+    pub fn decide_reading(
+        &mut self,
+        clock: impl Fn() -> Timestamp,
+        req: &FaultRequest,
+    ) -> Option<Fault> {
         if self.is_idle() {
             return None;
         }
+        let read = OnceCell::new();
+        let now = || *read.get_or_init(&clock);
         let fault = self.choose(now, req)?;
         if self.injected.len() == KEPT_INJECTED {
             self.injected.remove(0);
         }
         self.injected.push(Injected {
-            at: now,
+            at: now(),
             account: req.account.to_owned(),
             queue: req.queue.map(str::to_owned),
             operation: req.operation,
@@ -182,9 +196,8 @@ impl Faults {
         Some(fault)
     }
 
-    /// No live rule and no limit: [`Faults::decide`] answers `None` whatever it is asked, so a
-    /// caller may skip reading its clock.
-    pub fn is_idle(&self) -> bool {
+    /// No live rule and no limit: a decision is `None` whatever it is asked.
+    fn is_idle(&self) -> bool {
         self.live == 0 && self.throttle.limits().is_off()
     }
 
@@ -193,10 +206,12 @@ impl Faults {
         self.injected.drain(..).collect()
     }
 
-    fn choose(&mut self, now: Timestamp, req: &FaultRequest) -> Option<Fault> {
-        if let Err(limit) = self
-            .throttle
-            .admit(now, req.account, req.queue, req.messages)
+    fn choose(&mut self, now: impl Fn() -> Timestamp, req: &FaultRequest) -> Option<Fault> {
+        // With no limits set the throttle admits everything: no clock to read for it.
+        if !self.throttle.limits().is_off()
+            && let Err(limit) = self
+                .throttle
+                .admit(now(), req.account, req.queue, req.messages)
         {
             return Some(Fault {
                 source: Source::Limit(limit),
