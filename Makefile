@@ -19,7 +19,7 @@ test:
 demo:
 	scripts/ensure-tools.sh demo
 	scripts/build.sh
-	node www/server.mjs --webPort 8080
+	node hosts/node/server.mjs --inMemoryPersistence --webPort 8080
 
 bench:
 	scripts/bench.sh
@@ -35,7 +35,9 @@ fuzz:
 	fuzz/afl.sh
 
 # The browser suites in WebKitGTK alone (make test runs them too, layer wasm-webkit):
-# scripts/test-webkit.sh, then the JavaScriptCore faults it is set against (tests/webkit/).
-test-webkit: tools
+# scripts/test-webkit.sh, then the JavaScriptCore faults it is set against (tests/webkit/), then
+# the shipped pkg/web in JavaScriptCore with every tier on, as Safari runs it (layer package).
+test-webkit: tools build
 	scripts/test-webkit.sh
 	node --test tests/webkit/
+	node --test tests/package/javascriptcore.test.mjs

@@ -20,7 +20,7 @@ cargo run --release --example fuzz -- seeds "$out/seeds" || exit 1
 
 passed=0
 failed=0
-for t in http1 service xml snapshot; do
+for t in http1 service xml snapshot faults; do
   AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
     cargo afl fuzz -i "$out/seeds/$t" -o "$out/$t" -V "$RUN_SECONDS" "fuzz/afl/target/release/$t" > "$out/$t.log" 2>&1
   stats="$out/$t/default/fuzzer_stats"

@@ -1,5 +1,5 @@
 // Edge benchmark: the edge Worker under workerd (hosts/edge/dev.mjs, one Durable Object per queue,
-// SQLite storage) and the Node server with its durable journal (www/server.mjs --location), side by
+// SQLite storage) and the Node server with its durable journal (hosts/node/server.mjs --location), side by
 // side in one run, driven by the same load generator as scripts/bench-node.mjs (scripts/lib/raw-queue-client.mjs: keep-alive
 // HTTP/1.1 on raw sockets, every request SharedKey-signed). Both answer only after the change is
 // on disk.
@@ -222,7 +222,7 @@ async function main() {
       await start(
         'node',
         [
-          path.join(ROOT, 'www', 'server.mjs'),
+          path.join(ROOT, 'hosts', 'node', 'server.mjs'),
           '--location',
           path.join(scratch, 'journal'),
           '--silent',
@@ -262,7 +262,7 @@ async function main() {
     console.log(
       `${os.cpus().length} CPUs, Node ${process.version}, load average ${load0[0].toFixed(1)} at start and ` +
         `${load1[0].toFixed(1)} at end; ${PHASE_MS} ms per phase; 1 KiB messages; receive+delete = Get Messages(16), ` +
-        'then Delete each. Edge: hosts/edge/dev.mjs (workerd, SQLite Durable Objects); Node: www/server.mjs --location ' +
+        'then Delete each. Edge: hosts/edge/dev.mjs (workerd, SQLite Durable Objects); Node: hosts/node/server.mjs --location ' +
         '(journal, fsync). µs CPU = server CPU per message.\n',
     );
     console.log(

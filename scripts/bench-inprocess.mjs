@@ -13,15 +13,16 @@
 // Environment: BENCH_BASE (a commit), BENCH_ROUNDS (default 5 per build), BENCH_MESSAGES
 // (default 50000 per round); BENCH_BASE_TREE, a checkout already built (its pkg/node), taken as
 // the previous build instead of building BENCH_BASE.
-// Internal: node scripts/bench-inprocess.mjs --child <pkg/node dir> <messages> runs one round
-// and prints its figures as JSON.
+// Internal: node scripts/bench-inprocess.mjs --child <pkg/node dir> <messages> [rules] runs one
+// round (with `rules` fault rules that match nothing, scripts/bench-faults.mjs) and prints its
+// figures as JSON.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,14 +32,31 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 
 /**
+ * `n` fault rules (docs/faults.md) that match no request of a benchmark: each names a queue
+ * no benchmark uses, so every request is compared with all of them and none fires.
+ * @param {number} n
+ */
+export function unmatchedRules(n) {
+  /** @type {import('../pkg/node/azqueue.js').FaultRule[]} */
+  const rules = [];
+  for (let i = 0; i < n; i++)
+    rules.push({ queue: `no-such-queue-${i}`, operation: 'PutMessage', status: 503 });
+  return rules;
+}
+
+/**
  * One round in this process: a warm-up pass that grows the wasm memory, then the measured one.
  * @param {string} pkgDir a build's nodejs package (this one's API; the previous build's is the same)
  * @param {number} messages
+ * @param {number} rules fault rules that match nothing (0: the service opens as before them)
  */
-async function round(pkgDir, messages) {
+async function round(pkgDir, messages, rules) {
   /** @type {typeof import('../pkg/node/azqueue.js')} */
   const { QueueService } = createRequire(import.meta.url)(path.join(pkgDir, 'azqueue.js'));
-  const service = await QueueService.open({ store: 'memory' });
+  const service = await QueueService.open({
+    store: 'memory',
+    ...(rules ? { faults: { rules: unmatchedRules(rules) } } : {}),
+  });
   const q = await service.createQueue('bench');
   const text = 'x'.repeat(100);
   /** @type {Round | undefined} */
@@ -80,7 +98,7 @@ async function round(pkgDir, messages) {
  * A temporary worktree of BENCH_BASE, with this checkout's node_modules (its build may use them).
  * @param {string} base
  */
-function checkoutPrevious(base) {
+export function checkoutPrevious(base) {
   const commit = execFileSync('git', ['rev-parse', '--short', base], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -100,7 +118,7 @@ function checkoutPrevious(base) {
  * The previous build's nodejs package: pkg/node, or www's pkg-node before there was a pkg/.
  * @param {Previous} previous
  */
-function builtPackage(previous) {
+export function builtPackage(previous) {
   const older = path.join(previous.tree, 'www', 'pkg-node');
   return fs.existsSync(path.join(previous.pkg, 'azqueue.js')) ? previous.pkg : older;
 }
@@ -109,10 +127,8 @@ function builtPackage(previous) {
  * Builds the previous commit's packages with its own scripts/build.sh.
  * @param {Previous} previous
  */
-function buildPrevious(previous) {
-  process.stderr.write(
-    `bench-inprocess: building ${previous.commit} (the previous build) in ${previous.tree}\n`,
-  );
+export function buildPrevious(previous) {
+  process.stderr.write(`building ${previous.commit} (the previous build) in ${previous.tree}\n`);
   const env = { ...process.env, CARGO_TARGET_DIR: path.join(ROOT, 'target', 'bench-previous') };
   execFileSync('scripts/build.sh', {
     cwd: previous.tree,
@@ -122,14 +138,16 @@ function buildPrevious(previous) {
 }
 
 /**
+ * One round in a fresh Node process.
  * @param {string} pkg
  * @param {number} messages
+ * @param {number} [rules] fault rules that match nothing
  * @returns {Round}
  */
-function runChild(pkg, messages) {
+export function runChild(pkg, messages, rules = 0) {
   const child = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--child', pkg, String(messages)],
+    [fileURLToPath(import.meta.url), '--child', pkg, String(messages), String(rules)],
     {
       encoding: 'utf8',
     },
@@ -215,10 +233,13 @@ async function main() {
   }
 }
 
-if (process.argv[2] === '--child') {
-  process.stdout.write(
-    JSON.stringify(await round(path.resolve(process.argv[3]), Number(process.argv[4]))),
-  );
-} else {
-  await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  if (process.argv[2] === '--child') {
+    const [pkg, messages, rules] = process.argv.slice(3);
+    process.stdout.write(
+      JSON.stringify(await round(path.resolve(pkg), Number(messages), Number(rules ?? 0))),
+    );
+  } else {
+    await main();
+  }
 }

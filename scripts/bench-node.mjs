@@ -1,4 +1,4 @@
-// Server benchmark: azqueue's Node server (`node www/server.mjs`) against Azurite's queue service
+// Server benchmark: azqueue's Node server (`node hosts/node/server.mjs`) against Azurite's queue service
 // (npm `azurite`), started side by side in one run, both in memory, driven over loopback by the
 // same load generator. The generator is a small keep-alive HTTP/1.1 client on raw sockets that
 // signs every request with SharedKey (scripts/lib/raw-queue-client.mjs), so the servers, not an

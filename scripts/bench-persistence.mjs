@@ -2,7 +2,7 @@
 // Persistence benchmarks (part of `make bench`; needs `make build`):
 //   - acknowledged puts/s, strict vs relaxed, with 1/8/32 concurrent producers:
 //       in headless Chromium on the IndexedDB store, and in Node on the journal (in-process,
-//       QueueService over `new Journal(dir)`), plus over HTTP against `www/server.mjs
+//       QueueService over `new Journal(dir)`), plus over HTTP against `hosts/node/server.mjs
 //       --location` (strict) with the SharedKey-signed keep-alive clients of scripts/lib/raw-queue-client.mjs, one
 //       connection per producer (`--inMemoryPersistence` alongside: the journal's own cost);
 //   - reopen time (open() until the service answers) at 10k and 100k messages, both stores.

@@ -6,8 +6,15 @@ cd "$(dirname "$0")/.."
 cargo bench
 scripts/build.sh
 node scripts/bench-node.mjs
+# Producers with and without an open inspector (headless Chromium on the queue they fill).
+node scripts/bench-inspector.mjs
 # The in-process Queue API against the previous build (BENCH_BASE, default HEAD~1), side by side.
 node scripts/bench-inprocess.mjs
+# What fault rules that match nothing cost Put through the Node server and the in-process
+# sendMessage: no rules and 100 rules against the build before fault rules, side by side. The
+# previous build is BENCH_PREVIOUS (a built checkout; the script's header says how to make one
+# from a git revision), else BENCH_BASE built in a temporary worktree.
+node scripts/bench-faults.mjs
 # Persistence: acknowledged puts/s strict vs relaxed (Chromium IndexedDB, Node journal, server over
 # HTTP) at 1/8/32 producers, reopen at 10k/100k; then longer SIGKILL crash runs.
 node scripts/bench-persistence.mjs

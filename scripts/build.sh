@@ -31,8 +31,9 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section --out
 node_modules/.bin/wasm-opt -O1 --converge --enable-bulk-memory --enable-multivalue \
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types \
   --enable-sign-ext pkg/web/azqueue_bg.wasm -o pkg/web/azqueue_bg.wasm
-# pkg/edge: no `server-clock` either (the edge answers `/_azqueue/clock` 404, as pkg/web would).
-cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features --features sql-host
+# pkg/edge: no `server-clock` either (the edge answers `/_azqueue/clock` 404, as pkg/web would);
+# `faults` for its AZQUEUE_FAULTS variable (docs/faults.md).
+cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features --features sql-host,faults
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg/edge \
   "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
 node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \

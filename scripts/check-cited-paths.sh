@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-tops='src|www|hosts|package|scripts|tests|docs|benches|examples|fuzz|types|pkg'
+tops='src|www|hosts|package|scripts|tests|docs|research|benches|examples|fuzz|types|pkg'
 mapfile -t files < <(git ls-files -- '*.md' '*.rs' '*.js' '*.mjs' '*.cjs' '*.ts' '*.sh' '*.py' \
   '*.json' '*.jsonc' '*.toml' '*.html' '*.css' Makefile | grep -vx 'package-lock.json')
 

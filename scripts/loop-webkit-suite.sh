@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs all of wasm_idb (or the tests a filter picks) again and again through wasm-bindgen-test-
 # runner's own headless mode in WebKitGTK, as make test's wasm-webkit layer runs it (issue 23,
-# docs/webkit.md): a new runner, browser and page each run, nothing retried.
+# research/webkit/investigation.md): a new runner, browser and page each run, nothing retried.
 #   scripts/loop-webkit-suite.sh <runs> [test filter ...]
 # Settings as scripts/test-webkit.sh's unless JSC_* is set. Output in $LOOP_LOGS (default
 # /tmp/loop-webkit-suite): out.txt (a line a run, the tally last) and each failed run's log.

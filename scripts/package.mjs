@@ -5,7 +5,8 @@
 //
 // The package is staged in a temporary directory: the files of www/ and hosts/ as they are now
 // (page, service worker, Node server, edge Worker), the build output pkg/ (web, edge, node, vendor), the entry points and
-// types of package/, and a manifest made from package/manifest.json. So the package carries
+// types of package/, the documents the README links to, and a manifest made from
+// package/manifest.json. So the package carries
 // whatever www/ holds at pack time, and the repository's package.json stays the development
 // manifest. No Rust, no install scripts: the wasm is prebuilt.
 
@@ -37,7 +38,20 @@ function stageInto(stage) {
   fs.cpSync(from('pkg'), path.join(stage, 'pkg'), { recursive: true, filter: notHidden });
   fs.cpSync(from('package', 'lib'), path.join(stage, 'lib'), { recursive: true });
   fs.cpSync(from('package', 'types'), path.join(stage, 'types'), { recursive: true });
+  // The documents the README links to, so its links resolve inside node_modules/azqueue:
+  // docs/ (its pages and pictures; research/ is not shipped), the
+  // results and the security policy. No Rust: the example crate (examples/rust-consumer) is
+  // named, not linked, by the README.
   fs.copyFileSync(from('README.md'), path.join(stage, 'README.md'));
+  fs.mkdirSync(path.join(stage, 'docs'));
+  for (const entry of fs.readdirSync(from('docs'), { withFileTypes: true })) {
+    if (entry.isFile() && notHidden(entry.name)) {
+      fs.copyFileSync(from('docs', entry.name), path.join(stage, 'docs', entry.name));
+    }
+  }
+  for (const file of ['BENCHMARKS.md', 'SECURITY.md']) {
+    fs.copyFileSync(from(file), path.join(stage, file));
+  }
 
   // CommonJS twins of the ES sources, for `require("azqueue")`.
   execFileSync(

@@ -1,7 +1,7 @@
 // Draws docs/inspector.png, the inspector's picture in the README and docs/inspector.md, from a
-// real scene: `node www/server.mjs` on free ports, filled through the official JS SDK
+// real scene: `node hosts/node/server.mjs` on free ports, filled through the official JS SDK
 // (@azure/storage-queue), its clock moved an hour ahead over POST /_azqueue/clock, and the page
-// `/?view=inspect` with `orders` open in Debian's Chromium (never a downloaded browser).
+// `/?view=inspect` with `orders` open and its received message selected, in Debian's Chromium (never a downloaded browser).
 //
 //   node scripts/screenshot-inspector.mjs [out.png]    (default: docs/inspector.png)
 //
@@ -15,7 +15,7 @@ import { ROOT, TARGET, startServer } from './lib/azqueue-server.mjs';
 import { launchChromium } from './lib/chromium.mjs';
 
 /** The picture's size in CSS pixels, drawn at device scale 1, so the PNG is this size too. */
-export const PICTURE = { width: 1200, height: 420 };
+export const PICTURE = { width: 1200, height: 600 };
 /**
  * The window it is cut from: the picture's width, and a laptop's height, so the page has its
  * usual layout (under 640 px high it takes its short-screen one, which drops the subtitle).
@@ -106,6 +106,9 @@ export async function screenshotInspector(out) {
       CLOCK_AHEAD_MS,
       { timeout: SHOWN_MS },
     );
+    // The received message selected: its detail beside the cards.
+    await page.locator('[data-testid=queue-lane] [data-testid=message][data-state=leased]').click();
+    await shows('[data-testid=message-detail] [data-testid=message-receipt]');
     assert.deepEqual(errors, [], 'the page threw');
     await page.screenshot({
       path: out,

@@ -83,21 +83,23 @@ layer wasm-firefox WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180} w
 layer wasm-webkit  'scripts/test-webkit.sh; s=$?; node --test tests/webkit/ && exit $s'
 # Rust code on the official Azure SDK against azqueue in its process (the azure-sdk feature,
 # docs/testing-rust.md): the feature's lint, transport tests and doc tests, then
-# examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox.
-layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport && cargo test --features azure-sdk --doc && cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox'
+# examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox,
+# then the crate as `cargo package` writes it, with the page's own crate built against it.
+layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport --test sdk_faults && cargo test --features azure-sdk --doc && (cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox) && node --test tests/crate/'
 # The build, then its three modules read for the shapes of the JavaScriptCore faults that
-# docs/webkit.md lists (three of which the WebKit setting above leaves in place): none may have one.
-layer build        'scripts/build.sh && cargo run -q --release --manifest-path docs/webkit-repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'
+# research/webkit/investigation.md lists (three of which the WebKit setting above leaves in place): none may have one.
+layer build        'scripts/build.sh && cargo run -q --release --manifest-path research/webkit/repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'
 # One format for www/, hosts/, tests/, scripts/, package/, fuzz/ and the crate's JS (.prettierrc.json), then every JavaScript file against
 # the package's own types, one strict tsc project per runtime (tsconfig/*.json; needs the build
 # above).
 layer js           'npx --no-install prettier --check www hosts tests scripts types src/wasm package fuzz && s=0 && for p in tsconfig/*.json; do echo "tsc -p $p"; npx --no-install tsc -p "$p" || s=1; done; exit $s'
 layer e2e          node --test tests/e2e/
-layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py"
+layer python       ".venv/bin/python tests/e2e/python_smoke.py && .venv/bin/python tests/e2e/python_clock.py && .venv/bin/python tests/e2e/python_faults.py"
 # Producers and consumers through the SDK, then the ledger: 15 s each in memory, with --location,
 # on IndexedDB in Chromium (a page reload and a browser kill midway) and on the edge Worker
-# (workerd killed midway).
-layer soak         node scripts/soak.mjs --store all --seconds 15
+# (workerd killed midway); 10 % of the message requests faulted (503 or 500, before or after the
+# operation) except in Chromium, whose pkg/web has no fault rules.
+layer soak         node scripts/soak.mjs --store all --seconds 15 --faults 0.1
 # The edge Worker under workerd: the SDK suites above against hosts/edge/dev.mjs, then its own tests.
 layer edge         AZQUEUE_E2E=edge node --test tests/e2e/queues.test.mjs tests/e2e/messages.test.mjs tests/e2e/auth.test.mjs tests/edge/
 layer page         node --test tests/page/

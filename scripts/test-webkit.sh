@@ -25,7 +25,8 @@
 # With only the interpreters off, the_log_folds_and_replays_to_the_engine_state (wasm_idb)
 # still failed twice as a corrupt heap (an out-of-bounds access in serde_json at f73d9b1; a
 # `serde_json::Error` holding the pointer 0xdf at 1fe5c0d) in safe Rust that Miri finds nothing
-# in natively; docs/webkit.md has the counts, the trace and what is and is not proven.
+# in natively; docs/webkit.md has the counts and what they cover, research/webkit/ the
+# investigation, the trace and what is and is not proven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SAFARIDRIVER=/usr/bin/WebKitWebDriver

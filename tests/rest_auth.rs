@@ -960,6 +960,68 @@ fn account_sas(ss: &str, srt: &str, sp: &str) -> String {
     )
 }
 
+/// An account SAS for the queue service with the given start (empty: none) and expiry.
+fn account_sas_between(st: &str, se: &str) -> String {
+    let fields = AccountSasFields {
+        sv: "2025-11-05",
+        ss: "q",
+        srt: "sco",
+        sp: "r",
+        st,
+        se,
+        ..Default::default()
+    };
+    let sig = key(DEV_KEY)
+        .sign(&fields.string_to_sign(ACCOUNT))
+        .to_base64();
+    format!(
+        "sv=2025-11-05&ss=q&srt=sco&sp=r&st={st}&se={se}&sig={}",
+        encode_sig(&sig)
+    )
+}
+
+#[test]
+fn account_sas_expired_without_start_is_refused_in_azures_words() {
+    // No `st`: the service takes the request's arrival as the start, and says the expiry must
+    // come after it.
+    let late = messages(&account_sas_between("", SE)).at(JAN1.plus_secs(86_401));
+    assert_eq!(
+        failure(late.auth()),
+        (
+            ErrorCode::AuthenticationFailed,
+            "Signed expiry time [Tue, 02 Jan 2024 00:00:00 GMT] must be after signed start time \
+             [Tue, 02 Jan 2024 00:00:01 GMT]"
+                .to_owned()
+        )
+    );
+    assert!(
+        messages(&account_sas_between("", SE))
+            .at(JAN1.plus_secs(86_400))
+            .auth()
+            .is_ok()
+    );
+}
+
+#[test]
+fn a_sas_whose_expiry_is_not_after_its_start_is_refused_in_azures_words() {
+    let query = account_sas_between(SE, ST);
+    assert_eq!(
+        failure(messages(&query).at(JAN1).auth()),
+        (
+            ErrorCode::AuthenticationFailed,
+            "Signed expiry time [Mon, 01 Jan 2024 00:00:00 GMT] must be after signed start time \
+             [Tue, 02 Jan 2024 00:00:00 GMT]"
+                .to_owned()
+        )
+    );
+    let query = service_sas("r", ST, ST, "", &[]);
+    assert!(
+        failure(messages(&query).at(JAN1).auth())
+            .1
+            .starts_with("Signed expiry time [Mon, 01 Jan 2024 00:00:00 GMT] must be after")
+    );
+}
+
 fn account_auth(ss: &str, srt: &str, sp: &str, op: Operation) -> Result<(), ErrorCode> {
     let p = messages(&account_sas(ss, srt, sp))
         .auth()
@@ -1010,7 +1072,7 @@ fn account_sas_failures_before_authorization() {
     assert!(detail.starts_with(
         "Signature did not match. String to sign used was devstoreaccount1\nr\nq\nsco\n"
     ));
-    // Expired.
+    // Expired, after a signed start.
     let late = messages(&account_sas("q", "o", "r")).at(JAN1.plus_secs(86_401));
     assert!(
         failure(late.auth())

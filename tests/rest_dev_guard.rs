@@ -1,4 +1,4 @@
-//! The development paths' guard (`rest::dev_guard`) as `Service::handle` applies it: writes
+//! The development paths' guard (`rest::dev::guard`) as `Service::handle` applies it: writes
 //! need `x-azqueue-dev` and an origin that is the server's own or CORS-allowed; behind a
 //! socket host, the `Host` must name the address the server listens on (DNS rebinding).
 

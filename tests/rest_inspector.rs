@@ -72,6 +72,76 @@ fn a_page_lists_part_of_the_queue_and_the_counts_all_of_it() {
 }
 
 #[test]
+fn a_page_is_found_by_state_by_text_and_by_id() {
+    let mut h = Harness::new();
+    h.create("work");
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        ids.push(h.put("work", &format!("order {i} a+b"), "").0);
+    }
+    h.put("work", "later", "?visibilitytimeout=60");
+    receive(&mut h, "work", 2);
+    let texts = |page: &serde_json::Value| -> Vec<String> {
+        page["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["messageText"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let invisible = inspect(&mut h, "?state=invisible");
+    assert_eq!(texts(&invisible), ["order 0 a+b", "order 1 a+b"]);
+    assert_eq!(invisible["matched"], 2);
+    assert_eq!(
+        invisible["counts"]["total"], 13,
+        "the counts are the whole queue's"
+    );
+    assert_eq!(invisible["counts"]["scheduled"], 1);
+    assert_eq!(texts(&inspect(&mut h, "?state=scheduled")), ["later"]);
+    // Percent-encoded, `+` a plus: "order 1" is in order 1, 10 and 11.
+    let found = inspect(&mut h, "?text=order%201&from=1&limit=1");
+    assert_eq!(found["matched"], 3);
+    assert_eq!(texts(&found), ["order 11 a+b"]);
+    assert_eq!(inspect(&mut h, "?text=a%2Bb")["matched"], 12);
+    assert_eq!(inspect(&mut h, "?text=a+b")["matched"], 12);
+    // By id: the message, and its place in delivery order (received ones go behind).
+    let by_id = inspect(&mut h, &format!("?id={}", ids[1]));
+    assert_eq!(texts(&by_id), ["order 1 a+b"]);
+    assert_eq!(by_id["position"], 11);
+    let none = inspect(&mut h, "?id=00000000-0000-0000-0000-000000000001");
+    assert_eq!(none["position"], serde_json::Value::Null);
+    assert_eq!(none["matched"], 0);
+    assert!(inspect(&mut h, "").get("position").is_none());
+}
+
+#[test]
+fn a_message_moved_to_the_poison_queue_says_where_it_came_from() {
+    let mut h = Harness::new();
+    h.create("work");
+    let (id, _) = h.put("work", "failing", "");
+    assert_eq!(receive(&mut h, "work", 1), [(id.clone(), "1".to_owned())]);
+    let r = act(&mut h, &format!("messages/{id}/poison"));
+    assert_eq!(r.status(), 200, "{}", r.text());
+    let r = h.call("GET", "/_azqueue/inspect/devstoreaccount1/work-poison", "");
+    let page: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+    let moved = &page["messages"][0];
+    assert_eq!(moved["dequeueCount"], 0, "a new message");
+    assert_eq!(
+        moved["origin"],
+        serde_json::json!({ "queue": "work", "messageId": id, "dequeueCount": 1 })
+    );
+    assert!(
+        inspect(&mut h, "")["messages"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "gone from work"
+    );
+    h.put("work", "sent", "");
+    assert!(inspect(&mut h, "")["messages"][0].get("origin").is_none());
+}
+
+#[test]
 fn bad_paging_and_bad_actions_are_refused_and_change_nothing() {
     let mut h = Harness::new();
     h.create("work");
@@ -86,6 +156,9 @@ fn bad_paging_and_bad_actions_are_refused_and_change_nothing() {
         "?from=x",
         "?limit=",
         "?lmit=5",
+        "?state=leased",
+        "?text=",
+        "?id=not-a-guid",
     ] {
         let r = h.call(
             "GET",

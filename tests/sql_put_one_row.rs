@@ -151,7 +151,7 @@ fn the_service_says_one_row_only_for_a_put_message_it_would_serve() {
             .uri(url)
             .body(Vec::new())
             .unwrap();
-        service.puts_one_row(clocks, &req)
+        service.puts_one_row(clocks, &service.route(&req))
     };
     assert!(says(
         "POST",

@@ -511,7 +511,8 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     call(&handle, "sendMessage", &["new".into()]).await.unwrap();
     service.close().await.unwrap();
 
-    // Version 3, schema 2: one block of four schema-2 values, no per-message records.
+    // IndexedDB version 3, layout schema 3: one block of four values in the schema-2 form (none
+    // has an origin), no per-message records.
     let state = read_database(
         &name,
         &["messages", "segments", "meta"],
@@ -520,7 +521,7 @@ async fn a_schema_1_database_is_upgraded_and_keeps_its_messages() {
     )
     .await;
     assert_eq!(state[0].as_f64(), Some(3.0), "IndexedDB version");
-    assert_eq!(state[1].as_string().as_deref(), Some("{\"version\":2}"));
+    assert_eq!(state[1].as_string().as_deref(), Some("{\"version\":3}"));
     assert_eq!(state[2].as_f64(), Some(0.0), "per-message records left");
     let blocks: Vec<String> = Array::from(&state[3])
         .iter()

@@ -2,15 +2,19 @@
 // Queue behaviour comes from the engine (pkg/web, built by `make build`); the modules under
 // page/ only drive it through its fetch handler and draw what it reports.
 
-import init, { QueueService } from '/pkg/web/azqueue.js';
+import init, { QueueService, selfCheck } from '/pkg/web/azqueue.js';
 import { EPOCH, formatElapsed } from './page/clock.js';
 import { Demo } from './page/demo.js';
-import { scenarios, scenarioById } from './page/scenarios.js';
+import { isScenario, scenarios, scenarioById } from './page/scenarios.js';
+import { specQuestions } from './page/scenario-format.js';
+import { Edited, bindEditor } from './page/edited.js';
+import { bindResults, showResults } from './page/results-view.js';
 import { Session } from './page/session.js';
 import { Timeline } from './page/timeline.js';
 import { actionApplier } from './page/actions.js';
 import { bindTimeControls } from './page/controls.js';
 import { Guide } from './page/guide.js';
+import { Results } from './page/results.js';
 import { bindCopyLink, linkTo, momentFromUrl } from './page/link.js';
 import { bindPresenterKeys } from './page/keys.js';
 import { startLoop } from './page/loop.js';
@@ -40,7 +44,12 @@ import { $, $input, $select, setAttr, setText } from './page/dom.js';
  * @property {Timeline} timeline
  * @property {ReturnType<typeof bindTimeControls>} time
  * @property {Guide} guide
- * @typedef {{ speed?: number, stepMs?: number, guided?: boolean }} Settings display settings
+ * @property {Results} results
+ * @property {Edited} edited the scenario made in the editor or opened from its link
+ * @property {(id: string) => Scenario} scenarioOf a scenario by id, the edited one too
+ * @property {import('./page/editor.js').Editor} editor
+ * @typedef {{ speed?: number, stepMs?: number, guided?: boolean, questions?: boolean }} Settings
+ *   display settings
  */
 
 const SETTINGS_KEY = 'azqueue-page'; // display settings (speed, step size, guided mode)
@@ -67,11 +76,30 @@ function saveSettings(patch) {
   }
 }
 
+/**
+ * Runs the engine's known-answer check once at start (docs/webkit.md): an engine that runs this
+ * wasm wrong (JavaScriptCore's optimizing tier did, in counted runs) must not teach silently.
+ * About 0.1 s; the page goes on either way, with the warning on top.
+ */
+function warnIfEngineFailsItsCheck() {
+  try {
+    selfCheck();
+  } catch (e) {
+    const warning = document.createElement('p');
+    warning.className = 'engine-warning';
+    warning.setAttribute('role', 'alert');
+    warning.dataset.testid = 'engine-warning';
+    warning.textContent = `This browser ran azqueue's engine check wrong (${e instanceof Error ? e.message : String(e)}). What the page shows may not be what Azure does; see docs/webkit.md.`;
+    document.body.prepend(warning);
+  }
+}
+
 async function boot() {
   // The service worker forwards the Azure requests of code on this origin (the SDK snippet) to
   // this page; its listener must exist before the document finishes loading.
   const bridge = installBridge({ onState: showBridge });
   await init();
+  warnIfEngineFailsItsCheck();
   const demo = new Demo({ QueueService, origin: location.origin });
   const settings = loadSettings();
   const session = new Session();
@@ -82,7 +110,10 @@ async function boot() {
     apply,
     settings,
     bridge,
+    edited: new Edited(/** @type {HTMLSelectElement} */ ($('scenario'))),
   });
+  page.scenarioOf = (id) =>
+    id === 'custom' && page.edited.scenario ? page.edited.scenario : scenarioById(id);
 
   /**
    * A user action now: after any rewind under way, serialized with the clock's work, recorded at
@@ -122,7 +153,7 @@ async function boot() {
     session,
     apply,
     reload: () =>
-      page.load(scenarioById(/** @type {string} */ (session.scenario)), { resume: true }),
+      page.load(page.scenarioOf(/** @type {string} */ (session.scenario)), { resume: true }),
   });
   page.time = bindTimeControls({ demo, timeline: page.timeline, session, settings, saveSettings });
   page.guide = new Guide({
@@ -132,23 +163,44 @@ async function boot() {
       when: $('guide-when'),
       cont: $('guide-continue'),
       log: $('guide-log'),
+      noCall: $('guide-nocall'),
+      quiz: $('quiz'),
       toggle: $input('guided'),
+      questions: $input('questions'),
       next: /** @type {HTMLButtonElement} */ ($('next-moment')),
       stage: /** @type {HTMLElement} */ ($('lane').closest('.col')),
+      top: /** @type {HTMLElement} */ ($('reset').closest('.travel')),
     },
     demo,
     timeline: page.timeline,
     setPlaying: page.time.setPlaying,
-    enabled: settings.guided === true,
+    // A first visit is a tour: it stops at every moment until the viewer turns that off.
+    enabled: settings.guided !== false,
+    questions: settings.questions !== false,
+    onResult: (asked) => {
+      page.results.record(/** @type {Scenario} */ (demo.scenario).id, asked);
+      showResults(page.results, page.scenarioOf);
+    },
   });
+  page.results = new Results();
+  bindResults(page.results, page.scenarioOf);
   bindKeys(page);
   $input('guided').addEventListener('change', () =>
     saveSettings({ guided: $input('guided').checked }),
+  );
+  $input('questions').addEventListener('change', () =>
+    saveSettings({ questions: $input('questions').checked }),
   );
 
   bindScenarioControls(page);
   bindActionForms(page);
   bindTimeTravel(page);
+  page.editor = bindEditor({
+    demo,
+    edited: page.edited,
+    load: (scenario) => page.load(scenario),
+    toggle: /** @type {HTMLButtonElement} */ ($('edit-toggle')),
+  });
   await start(page);
   document.body.dataset.ready = 'true';
   // Recorded like any action, so a reload replays what the snippet did too.
@@ -188,6 +240,7 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
   page.guide?.hide();
   await demo.load(scenario);
   if (!resume) {
+    page.guide.begin(scenario.id, scenario.spec ? specQuestions(scenario.spec) : undefined);
     session.begin(scenario.id);
     page.timeline.restart();
     page.guide.intro();
@@ -211,7 +264,10 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
  */
 async function start(page) {
   const { demo, session, timeline } = page;
-  const moment = momentFromUrl(location.href);
+  await page.edited.openFromLink(location.href, page.editor, (why) => setText($('store'), why));
+  const known = (/** @type {string} */ id) =>
+    isScenario(id) || (id === 'custom' && page.edited.scenario !== null);
+  const moment = momentFromUrl(location.href, known);
   // A reload restores the session this tab left (to where the clock was, which the address,
   // written at most twice a second while playing, may trail); any other visit opens the moment
   // the address asks for.
@@ -220,7 +276,7 @@ async function start(page) {
   );
   const reload = navigation?.type === 'reload' && moment?.scenario === session.scenario;
   if (moment && !reload) {
-    await page.load(scenarioById(moment.scenario));
+    await page.load(page.scenarioOf(moment.scenario));
     page.guide.hide();
     session.begin(moment.scenario, moment.actions, EPOCH + moment.to);
     timeline.restart(EPOCH + moment.to);
@@ -230,7 +286,7 @@ async function start(page) {
     if (demo.clock.elapsed() === 0) page.guide.intro();
     return;
   }
-  if (!session.scenario || !scenarios.some((x) => x.id === session.scenario)) {
+  if (!session.scenario || !known(session.scenario)) {
     await page.load(scenarioById(/** @type {string} */ (session.scenario)));
     return;
   }
@@ -269,12 +325,32 @@ function bindKeys(page) {
     sheet,
     list: $('key-list'),
     bindings: [
-      { keys: ['→'], label: 'next moment (Continue at a stop)', run: () => guide.forward() },
-      { keys: ['←'], label: 'previous moment (rewinds)', run: () => guide.previousMoment() },
+      {
+        keys: ['→', 'PageDown'],
+        label: 'next moment (Continue at a stop)',
+        run: () => guide.forward(),
+      },
+      {
+        keys: ['←', 'PageUp'],
+        label: 'previous moment (rewinds)',
+        run: () => guide.previousMoment(),
+      },
       { keys: ['Space'], label: 'play / pause', run: playPause },
       { keys: ['.'], label: 'step', run: () => time.step() },
       { keys: ['['], label: 'slower', run: () => time.setSpeed(time.speedIndex() - 1) },
       { keys: [']'], label: 'faster', run: () => time.setSpeed(time.speedIndex() + 1) },
+      { keys: ['r'], label: 'restart the scenario', run: () => $('reset').click() },
+      { keys: ['g'], label: 'guided mode on / off', run: () => $input('guided').click() },
+      { keys: ['q'], label: 'questions on / off', run: () => $input('questions').click() },
+      {
+        keys: scenarios.map((_, i) => String(i + 1)),
+        label: 'choose scenario 1, 2, … (with a question open: its answer 1, 2, …)',
+        run: (key) =>
+          guide.quizView.waiting
+            ? guide.quizView.choose(Number(key) - 1)
+            : chooseScenario(Number(key) - 1),
+      },
+      { keys: ['p'], label: 'presentation mode on / off', run: () => $('present').click() },
       {
         keys: ['?'],
         label: 'this list',
@@ -311,9 +387,21 @@ function keepAddress(page) {
       elapsed,
       reached,
       actions: session.actions,
+      extra: demo.scenario.id === 'custom' ? page.edited.params : {},
     });
     if (href !== location.href) history.replaceState(null, '', href);
   };
+}
+
+/**
+ * Loads the scenario at `index` in the list, as the scenario choice does.
+ * @param {number} index
+ */
+function chooseScenario(index) {
+  const scenario = scenarios[index];
+  if (!scenario) return;
+  $select('scenario').value = scenario.id;
+  $select('scenario').dispatchEvent(new Event('change'));
 }
 
 /** @param {Page} page */
@@ -322,8 +410,13 @@ function bindScenarioControls(page) {
   $('reset').addEventListener('click', () =>
     page.load(/** @type {Scenario} loaded at start */ (page.demo.scenario)),
   );
+  // Presentation mode: the lanes, the cards and the banner only, drawn large for a room.
+  $('present').addEventListener('click', () => {
+    const on = document.body.classList.toggle('presenting');
+    setAttr($('present'), 'aria-pressed', on ? 'true' : 'false');
+  });
   $('scenario').addEventListener('change', () =>
-    page.load(scenarioById($select('scenario').value)),
+    page.load(page.scenarioOf($select('scenario').value)),
   );
 }
 
@@ -389,6 +482,7 @@ function bindTimeTravel(page) {
     elapsed: demo.clock.elapsed(),
     reached: Math.max(timeline.reached, session.reached) - EPOCH,
     actions: session.actions,
+    extra: demo.scenario?.id === 'custom' ? page.edited.params : {},
   }));
 }
 
@@ -397,7 +491,13 @@ function bindTimeTravel(page) {
  * @param {Meter} meter
  */
 function draw(page, meter) {
-  drawViews(page.views, page.demo, page.timeline);
+  // The introduction is read before the first step; once time moves it goes (on a phone it is
+  // drawn whole, and would stand over the picture it introduced).
+  if (page.guide.shown && page.guide.on === 'intro' && page.demo.clock.elapsed() > 0)
+    page.guide.hide();
+  drawViews(page.views, page.demo, page.timeline, {
+    stopped: page.guide.shown && page.demo.clock.paused,
+  });
   // Say the speed really achieved when it falls short of the one asked for.
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;

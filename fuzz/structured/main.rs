@@ -1,7 +1,7 @@
 //! azqueue's fuzzer: a structured random generator over every entry point that takes bytes
 //! from outside (the HTTP/1.1 codec, `Service::handle`, the XML readers, SharedKey/SAS parsing,
-//! the snapshot importer), seeded with requests the official SDKs sent. Stable Rust only (no
-//! libFuzzer); deterministic for a given `--seed`.
+//! the snapshot importer, the fault rule parser), seeded with requests the official SDKs sent.
+//! Stable Rust only (no libFuzzer); deterministic for a given `--seed`.
 //!
 //! ```text
 //! cargo run --release --example fuzz -- run [--target NAME] [--seconds S] [--requests N] [--seed X]
@@ -15,6 +15,7 @@
 //! written to `target/fuzz-failures/`.
 
 mod corpus;
+mod faults;
 mod mutate;
 mod oracle;
 mod targets;

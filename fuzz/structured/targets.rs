@@ -1,4 +1,5 @@
-//! One fuzz target per entry point that takes bytes from outside. Each takes the generator and
+//! One fuzz target per entry point that takes bytes from outside (the fault rule parser's in
+//! `faults.rs`). Each takes the generator and
 //! returns `Err(what went wrong)` for an oracle failure; a panic is caught by the driver.
 
 use crate::corpus::Seed;
@@ -8,6 +9,7 @@ use azqueue::engine::{Emulator, SeededEntropy, Snapshot, Timestamp};
 use azqueue::http1::{self, Config};
 use azqueue::rest::auth::{self, AccountKey, AuthInput, Scheme, Variant};
 use azqueue::rest::config::{DEV_KEY, OAuth};
+use azqueue::rest::faults::Faults;
 use azqueue::rest::{Service, ServiceConfig, xml};
 use proptest::prelude::Rng;
 use proptest::test_runner::TestRng;
@@ -19,7 +21,7 @@ pub const NOW: Timestamp = Timestamp::from_millis(1_795_435_200_000);
 const SERVICE_LIFETIME: u64 = 4096;
 
 /// The entry points, by name.
-pub const NAMES: &[&str] = &["service", "http1", "xml", "auth", "snapshot"];
+pub const NAMES: &[&str] = &["service", "http1", "xml", "auth", "snapshot", "faults"];
 
 pub struct Targets {
     seeds: Vec<Seed>,
@@ -27,6 +29,7 @@ pub struct Targets {
     signed: Service,
     anonymous: Service,
     served: u64,
+    faults: Faults,
 }
 
 impl Targets {
@@ -38,6 +41,7 @@ impl Targets {
             seeds,
             key,
             served: 0,
+            faults: Faults::default(),
         };
         t.populate();
         t
@@ -80,6 +84,9 @@ impl Targets {
         {
             files.push(("snapshot", doc));
         }
+        for body in crate::faults::SEEDS {
+            files.push(("faults", body.as_bytes().to_vec()));
+        }
         let mut written = 0;
         for (i, (target, bytes)) in files.iter().enumerate() {
             let sub = dir.join(target);
@@ -103,6 +110,7 @@ impl Targets {
             "xml" => self.xml(rng),
             "auth" => self.auth(rng),
             "snapshot" => self.snapshot(rng),
+            "faults" => crate::faults::run(&mut self.faults, rng),
             other => Err(format!("no target {other}")),
         }
     }
@@ -133,7 +141,17 @@ impl Targets {
         };
         service.emulator_mut().take_changes();
         let response = service.handle(NOW, &req);
-        let changes = service.emulator_mut().take_changes();
+        let mut changes = service.emulator_mut().take_changes();
+        // A fault rule a mutated request set up may answer an error after applying the
+        // operation, as it is meant to: that error's changes are the operation's.
+        if service
+            .faults_mut()
+            .take_injected()
+            .iter()
+            .any(|i| i.fault.applies())
+        {
+            changes.clear();
+        }
         oracle::check(req.method().as_str(), req.uri().path(), &response, &changes)
             .map_err(|e| format!("{e}\nrequest: {}", String::from_utf8_lossy(&seed.wire())))
     }

@@ -2,11 +2,12 @@
 // Runs the edge Worker (worker.mjs) and its Durable Objects locally under workerd (miniflare 4),
 // as `wrangler dev` would, without network access:
 //
-//   node hosts/edge/dev.mjs --port P [--host H] [--persist DIR]
+//   npx azqueue-edge --port P [--host H] [--persist DIR]     (the package's command)
+//   node hosts/edge/dev.mjs --port P [--host H] [--persist DIR]  (in a clone)
 //
 // Objects keep their SQLite storage in DIR (kept across restarts), or in a temporary directory
-// removed on exit. Prints `azqueue ready: queue <url> connection "<connection string>"`, and stops
-// workerd and exits on SIGINT/SIGTERM. Accounts come from AZURITE_ACCOUNTS, as for the Node server.
+// removed on exit. Prints `azqueue ready: queue <url> connection "<connection string>"`, stops
+// workerd and exits 0 on SIGINT/SIGTERM, and exits 1 with a message if workerd stops on its own. Accounts come from AZURITE_ACCOUNTS, as for the Node server.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,13 +36,16 @@ async function loadMiniflare() {
   }
 }
 
-const USAGE = `usage: node hosts/edge/dev.mjs [--port P] [--host H] [--persist DIR]
+const USAGE = `usage: npx azqueue-edge [--port P] [--host H] [--persist DIR]
+       (in a clone of the repository: node hosts/edge/dev.mjs …)
   --port P       listen on port P (0 picks a free one; default 8787)
   --host H       listen on H (default 127.0.0.1)
   --persist DIR  keep the objects' storage in DIR (default: a temporary directory, removed on exit)
 Accounts come from AZURITE_ACCOUNTS ("name:key1[:key2];name2:key"), else devstoreaccount1.
 AZQUEUE_PURGE_FLOOR_MS sets how soon the queue objects' housekeeping alarm may fire (default 60000),
-AZQUEUE_UPGRADE_STEP how many layout-1 messages an upgrade moves per transaction (default 1000).`;
+AZQUEUE_UPGRADE_STEP how many layout-1 messages an upgrade moves per transaction (default 1000),
+AZQUEUE_FAULTS the fault rules and limits every object starts with, as JSON (docs/faults.md).
+If workerd stops (killed, out of memory), the runner says so and exits with status 1.`;
 
 const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
@@ -86,16 +90,34 @@ async function firstAccount(accounts) {
   return { account, key };
 }
 
-/** SIGKILLs this process's children (workerd), read from /proc. */
+/** This process's children (workerd), read from /proc. */
+function children() {
+  return fs
+    .readdirSync(`/proc/${process.pid}/task`)
+    .flatMap((task) =>
+      fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/),
+    )
+    .filter(Boolean)
+    .map(Number);
+}
+
+/** @param {number} pid */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILLs this process's children (workerd). */
 function killChildren() {
-  for (const task of fs.readdirSync(`/proc/${process.pid}/task`)) {
-    const pids = fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
-    for (const pid of pids ? pids.split(/\s+/) : []) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // already gone
-      }
+  for (const pid of children()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
     }
   }
 }
@@ -126,10 +148,11 @@ export async function main() {
   const dir = opts.persist ?? fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-edge-'));
   fs.mkdirSync(dir, { recursive: true });
   // AZQUEUE_PURGE_FLOOR_MS: how soon the queue objects' housekeeping alarm may fire;
-  // AZQUEUE_UPGRADE_STEP: layout-1 messages an upgrade moves per transaction (sqlite-store.mjs).
+  // AZQUEUE_UPGRADE_STEP: layout-1 messages an upgrade moves per transaction (sqlite-store.mjs);
+  // AZQUEUE_FAULTS: the fault rules and limits every object starts with (docs/faults.md).
   /** @type {Record<string, string>} */
   const bindings = {};
-  for (const name of ['AZQUEUE_PURGE_FLOOR_MS', 'AZQUEUE_UPGRADE_STEP']) {
+  for (const name of ['AZQUEUE_PURGE_FLOOR_MS', 'AZQUEUE_UPGRADE_STEP', 'AZQUEUE_FAULTS']) {
     if (process.env[name]) bindings[name] = process.env[name];
   }
   const mf = new Miniflare({
@@ -175,6 +198,24 @@ export async function main() {
   const connection = `DefaultEndpointsProtocol=http;AccountName=${first.account};AccountKey=${first.key};QueueEndpoint=${queueUrl};`;
   console.log(`azqueue: objects' storage in ${dir}${temporary ? ' (temporary)' : ''}`);
   console.log(`azqueue ready: queue ${queueUrl} connection "${connection}"`);
+
+  // workerd can die under us (killed, out of memory). A runner that stayed alive with its port
+  // closed would look healthy to a supervisor or a test runner while serving nothing, so it
+  // says what happened and exits non-zero; the supervisor decides whether to start it again.
+  const workerd = children();
+  const watch = setInterval(() => {
+    if (stopping || workerd.some(alive)) return;
+    clearInterval(watch);
+    stopping = true;
+    console.error(
+      `azqueue: workerd (process ${workerd.join(', ')}) has stopped, so nothing serves ` +
+        `${origin} any more; exiting.` +
+        (temporary ? '' : ` Start the runner again to serve the objects kept in ${dir}.`),
+    );
+    if (temporary) fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
+  }, 250);
+  watch.unref();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))

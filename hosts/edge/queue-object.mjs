@@ -3,7 +3,7 @@
 // from the same Rust REST code as on the Node server. It holds that one queue only.
 //
 // - The queue is its SQL table: the engine reads and writes only the rows a request touches
-//   (src/engine/sql_table.rs), every request's statements are one transaction, and nothing per
+//   (src/store/sql/table.rs), every request's statements are one transaction, and nothing per
 //   message stays in the isolate's memory between requests. Opening (on the first request, not
 //   in the constructor) loads the queue's record, not its messages, so it costs the same at any
 //   depth. What bounds a queue is the object's storage (10 GB): a full store answers Put Message
@@ -150,12 +150,7 @@ export class QueueObject extends DurableObject {
       const { message } = /** @type {Error} */ (err);
       console.error(`azqueue: queue object ${account}/${queue} could not open: ${message}`);
       await request.arrayBuffer();
-      return azureError(
-        request,
-        500,
-        'InternalError',
-        'The server encountered an internal error. Please retry the request.',
-      );
+      return azureError(request, 'InternalError');
     }
     const { url } = request;
     if (url.includes('/_azqueue/memory/') && new URL(url).pathname.startsWith('/_azqueue/memory/'))

@@ -3,7 +3,7 @@
 // account's directory object, which the Worker uses too.
 
 import { INTERNAL_PREFIX } from './forward.mjs';
-import { QueueService } from './wasm.mjs';
+import { QueueService, azureError as azureErrorResponse } from './wasm.mjs';
 
 /** @import { RawResponse } from '../../pkg/edge/azqueue.js' */
 /** @import { SqliteStore } from './sqlite-store.mjs' */
@@ -16,6 +16,8 @@ import { QueueService } from './wasm.mjs';
  * @property {string} [AZURITE_ACCOUNTS] the accounts and keys, as Azurite reads them
  * @property {string} [AZQUEUE_PURGE_FLOOR_MS] the earliest a queue's alarm is set after now
  * @property {string} [AZQUEUE_UPGRADE_STEP] layout-1 message rows moved per transaction
+ * @property {string} [AZQUEUE_FAULTS] fault rules and limits every object starts with, as JSON
+ *   (docs/faults.md, "At the edge")
  */
 
 /**
@@ -39,13 +41,15 @@ export function directoryOf(env, account) {
 export async function openService(store, env, account, { messages = false } = {}) {
   const accounts = env.AZURITE_ACCOUNTS || undefined;
   const sql = messages ? store.sqlHost() : undefined;
+  // Each object keeps its own copy of the rules, counts and limits (docs/faults.md).
+  const faults = env.AZQUEUE_FAULTS || undefined;
   let service;
   try {
-    service = await QueueService.open({ store: store.adapter(), accounts, account, sql });
+    service = await QueueService.open({ store: store.adapter(), accounts, account, sql, faults });
   } catch (err) {
     // An account nobody configured is refused by the REST layer on every request anyway.
     if (/** @type {{ code?: string }} */ (err).code !== 'InvalidInput') throw err;
-    service = await QueueService.open({ store: store.adapter(), accounts, sql });
+    service = await QueueService.open({ store: store.adapter(), accounts, sql, faults });
   }
   return service;
 }
@@ -94,25 +98,18 @@ function toResponse(r, method) {
 }
 
 /**
- * An Azure error answered by the edge itself (the REST layer never sees the request): the same
- * XML shape, headers and reason phrase as the REST layer's errors.
+ * An Azure error answered by the edge itself (the REST layer never sees the request), rendered
+ * from the error table as the REST layer renders its own: `code`'s status, message, headers and
+ * XML, the request's `x-ms-version` echoed, and `reason` (what went wrong here) as `<Reason>`.
  * @param {Request} request
- * @param {number} status
- * @param {string} code
- * @param {string} message
+ * @param {import('../../pkg/edge/azqueue.js').ErrorCode} code
+ * @param {string} [reason]
  */
-export function azureError(request, status, code, message) {
-  const requestId = crypto.randomUUID();
-  const now = new Date();
-  const body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}\nRequestId:${requestId}\nTime:${now.toISOString().replace('Z', '0000Z')}</Message></Error>`;
-  /** @type {Record<string, string>} */
-  const headers = {
-    'content-type': 'application/xml',
-    'x-ms-error-code': code,
-    'x-ms-request-id': requestId,
-    date: now.toUTCString(),
-  };
-  const version = request.headers.get('x-ms-version');
-  if (version) headers['x-ms-version'] = version;
-  return new Response(body, { status, statusText: message, headers });
+export function azureError(request, code, reason) {
+  const r = azureErrorResponse(code, request.headers.get('x-ms-version') ?? undefined, reason);
+  try {
+    return toResponse(r, request.method);
+  } finally {
+    r.free();
+  }
 }

@@ -7,7 +7,7 @@
 //       message (queue, service properties, meta): the adapter's opaque keys and JSON values;
 //   "azqueue_messages/<account>/<queue>"                 the queue's messages, one row each, with
 //       indexes on (visible, seq) and (expires, seq), and azqueue_tables(name, messages, bytes,
-//       next_seq) with its kept counts: the engine's SqlTable (src/engine/sql_table.rs) owns
+//       next_seq) with its kept counts: the engine's SqlTable (src/store/sql/) owns
 //       them, but a deleted queue's table is dropped here, where its record is deleted, in the
 //       same transaction (`dropQueueTable`);
 //   azqueue_edge(name TEXT PRIMARY KEY, value TEXT)     this file's own values: `layout` (the

@@ -13,6 +13,7 @@ export function wasmMemoryBytes() {
 
 export {
   QueueService,
+  azureError,
   checkStorageAdapter,
   dropQueueTable,
   importLegacyMessages,

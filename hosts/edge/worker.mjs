@@ -23,7 +23,7 @@ export default {
     if (unbound) {
       // A configuration mistake, not the client's: say which binding, where the owner looks.
       console.error(`azqueue: ${unbound}`);
-      return azureError(request, 500, 'InternalError', unbound);
+      return azureError(request, 'InternalError', unbound);
     }
     const { url } = request;
     const target = route(request.method, url, QueueService.routeOf);
@@ -36,21 +36,23 @@ export default {
     if (pathname === '/_azqueue/clock') {
       // docs/clock.md: every queue's object decides visibility at its own request's `now` and
       // wakes on real alarms, so there is no one clock to move; deployed, real time is right.
+      return notServed(
+        'the edge Worker runs on real time and has no clock to move; move time against the Node server (npx azqueue) or in process (QueueService.open({ now }))',
+      );
+    }
+    if (pathname === '/_azqueue/faults' || pathname.startsWith('/_azqueue/faults/')) {
+      // docs/faults.md, "At the edge": every object keeps its own rules, from AZQUEUE_FAULTS.
       return Response.json(
         {
           error:
-            'the edge Worker runs on real time and has no clock to move; move time against the Node server (npx azqueue) or in process (QueueService.open({ now }))',
+            'the edge Worker takes its fault rules from the AZQUEUE_FAULTS variable, read by each object as it opens; they cannot be changed by request',
         },
         { status: 404 },
       );
     }
     if (target.kind === 'none' && pathname.startsWith('/_azqueue/')) {
-      return Response.json(
-        {
-          error:
-            'not served by the edge Worker: its state is spread over one object per queue; inspect a queue at /_azqueue/inspect/<account>/<queue>',
-        },
-        { status: 404 },
+      return notServed(
+        'not served by the edge Worker: its state is spread over one object per queue; inspect a queue at /_azqueue/inspect/<account>/<queue>',
       );
     }
     const account = target.kind === 'none' ? '' : target.account;
@@ -65,6 +67,19 @@ export default {
     return queue.fetch(internalRequest(request, target, cors));
   },
 };
+
+/**
+ * A development path the Worker does not serve: 404, why, and what it serves instead. Any origin
+ * may read this answer (it holds no queue's data), so an inspector page pointed at the Worker
+ * from another origin can tell it is an edge Worker and offer only what works (docs/inspector.md).
+ * @param {string} why
+ */
+function notServed(why) {
+  return Response.json(
+    { error: why, serves: ['GET /_azqueue/inspect/<account>/<queue>'] },
+    { status: 404, headers: { 'access-control-allow-origin': '*' } },
+  );
+}
 
 /** The Durable Object bindings the Worker needs, by the names it reads them under. */
 const BINDINGS = /** @type {const} */ ([

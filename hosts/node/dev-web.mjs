@@ -1,7 +1,7 @@
 // The development paths on the page's port, so the page served by --webPort reads and steers
 // its own server same-origin: every `/_azqueue/…` request is handed to the in-process service
-// with the page port's address, so the service's own router and guard (rest::dev_paths,
-// rest::dev_guard: the Host check, the x-azqueue-dev header, the origin) decide, as on the
+// with the page port's address, so the service's own router and guard (rest::dev::route,
+// rest::dev::guard: the Host check, the x-azqueue-dev header, the origin) decide, as on the
 // queue port. An admitted `GET /_azqueue/events` is answered with the stream's head and then
 // kept open for the service's events (event-stream.mjs).
 
@@ -10,7 +10,7 @@
 /** @typedef {import('../../pkg/node/azqueue.js').QueueService} QueueService */
 /** @import { EventStreams } from './event-stream.mjs' */
 
-import { EVENT_STREAM } from './event-stream.mjs';
+import { EVENT_STREAM, perQueue } from './event-stream.mjs';
 
 const PREFIX = '/_azqueue/';
 
@@ -53,7 +53,7 @@ export function devPathsOnWebPort(service, streams, listening) {
     // The body runs until the client goes: no length, and nothing buffered on the way.
     res.writeHead(status, headers);
     res.flushHeaders();
-    streams.add(res);
+    streams.add(res, perQueue(/** @type {string} */ (req.url)));
   };
 
   return (req, res) => {

@@ -7,45 +7,112 @@
 
 /** @import { QueueService } from '../../pkg/node/azqueue.js' */
 
-/** The content type of the stream's head, as the service answers it (rest::dev_paths). */
+/** The content type of the stream's head, as the service answers it (rest::dev::EVENT_STREAM). */
 export const EVENT_STREAM = 'text/event-stream';
 
 // A comment line now and then keeps proxies and idle timers from closing a quiet stream.
 const KEEPALIVE_MS = 15_000;
+
+// Events are written together, at most this long after the first of them: under a burst of
+// producers one write per event per stream (a syscall, and a wake-up of the reader) was most
+// of what an open inspector cost them (BENCHMARKS.md, "Producers with an open inspector").
+const FLUSH_MS = 20;
 
 /**
  * Where a stream's lines go: a `node:http` response or a raw socket, closed by the client.
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
  */
 
+/**
+ * Whether a stream asked for one event per changed queue (`GET /_azqueue/events?per=queue`):
+ * each flush then writes, per queue that changed, `{type: "changed", account, queue, events}`
+ * (how many of its events it stands for), and every `clock` event as it is. A viewer that only
+ * re-reads what changed (the inspector) needs no more, and a burst of 20,000 sends is then a
+ * few dozen lines for it to read rather than 20,000.
+ * @param {string} url the request's target
+ */
+export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
+
 export class EventStreams {
   /** @param {Pick<QueueService, 'subscribe'>} service */
   constructor(service) {
     this.service = service;
-    /** @type {Set<Sink>} */
+    /** @type {Set<Sink>} streams of every event */
     this.sinks = new Set();
+    /** @type {Set<Sink>} streams of one event per changed queue (`perQueue`) */
+    this.summarised = new Set();
+    /** @type {Map<string, { type: 'changed', account: string, queue: string, events: number }>} */
+    this.changed = new Map();
+    /** The clock events not yet written to the summarised streams, in order. */
+    this.clockLines = '';
     /** @type {(() => void) | null} */
     this.unsubscribe = null;
+    /** The lines not yet written, in order. */
+    this.pending = '';
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.flushTimer = null;
+  }
+
+  /** Writes the pending lines to every open stream. */
+  flush() {
+    const lines = this.pending;
+    this.pending = '';
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (lines) for (const s of this.sinks) s.write(lines);
+    let summary = this.clockLines;
+    for (const c of this.changed.values()) summary += `data: ${JSON.stringify(c)}\n\n`;
+    this.clockLines = '';
+    this.changed.clear();
+    if (summary) for (const s of this.summarised) s.write(summary);
   }
 
   /**
-   * Starts writing events to `sink`, whose head has been written, until it closes.
-   * @param {Sink} sink
+   * One of the service's events, for every open stream.
+   * @param {any} event
    */
-  add(sink) {
-    sink.write(': azqueue events\n\n');
-    this.sinks.add(sink);
-    this.unsubscribe ??= this.service.subscribe((event) => {
+  #take(event) {
+    if (this.sinks.size > 0 || event.type === 'clock') {
       const line = `data: ${JSON.stringify(event)}\n\n`;
-      for (const s of this.sinks) s.write(line);
-    });
+      if (this.sinks.size > 0) this.pending += line;
+      if (event.type === 'clock' && this.summarised.size > 0) this.clockLines += line;
+    }
+    if (event.type !== 'clock' && this.summarised.size > 0) {
+      const key = `${event.account}/${event.queue}`;
+      const seen = this.changed.get(key);
+      if (seen) seen.events++;
+      else
+        this.changed.set(key, {
+          type: 'changed',
+          account: event.account,
+          queue: event.queue,
+          events: 1,
+        });
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /**
+   * Starts writing events to `sink`, whose head has been written, until it closes: every
+   * event, or with `summarised` one per changed queue (`perQueue`).
+   * @param {Sink} sink
+   * @param {boolean} [summarised]
+   */
+  add(sink, summarised = false) {
+    // What happened before this stream opened is not its to see.
+    this.flush();
+    sink.write(': azqueue events\n\n');
+    const set = summarised ? this.summarised : this.sinks;
+    set.add(sink);
+    this.unsubscribe ??= this.service.subscribe((event) => this.#take(event));
     const keepalive = setInterval(() => sink.write(': keepalive\n\n'), KEEPALIVE_MS);
     sink.once('close', () => {
       clearInterval(keepalive);
-      this.sinks.delete(sink);
-      if (this.sinks.size === 0 && this.unsubscribe) {
+      set.delete(sink);
+      if (this.sinks.size + this.summarised.size === 0 && this.unsubscribe) {
         this.unsubscribe();
         this.unsubscribe = null;
+        this.flush();
       }
     });
   }

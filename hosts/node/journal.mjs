@@ -430,7 +430,8 @@ export class Journal {
       const pid = Number((await fsp.readFile(this.#lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
         throw new JournalLocked(
-          `${this.#dir} is in use by process ${pid} (delete ${this.#lockPath} if that is wrong)`,
+          `${this.#dir} is in use by another azqueue, process ${pid}: stop that one or give ` +
+            `another --location (or delete ${this.#lockPath} if process ${pid} is no azqueue)`,
         );
       }
       // Left by a process that died (SIGKILL, power loss): take it over.

@@ -25,18 +25,13 @@ export const HEAD_TIMEOUT_MS = 30_000;
 /** Open connections the server keeps at once; one more is answered 503 ServerBusy and closed. */
 export const MAX_CONNECTIONS = 1000;
 
-// Azure's throttling answer, for a connection over the limit (no request has been read, so it
-// is the same for everyone). The SDKs retry 503 with backoff.
-const BUSY_BODY =
-  '<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>';
-const BUSY = `HTTP/1.1 503 The server is busy.\r\ncontent-type: application/xml\r\nx-ms-error-code: ServerBusy\r\ncontent-length: ${Buffer.byteLength(BUSY_BODY)}\r\nconnection: close\r\n\r\n${BUSY_BODY}`;
 const HEAD_TIMEOUT =
   'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
 
 /**
  * Answers `socket` with `answer`, then drops it once the client stops sending (or soon).
  * @param {Socket} socket
- * @param {string} answer
+ * @param {string | Uint8Array} answer
  */
 function refuse(socket, answer) {
   socket.on('error', () => {});
@@ -57,11 +52,14 @@ function refuse(socket, answer) {
  * head may take to arrive whole; `maxConnections`: open sockets served at once. `secure`: the
  * sockets are `node:tls` ones (the listener then goes to `tls.createServer`), so requests are
  * HTTPS. `events`: where an admitted `GET /_azqueue/events` goes once its head is written
- * (without it, that connection ends after the head).
+ * (without it, that connection ends after the head). `busy()`: the bytes a connection over
+ * `maxConnections` is answered with before it is closed (the package's
+ * `azureErrorClosing("ServerBusy")`: Azure's throttling answer, which the SDKs retry with
+ * backoff).
  * @param {Pick<QueueService, 'connection'>} service
  * @param {{ fallbackHost?: string, onDone?: ((entry: RequestDone) => void) | null,
  *   logHeaders?: boolean, idleMs?: number, headMs?: number, maxConnections?: number,
- *   secure?: boolean, events?: EventStreams }} options
+ *   secure?: boolean, events?: EventStreams, busy: () => Uint8Array }} options
  */
 export function queueConnectionListener(
   service,
@@ -74,6 +72,7 @@ export function queueConnectionListener(
     maxConnections = MAX_CONNECTIONS,
     secure = false,
     events,
+    busy,
   },
 ) {
   /** @type {Set<Socket>} */
@@ -85,7 +84,7 @@ export function queueConnectionListener(
    */
   const listener = (socket) => {
     if (sockets.size >= maxConnections) {
-      refuse(socket, BUSY);
+      refuse(socket, busy());
       return;
     }
     sockets.add(socket);
@@ -150,6 +149,12 @@ export function queueConnectionListener(
         socket.once('drain', unhold);
       }
       if (level) report();
+      if (conn.reset) {
+        // A fault rule's `drop: "reset"` (docs/faults.md): the client gets a reset, no answer.
+        closed = true;
+        socket.resetAndDestroy();
+        return;
+      }
       if (conn.streaming && events && !peerEnded) {
         // The socket now carries the service's events, until the client closes it.
         events.add(socket);
@@ -176,7 +181,7 @@ export function queueConnectionListener(
       }
       watchHead();
       if (typeof out === 'number') {
-        if (out > 0) write(out);
+        if (out > 0 || conn.reset) write(out);
       } else {
         pending++;
         hold();

@@ -1,5 +1,8 @@
-// Starts azqueue as a process for tests, benchmarks and the soak: `node www/server.mjs` on free
-// ports (or, with AZQUEUE_E2E=edge, the edge Worker's `node www/edge/dev.mjs`), and stops it.
+// Starts azqueue as a process for tests, benchmarks and the soak: `node hosts/node/server.mjs` on
+// free ports (or, with AZQUEUE_E2E=edge, the edge Worker's `node hosts/edge/dev.mjs`), and stops
+// it. Unless given --location, a server keeps its data in memory (--inMemoryPersistence): the
+// command's own default, the current directory, would leave a journal in whatever directory the
+// test runs in.
 //
 // With AZQUEUE_E2E_TLS=<dir> (a directory made by tests/e2e/tls_certificate.mjs) every server is
 // started with --cert/--key from it, so a suite runs unchanged over HTTPS; the client side then
@@ -11,10 +14,19 @@ import { fileURLToPath } from 'node:url';
 import { runNode } from './run-node.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The commands as users type them (thin entries that start hosts/node and hosts/edge). */
-export const SERVER = path.join(ROOT, 'www', 'server.mjs');
+/** The Node server's command. */
+export const SERVER = path.join(ROOT, 'hosts', 'node', 'server.mjs');
 /** The edge Worker under workerd, served instead when AZQUEUE_E2E=edge. */
-export const EDGE = path.join(ROOT, 'www', 'edge', 'dev.mjs');
+export const EDGE = path.join(ROOT, 'hosts', 'edge', 'dev.mjs');
+
+/**
+ * `args`, with --inMemoryPersistence first unless they name a --location.
+ * @param {string[]} args
+ */
+export function inMemoryUnlessLocated(args) {
+  const located = args.some((a) => a === '-l' || a === '--location' || a.startsWith('--location='));
+  return located ? args : ['--inMemoryPersistence', ...args];
+}
 /** Which server the SDK suites run against: 'node' (default) or 'edge'. */
 export const TARGET = process.env.AZQUEUE_E2E === 'edge' ? 'edge' : 'node';
 
@@ -24,7 +36,10 @@ export const TARGET = process.env.AZQUEUE_E2E === 'edge' ? 'edge' : 'node';
  * @param {{ env?: Record<string, string>, timeoutMs?: number }} [options]
  */
 export function runServer(args, { env = {}, timeoutMs = 10_000 } = {}) {
-  return runNode([SERVER, ...args], { env: { ...process.env, ...env }, timeoutMs });
+  return runNode([SERVER, ...inMemoryUnlessLocated(args)], {
+    env: { ...process.env, ...env },
+    timeoutMs,
+  });
 }
 
 /**
@@ -46,7 +61,16 @@ export function startServer({ args = [], env = {}, timeoutMs = 15_000, plain = f
   const argv =
     TARGET === 'edge'
       ? [EDGE, '--port', '0', ...args]
-      : [SERVER, '--queuePort', '0', '--webPort', '0', '--silent', ...tlsArgs, ...args];
+      : [
+          SERVER,
+          '--queuePort',
+          '0',
+          '--webPort',
+          '0',
+          '--silent',
+          ...tlsArgs,
+          ...inMemoryUnlessLocated(args),
+        ];
   const child = spawn(process.execPath, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

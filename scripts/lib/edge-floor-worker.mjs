@@ -35,7 +35,7 @@ export class FloorObject extends DurableObject {
 }
 
 /**
- * A message stored as src/engine/sql_table.rs stores one in a Put: one INSERT of a row of the
+ * A message stored as src/store/sql/table.rs stores one in a Put: one INSERT of a row of the
  * queue's table (with the unique id and the visible and expires indexes), whose trigger adds it
  * to the table's kept counts; answered 201 with no body.
  */

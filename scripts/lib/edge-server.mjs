@@ -1,4 +1,4 @@
-// Starts www/edge/dev.mjs (the Worker under workerd) for the edge tests and the soak, and stops
+// Starts hosts/edge/dev.mjs (the Worker under workerd) for the edge tests and the soak, and stops
 // or kills it.
 // Not a test file itself.
 

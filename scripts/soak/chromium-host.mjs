@@ -257,6 +257,8 @@ export async function chromiumHost() {
       const rows = await browser.page.evaluate((q) => window.soak.present(q), queues);
       return new Map(rows.map(([id, text, dequeueCount]) => [id, { text, dequeueCount }]));
     },
+    // pkg/web is built without the `faults` feature (its size ceiling): no rules to count.
+    injected: async () => null,
     async stop() {
       await browser.context.close();
       await site.close();

@@ -10,19 +10,32 @@ import path from 'node:path';
 import { startEdge } from '../lib/edge-server.mjs';
 import { processTree, rssMiB } from './process-memory.mjs';
 import { now, presentOverHttp, sdkClient } from './server-host.mjs';
+import { watchedClient } from './fault-watch.mjs';
 import { createQueues, runWorkload } from './workload.mjs';
 
-/** @import { SoakHost } from './workload.mjs' */
+/** @import { LedgerLike, SoakHost } from './workload.mjs' */
 
 /**
- * A soak host (see soak.mjs) for the edge Worker.
+ * A soak host (see soak.mjs) for the edge Worker; with `faults`, the rule set (faults.mjs) is
+ * its AZQUEUE_FAULTS, which every object reads as it opens (again after the restart, with its
+ * counts from 0). The edge answers no request for its rules' counts, so the soak counts the
+ * faulted answers its clients got.
+ * @param {{ faults?: object }} [options]
  * @returns {Promise<SoakHost>}
  */
-export async function edgeHost() {
+export async function edgeHost({ faults } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-soak-edge-'));
-  const start = () => startEdge({ args: ['--persist', dir] });
+  /** @type {Record<string, string>} */
+  const env = faults ? { AZQUEUE_FAULTS: JSON.stringify(faults) } : {};
+  const start = () => startEdge({ args: ['--persist', dir], env });
   let edge = await start();
-  let client = sdkClient(edge.connectionString);
+  /** @type {LedgerLike | undefined} the run's, once it starts (the clients report to it) */
+  let watching;
+  const connect = () =>
+    watching
+      ? watchedClient(edge.connectionString, watching, now)
+      : sdkClient(edge.connectionString);
+  let client = connect();
   /** @type {{ from: number, to: number }[]} */
   const outages = [];
   /** @type {string[]} */
@@ -38,7 +51,7 @@ export async function edgeHost() {
     await edge.kill();
     const killedAt = now();
     edge = await start();
-    client = sdkClient(edge.connectionString);
+    client = connect();
     outage.to = now();
     events.push(
       `workerd SIGKILLed at ${((outage.from - started) / 1000).toFixed(1)} s with the workload running, serving again ` +
@@ -52,6 +65,10 @@ export async function edgeHost() {
     interrupted: (startedAt) => outages.some((o) => startedAt <= o.to && now() >= o.from),
     events,
     async run({ ledger, seconds, churnEveryMs, failed }) {
+      if (faults) {
+        watching = ledger;
+        client = connect();
+      }
       // The first request loads workerd's objects (seconds on a loaded machine): not soak time.
       await createQueues(client);
       const started = now();
@@ -78,6 +95,7 @@ export async function edgeHost() {
       return figures;
     },
     present: (queues) => presentOverHttp(edge.origin, queues),
+    injected: async () => null,
     async stop() {
       await edge.stop();
       fs.rmSync(dir, { recursive: true, force: true });

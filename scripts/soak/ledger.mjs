@@ -8,6 +8,14 @@
 //   - nothing is delivered after its delete was acknowledged;
 //   - a message's DequeueCount grows with every delivery, and the text delivered is one that was
 //     acknowledged for it (its put or an update).
+// With faults (soak.mjs --faults), the transport (fault-watch.mjs) reports every try the SDK
+// made, so the ledger also holds the service to what each faulted answer meant:
+//   - a text is found (delivered, or there at the end) in exactly as many messages as tries put
+//     it: each try answered 201 or by a fault after the operation put one (the SDK's retry makes
+//     the copy a producer never hears of), a try refused by a fault before put none; where a try
+//     got no answer at all, at least as many;
+//   - a message whose delete was answered by a fault after it is never delivered again, as if
+//     the delete had been acknowledged.
 //
 // Times are the workload's clock, passed in with each event (a page's clock is not Node's, and a
 // reloaded page's performance.now() starts again), so every comparison is on one clock.
@@ -45,6 +53,22 @@ export class Ledger {
    * @type {Map<string, Set<string>>}
    */
   updatedTexts = new Map();
+  /**
+   * With faults: text → what the tries to put it did (how many put a message, whether one got
+   * no answer) and when the first was sent.
+   * @type {Map<string, { queue: string, applied: number, unknown: boolean, firstAt: number }>}
+   */
+  tries = new Map();
+  /**
+   * With faults: text as put (an update's `+u` taken off) → the ids found with it.
+   * @type {Map<string, Set<string>>}
+   */
+  copies = new Map();
+  /**
+   * Faulted answers the clients got, by `operation when`.
+   * @type {Map<string, number>}
+   */
+  faults = new Map();
   /** @type {string[]} */
   violations = [];
   stats = {
@@ -56,7 +80,16 @@ export class Ledger {
     expired: 0,
     clears: 0,
     queueDeletes: 0,
+    /** Operations the SDK gave up on, every try answered by a fault. */
+    gaveUp: 0,
+    /** With faults: the SDK's tries of the faulted operations, retries included. */
+    tries: 0,
   };
+
+  /** @param {{ faults?: boolean }} [options] `faults`: count copies of each text */
+  constructor({ faults = false } = {}) {
+    this.countCopies = faults;
+  }
 
   /** @param {string} queue */
   unsettled(queue) {
@@ -110,6 +143,55 @@ export class Ledger {
     counts.add(m.dequeueCount);
     this.dequeues.set(id, counts);
     this.delivered.add(id);
+    this.found(id, m.messageText);
+  }
+
+  /**
+   * A message `id` with `text` was delivered or is there at the end.
+   * @param {string} id
+   * @param {string} text
+   */
+  found(id, text) {
+    if (!this.countCopies) return;
+    const put = text.replace(/(\+u)+$/, '');
+    const ids = this.copies.get(put) ?? new Set();
+    ids.add(id);
+    this.copies.set(put, ids);
+  }
+
+  /**
+   * One try (of the SDK's) to put `text` was answered: it put a message (`applied`), put none
+   * (`refused`) or got no answer (`unknown`).
+   * @param {string} queue
+   * @param {string} text
+   * @param {'applied' | 'refused' | 'unknown'} outcome
+   * @param {number} sentAt
+   */
+  putTry(queue, text, outcome, sentAt) {
+    const t = this.tries.get(text) ?? { queue, applied: 0, unknown: false, firstAt: sentAt };
+    if (outcome === 'applied') t.applied++;
+    if (outcome === 'unknown') t.unknown = true;
+    this.tries.set(text, t);
+  }
+
+  /**
+   * A client got an answer made by a fault rule.
+   * @param {string} operation
+   * @param {'before' | 'after'} when
+   */
+  fault(operation, when) {
+    const key = `${operation} ${when}`;
+    this.faults.set(key, (this.faults.get(key) ?? 0) + 1);
+  }
+
+  /** Faulted answers the clients got, in all. */
+  get faultsSeen() {
+    return [...this.faults.values()].reduce((a, b) => a + b, 0);
+  }
+
+  /** Texts found in more than one message (at-least-once: a retried put that had applied). */
+  get duplicated() {
+    return [...this.copies.values()].filter((ids) => ids.size > 1).length;
   }
 
   /**
@@ -166,6 +248,25 @@ export class Ledger {
       if (m.dequeueCount < Math.max(0, ...(this.dequeues.get(id) ?? []))) {
         this.violations.push(`${id}: DequeueCount went back to ${m.dequeueCount}`);
       }
+      this.found(id, m.text);
     }
+    this.checkCopies();
+  }
+
+  /** Each text tried is found in as many messages as tries put it (see the top of the file). */
+  checkCopies() {
+    let wrong = 0;
+    for (const [text, t] of this.tries) {
+      const found = this.copies.get(text)?.size ?? 0;
+      const wiped = t.firstAt < (this.wipedAt.get(t.queue) ?? -Infinity);
+      let why = '';
+      if (found > t.applied && !t.unknown)
+        why = `${text} (${t.queue}) is in ${found} messages, put by ${t.applied} tries: a try refused before it applied put a message`;
+      else if (found < t.applied && !wiped)
+        why = `${text} (${t.queue}) was put by ${t.applied} tries, is in ${found} messages: a committed put is gone`;
+      if (!why) continue;
+      if (++wrong <= 5) this.violations.push(why);
+    }
+    if (wrong > 5) this.violations.push(`… ${wrong} texts found in the wrong number of messages`);
   }
 }

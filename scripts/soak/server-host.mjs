@@ -1,4 +1,4 @@
-// The soak's Node host: `www/server.mjs` in memory or with --location (a temporary directory),
+// The soak's Node host: `hosts/node/server.mjs` in memory or with --location (a temporary directory),
 // driven over loopback HTTP by the workload in this process.
 
 import { spawn } from 'node:child_process';
@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QueueServiceClient } from '@azure/storage-queue';
+import { watchedClient } from './fault-watch.mjs';
+import { injectedCounts } from './faults.mjs';
 import { rssMiB } from './process-memory.mjs';
 import { createQueues, runWorkload } from './workload.mjs';
 
@@ -25,13 +27,13 @@ function startServer(store) {
   const child = spawn(
     process.execPath,
     [
-      path.join(ROOT, 'www', 'server.mjs'),
+      path.join(ROOT, 'hosts', 'node', 'server.mjs'),
       '--queuePort',
       '0',
       '--webPort',
       '0',
       '--silent',
-      ...(dir ? ['--location', dir] : []),
+      ...(dir ? ['--location', dir] : ['--inMemoryPersistence']),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -98,18 +100,39 @@ export function sdkClient(connectionString) {
 export const now = () => performance.now();
 
 /**
- * A soak host (see soak.mjs) for the Node server with `store` 'memory' or 'location'.
+ * Sends a development request (`/_azqueue/…`) to a server; resolves to its JSON answer.
+ * @param {string} origin
+ * @param {string} path
+ * @param {unknown} [body] POSTed when given
+ */
+async function devRequest(origin, path, body) {
+  const r = await fetch(`${origin}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-azqueue-dev': '1' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/**
+ * A soak host (see soak.mjs) for the Node server with `store` 'memory' or 'location'; with
+ * `faults`, the rule set (faults.mjs) is POSTed to it before the workload starts.
  * @param {string} store
+ * @param {{ faults?: object }} [options]
  * @returns {Promise<SoakHost>}
  */
-export async function serverHost(store) {
+export async function serverHost(store, { faults } = {}) {
   const server = await startServer(store);
-  const client = sdkClient(server.connectionString);
+  if (faults) await devRequest(server.origin, '/_azqueue/faults', faults);
   return {
     title: store,
     interrupted: () => false,
     events: [],
     async run({ ledger, seconds, churnEveryMs, failed }) {
+      const client = faults
+        ? watchedClient(server.connectionString, ledger, now)
+        : sdkClient(server.connectionString);
       await createQueues(client);
       await runWorkload({
         client: () => client,
@@ -122,6 +145,7 @@ export async function serverHost(store) {
     },
     memory: async () => ({ 'server RSS': rssMiB(server.pid) }),
     present: (queues) => presentOverHttp(server.origin, queues),
+    injected: async () => injectedCounts(await devRequest(server.origin, '/_azqueue/faults')),
     stop: () => server.stop(),
   };
 }

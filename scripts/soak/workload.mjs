@@ -8,6 +8,8 @@
 // update's text is recorded there before the update is sent, and an acknowledgement that reached
 // the ledger survives a reload of the page.
 
+import { isInjected } from './faults.mjs';
+
 /** @import { QueueServiceClient } from '@azure/storage-queue' */
 
 /**
@@ -22,6 +24,9 @@
  * @property {(id: string, text: string) => unknown} updating
  * @property {(queue: string, id: string, at: number) => unknown} delete
  * @property {(queue: string, at: number) => unknown} wiped
+ * @property {(queue: string, text: string, outcome: 'applied' | 'refused' | 'unknown',
+ *   sentAt: number) => unknown} putTry
+ * @property {(operation: string, when: 'before' | 'after') => unknown} fault
  */
 
 /**
@@ -37,6 +42,8 @@
  * @property {() => Promise<Record<string, number>>} memory
  * @property {(queues: string[]) => Promise<Map<string, { text: string, dequeueCount: number }>>}
  *   present
+ * @property {() => Promise<{ total: number, by: Record<string, number> } | null>} injected
+ *   the faults the service says it injected (GET /_azqueue/faults), null where it cannot say
  * @property {() => Promise<unknown>} stop
  */
 
@@ -79,6 +86,9 @@ export async function runWorkload({ client, ledger, now, until, churnEveryMs, ta
    * @param {number} startedAt
    */
   const fail = async (error, startedAt) => {
+    // With faults (soak.mjs --faults): every try of the SDK's was answered by a fault rule, so
+    // the operation was not acknowledged; what each try did is already in the ledger.
+    if (isInjected(error)) return ledger.note('gaveUp');
     const err = /** @type {{ statusCode?: number, code?: string, message?: string }} */ (error);
     const transport = err.statusCode === undefined;
     await failed(`${err.statusCode ?? ''} ${err.code ?? err.message}`, transport, startedAt);

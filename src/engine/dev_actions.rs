@@ -13,6 +13,7 @@ use super::Emulator;
 use super::capacity::message_cost;
 use super::error::QueueError;
 use super::ids::{MessageId, PopReceipt};
+use super::message::MessageOrigin;
 use super::metadata::Metadata;
 use super::name::QueueName;
 use super::params::{MessageText, TimeToLive, VisibilityTimeout};
@@ -38,14 +39,14 @@ pub fn poison_name(queue: &QueueName) -> Result<QueueName, ActionError> {
 }
 
 impl Emulator {
-    /// The current receipt, text and expiry of an unexpired message.
+    /// The current receipt, text, expiry and dequeue count of an unexpired message.
     fn current(
         &self,
         now: Timestamp,
         account: &str,
         queue: &QueueName,
         id: &MessageId,
-    ) -> Result<(PopReceipt, String, Timestamp), ActionError> {
+    ) -> Result<(PopReceipt, String, Timestamp, u32), ActionError> {
         let view = self
             .inspect_queue(now, account, queue)
             .ok_or_else(|| ActionError::NotFound("no such queue".into()))?;
@@ -55,7 +56,8 @@ impl Emulator {
             .find(|m| m.id() == id && m.state != super::MessageState::Expired)
             .map(|m| {
                 let expires = m.expires_on().unwrap_or(NEVER);
-                (m.pop_receipt().clone(), m.text().to_owned(), expires)
+                let count = m.dequeue_count();
+                (m.pop_receipt().clone(), m.text().to_owned(), expires, count)
             })
             .ok_or_else(|| ActionError::NotFound("no such message (deleted or expired)".into()))
     }
@@ -68,7 +70,7 @@ impl Emulator {
         queue: &QueueName,
         id: &MessageId,
     ) -> Result<(), ActionError> {
-        let (receipt, _, _) = self.current(now, account, queue, id)?;
+        let (receipt, ..) = self.current(now, account, queue, id)?;
         self.delete_message(now, account, queue, id, &receipt)
             .map_err(ActionError::Refused)
     }
@@ -82,7 +84,7 @@ impl Emulator {
         queue: &QueueName,
         id: &MessageId,
     ) -> Result<(), ActionError> {
-        let (receipt, _, _) = self.current(now, account, queue, id)?;
+        let (receipt, ..) = self.current(now, account, queue, id)?;
         let zero = VisibilityTimeout::new(0).map_err(|_| ActionError::NotFound(String::new()))?;
         self.update_message(now, account, queue, id, &receipt, None, zero)
             .map(|_| ())
@@ -109,7 +111,7 @@ impl Emulator {
             self.purge(now, account, &poison)
                 .map_err(ActionError::Refused)?;
         }
-        let (receipt, text, expires) = self.current(now, account, queue, id)?;
+        let (receipt, text, expires, dequeue_count) = self.current(now, account, queue, id)?;
         let ttl = if expires >= NEVER {
             TimeToLive::Never
         } else {
@@ -130,8 +132,15 @@ impl Emulator {
             self.create_queue(now, account, &poison, Metadata::default())
                 .map_err(ActionError::Refused)?;
         }
+        // The copy is a new message (its DequeueCount starts at 0): it keeps where it came from
+        // and how often it had been handed out there, for whoever looks at it next.
+        let origin = Box::new(MessageOrigin {
+            queue: queue.as_str().to_owned(),
+            id: *id,
+            dequeue_count,
+        });
         let moved = self
-            .put_message(now, account, &poison, text, zero, ttl)
+            .put_message_from(now, account, &poison, text, zero, ttl, Some(origin))
             .map_err(ActionError::Refused)?;
         self.delete_message(now, account, queue, id, &receipt)
             .map_err(ActionError::Refused)?;
@@ -176,6 +185,15 @@ mod tests {
         let view = emu.inspect_queue(later, "a", &poison).unwrap();
         let m = view.messages().unwrap().swap_remove(0);
         assert_eq!((m.id(), m.text()), (&moved, "two"));
+        assert_eq!(m.dequeue_count(), 0);
+        assert_eq!(
+            m.origin(),
+            Some(&MessageOrigin {
+                queue: "work".into(),
+                id: b.id,
+                dequeue_count: 0,
+            })
+        );
         assert_eq!(m.expires_on(), Some(t.plus_secs(100)));
         emu.inspector_delete(later, "a", &q, &a.id).unwrap();
         assert_eq!(

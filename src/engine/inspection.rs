@@ -1,7 +1,7 @@
 //! What inspecting shows: every queue's messages in delivery order, invisible ones and expired
 //! ones not yet purged included, each with its state at `now`. The one model both faces render:
 //! the REST development path `/_azqueue/inspect/…` as JSON with millisecond times
-//! (`src/rest/dev_paths.rs`), `QueueService.inspect()` as objects with `Date`s
+//! (`src/rest/dev/views.rs`), `QueueService.inspect()` as objects with `Date`s
 //! (`src/wasm/inspect.rs`). Field names are the same on both.
 //!
 //! Read-only: nothing is purged, no receipt is issued, no dequeue count changes.
@@ -33,6 +33,17 @@ pub enum MessageState {
 }
 
 impl MessageState {
+    /// `record`'s state at `now`.
+    pub(super) fn of(record: &MessageRecord, now: Timestamp) -> Self {
+        if record.is_expired(now) {
+            MessageState::Expired
+        } else if record.is_visible(now) {
+            MessageState::Visible
+        } else {
+            MessageState::Invisible
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             MessageState::Visible => "visible",
@@ -89,27 +100,37 @@ impl<'a> QueueInspection<'a> {
             .queue
             .messages_in_order()?
             .into_iter()
-            .map(move |record| {
-                let state = if record.is_expired(now) {
-                    MessageState::Expired
-                } else if record.is_visible(now) {
-                    MessageState::Visible
-                } else {
-                    MessageState::Invisible
-                };
-                MessageInspection { record, state }
-            })
+            .map(move |record| MessageInspection::at(record, now))
             .collect())
+    }
+
+    pub(super) fn queue(&self) -> &'a Queue {
+        self.queue
+    }
+
+    pub(super) fn now(&self) -> Timestamp {
+        self.now
     }
 }
 
 impl MessageInspection {
+    /// `record` as inspected at `now`.
+    pub(super) fn at(record: MessageRecord, now: Timestamp) -> Self {
+        let state = MessageState::of(&record, now);
+        MessageInspection { record, state }
+    }
+
     pub fn id(&self) -> &MessageId {
         &self.record.id
     }
 
     pub fn text(&self) -> &str {
         &self.record.text
+    }
+
+    /// The text, shared rather than copied (a page of large messages is written out as is).
+    pub fn shared_text(&self) -> std::sync::Arc<str> {
+        self.record.text.clone()
     }
 
     pub fn inserted_on(&self) -> Timestamp {
@@ -127,6 +148,11 @@ impl MessageInspection {
 
     pub fn dequeue_count(&self) -> u32 {
         self.record.dequeue_count
+    }
+
+    /// Where the inspector moved this message from, if it did (`<queue>-poison`'s messages).
+    pub fn origin(&self) -> Option<&super::message::MessageOrigin> {
+        self.record.origin.as_deref()
     }
 
     /// The current pop receipt: the only one a delete or update is accepted with.

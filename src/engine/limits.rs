@@ -63,3 +63,10 @@ pub const MAX_METADATA_BYTES: usize = 8 * 1024;
 /// <https://learn.microsoft.com/rest/api/storageservices/naming-queues-and-metadata>
 pub const MIN_QUEUE_NAME: usize = 3;
 pub const MAX_QUEUE_NAME: usize = 63;
+
+/// Azure's scalability targets, which the service enforces only when asked
+/// (`src/rest/faults/throttle.rs`, `--throttle`): messages per second one queue serves and
+/// requests per second one account serves.
+/// <https://learn.microsoft.com/azure/storage/queues/scalability-targets>
+pub const QUEUE_MESSAGES_PER_SECOND: u32 = 2_000;
+pub const ACCOUNT_REQUESTS_PER_SECOND: u32 = 20_000;

@@ -18,6 +18,19 @@ pub struct MessageRecord {
     pub time_next_visible: Timestamp,
     pub dequeue_count: u32,
     pub pop_receipt: PopReceipt,
+    /// Where the inspector moved this message from (`<queue>-poison`'s messages); `None` for
+    /// every message a client sent. Boxed: a pointer's width in every other record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Box<MessageOrigin>>,
+}
+
+/// A message moved to a poison queue: the queue it was in, its id there, and the DequeueCount
+/// it had reached there (the copy starts again at 0).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MessageOrigin {
+    pub queue: String,
+    pub id: MessageId,
+    pub dequeue_count: u32,
 }
 
 impl MessageRecord {

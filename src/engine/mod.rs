@@ -24,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod ids;
 pub mod inspection;
+pub mod inspection_page;
 pub mod limits;
 pub mod message;
 pub mod metadata;
@@ -48,7 +49,8 @@ pub use error::{QueueError, TableError};
 pub use event::{Event, EventKind};
 pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
-pub use message::MessageRecord;
+pub use inspection_page::{InspectedPage, PageQuery, StateCounts, StateFilter};
+pub use message::{MessageOrigin, MessageRecord};
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
@@ -280,7 +282,8 @@ impl Emulator {
 
     /// Whether message changes (`MessagePut`, `MessageDeleted`, `QueueCleared`) are recorded
     /// with the others (the default). A host whose messages live in a table that stores them
-    /// itself (a [`SqlTable`]) needs only the queues' and the service's changes.
+    /// itself (the edge's SQL table, which it brings as a `TableSource`) needs only the queues'
+    /// and the service's changes.
     pub fn record_message_changes(&mut self, on: bool) {
         self.message_changes = on;
     }
@@ -569,10 +572,26 @@ impl Emulator {
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
     ) -> Result<MessageRecord, QueueError> {
+        self.put_message_from(now, account, name, text, visibility, ttl, None)
+    }
+
+    /// [`Emulator::put_message`] of a message moved from `origin` (the inspector's move to a
+    /// poison queue), which its record keeps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn put_message_from(
+        &mut self,
+        now: Timestamp,
+        account: &str,
+        name: &QueueName,
+        text: MessageText,
+        visibility: VisibilityTimeout,
+        ttl: TimeToLive,
+        origin: Option<Box<MessageOrigin>>,
+    ) -> Result<MessageRecord, QueueError> {
         self.purge(now, account, name)?;
         self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
         let m = self.with_queue(account, name, |q, entropy| {
-            q.put(now, text, visibility, ttl, entropy)
+            q.put(now, text, visibility, ttl, origin, entropy)
         })?;
         self.queue_message_put(account, name, &m);
         self.emit(

@@ -5,7 +5,7 @@ use super::acl::SignedIdentifier;
 use super::change::QueueRecord;
 use super::error::TableError;
 use super::ids::{Entropy, MessageId, PopReceipt};
-use super::message::MessageRecord;
+use super::message::{MessageOrigin, MessageRecord};
 use super::metadata::Metadata;
 use super::name::QueueName;
 use super::params::{MessageCount, MessageText, TimeToLive, VisibilityTimeout};
@@ -80,12 +80,14 @@ impl Queue {
         self.table.nothing_expired_by(now)
     }
 
+    /// Stores a new message (`origin`: where the inspector moved it from, if it did).
     pub(super) fn put(
         &mut self,
         now: Timestamp,
         text: MessageText,
         visibility: VisibilityTimeout,
         ttl: TimeToLive,
+        origin: Option<Box<MessageOrigin>>,
         entropy: &mut dyn Entropy,
     ) -> Result<MessageRecord, TableError> {
         let expiration_time = match ttl {
@@ -101,6 +103,7 @@ impl Queue {
             time_next_visible: now.plus_secs(visibility.secs() as u64),
             dequeue_count: 0,
             pop_receipt: PopReceipt::generate(entropy),
+            origin,
         };
         self.table.insert(m.clone())?;
         Ok(m)
@@ -177,6 +180,14 @@ impl Queue {
     /// Every stored message in delivery order, visible or not (for inspection, never mutates).
     pub fn messages_in_order(&self) -> Result<Vec<MessageRecord>, TableError> {
         self.table.in_order()
+    }
+
+    /// Calls `visit` with each stored message in delivery order until it answers false.
+    pub fn visit_in_order(
+        &self,
+        visit: &mut dyn FnMut(&MessageRecord) -> bool,
+    ) -> Result<(), TableError> {
+        self.table.visit_in_order(visit)
     }
 
     /// The earliest future moment at which something changes by itself: a hidden message

@@ -46,10 +46,10 @@ pub struct ServiceConfig {
     /// Start XML bodies with a UTF-8 byte-order mark, as the real service does.
     pub emit_bom: bool,
     /// Serve the development paths under `/_azqueue/` (inspection, snapshot, reset, store, clock;
-    /// see `rest::dev_paths`).
+    /// see `rest::dev`).
     pub inspect: bool,
     /// Other web origins whose pages may read and steer the development paths (CORS,
-    /// `dev_cors.rs`): an inspector served by another azqueue. Empty by default: a page on
+    /// `rest::dev::cors`): an inspector served by another azqueue. Empty by default: a page on
     /// another site can then neither read nor steer them.
     pub dev_origins: Vec<String>,
     /// Bearer tokens: refused, or checked as Azurite's `--oauth basic` checks them.

@@ -12,26 +12,20 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod dates;
-#[cfg(feature = "inspector")]
-pub mod dev_act;
-pub mod dev_clock;
-#[cfg(feature = "inspector")]
-pub mod dev_cors;
-pub mod dev_guard;
-pub mod dev_host;
-pub mod dev_json;
-pub mod dev_paths;
-pub mod dev_views;
+pub mod dev;
 pub mod error;
+pub mod faults;
 pub mod ops;
 pub mod query;
 pub mod route;
+pub mod routed;
 pub mod service;
 pub mod xml;
 
 pub use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
 pub use config::{AccountConfig, OAuth, ServiceConfig};
-pub use dev_guard::Listening;
+pub use dev::Listening;
 pub use error::{ErrorCode, RestError};
 pub use route::{Operation, Resource};
+pub use routed::{Addressed, AzureRoute, Route};
 pub use service::{Clocks, Service};

@@ -5,11 +5,15 @@ use super::auth::{AccountKey, AuthInput, Principal, authenticate, authorize};
 use super::config::ServiceConfig;
 use super::cors;
 use super::dates::{iso8601_millis, rfc1123};
-use super::dev_paths;
+use super::dev::{self, Serving};
 use super::error::{ErrorCode, RestError};
+#[cfg(feature = "faults")]
+use super::faults::FaultRequest;
+use super::faults::{Fault, FaultError, Faults};
 use super::ops::{self, OpContext, Reply};
 use super::query::Query;
-use super::route::{self, Operation, Target};
+use super::route::{Operation, Target};
+use super::routed::{Addressed, AzureRoute, Route, host_of};
 use super::xml::XmlWriter;
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
 use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
@@ -44,6 +48,7 @@ pub struct Service {
     keys: Vec<(String, Vec<AccountKey>)>,
     emu: Emulator,
     request_ids: Box<dyn Entropy>,
+    faults: Faults,
 }
 
 impl std::fmt::Debug for Service {
@@ -61,7 +66,7 @@ struct Incoming<'a> {
     host: Option<&'a str>,
     path: &'a str,
     raw_query: Option<&'a str>,
-    query: Query,
+    query: &'a Query,
     headers: &'a HeaderMap,
     /// Header names as sent, when the host attached them.
     spelling: Option<&'a Spelling>,
@@ -90,6 +95,7 @@ impl Service {
             keys,
             emu: emulator,
             request_ids: Box::new(OsEntropy),
+            faults: Faults::default(),
         }
     }
 
@@ -111,6 +117,21 @@ impl Service {
         &self.config
     }
 
+    /// The fault rules and limits every Azure request is decided by (`faults/`).
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+
+    pub fn faults_mut(&mut self) -> &mut Faults {
+        &mut self.faults
+    }
+
+    /// Answers by `faults` from now on (a host's configured rules and limits).
+    pub fn with_faults(mut self, faults: Faults) -> Self {
+        self.faults = faults;
+        self
+    }
+
     /// Answers one request at `now`, for queues and authentication alike. Never panics; Azure
     /// errors are responses. Drain `emulator_mut().take_changes()` into the store before
     /// sending the response.
@@ -120,43 +141,73 @@ impl Service {
 
     /// [`Service::handle`] with the queues' clock apart from the wall clock ([`Clocks`]).
     pub fn handle_at(&mut self, clocks: Clocks, req: &Request<Vec<u8>>) -> Response<Vec<u8>> {
+        let route = self.route(req);
+        self.answer(clocks, req, route)
+    }
+
+    /// Reads `req` once into the [`Route`] that [`Service::answer`] and
+    /// [`Service::puts_one_row`] take, and a host looks at for its own work.
+    pub fn route(&self, req: &Request<Vec<u8>>) -> Route {
+        Route::read(&self.config, &self.emu, req)
+    }
+
+    /// Answers `req`, read as `route` by [`Service::route`] with nothing in between that
+    /// changed the service. Never panics; Azure errors are responses.
+    pub fn answer(
+        &mut self,
+        clocks: Clocks,
+        req: &Request<Vec<u8>>,
+        route: Route,
+    ) -> Response<Vec<u8>> {
         let now = clocks.queue;
+        let request_id = self.new_request_id();
+        let azure = match route {
+            // Inspection and the inspector's actions are answered here (the actions' changes are
+            // drained by the host as any operation's); what needs the host's store or clock is
+            // the host's (`dev::HostWork`), and a bare service says so.
+            Route::Dev(routed) => {
+                let serving = Serving {
+                    config: &self.config,
+                    emu: &mut self.emu,
+                    faults: &mut self.faults,
+                    now,
+                };
+                let mut resp = dev::answer(serving, req, routed);
+                set(resp.headers_mut(), "x-ms-request-id", &request_id);
+                return resp;
+            }
+            Route::Azure(azure) => azure,
+        };
+        let AzureRoute { query, addressed } = azure;
         let uri = req.uri();
-        let host = host_of(req);
         let incoming = Incoming {
             method: req.method().as_str(),
-            host,
+            host: host_of(req),
             path: uri.path(),
             raw_query: uri.query(),
-            query: Query::parse(uri.query()),
+            query: &query,
             headers: req.headers(),
             spelling: req.extensions().get::<Spelling>(),
             https: uri.scheme_str() == Some("https")
                 || req.extensions().get::<SecureTransport>().is_some(),
             client_ip: req.extensions().get::<ClientAddress>().map(|a| a.0),
         };
-        let request_id = self.new_request_id();
         let version = response_version(&incoming);
-        // The development paths: inspection and the inspector's actions are answered here (the
-        // actions' changes are drained by the host as any operation's); what needs the host's
-        // store or clock is the host's (`dev_paths::host_work`), and a bare service says so.
-        if let Some(mut resp) = dev_paths::serve(&self.config, &mut self.emu, now, req) {
-            set(resp.headers_mut(), "x-ms-request-id", &request_id);
-            return resp;
-        }
-        let target = route::target(incoming.host, incoming.path, |a| {
-            self.config.account(a).is_some()
-        });
-        let (result, target) = match target {
-            Ok(t) => (
-                self.dispatch(clocks, &incoming, &version, req.body(), &t),
-                Some(t),
+        let (served, target) = match addressed {
+            Ok(Addressed { target, operation }) => (
+                self.dispatch(clocks, &incoming, &version, req.body(), &target, operation),
+                Some(target),
             ),
             Err(e) => (Err(e), None),
         };
-        let mut resp = match result {
-            Ok(reply) => render_reply(reply),
-            Err(e) => render_error(&e, &request_id, now, self.config.emit_bom),
+        let bom = self.config.emit_bom;
+        let mut resp = match served {
+            Err(e) => render_error(&e, &request_id, now, bom),
+            Ok(Served { fault: None, ran }) => render_ran(ran, &request_id, now, bom),
+            Ok(Served {
+                fault: Some(fault),
+                ran,
+            }) => render_faulted(&fault, ran, &request_id, now, bom),
         };
         let h = resp.headers_mut();
         set(h, "x-ms-request-id", &request_id);
@@ -200,33 +251,24 @@ impl Service {
             .to_string()
     }
 
-    /// Whether `handle_at(clocks, req)` would be a Put Message that writes one row of its
-    /// queue's table and nothing else ([`Emulator::puts_one_row`]), read as `handle_at` reads
-    /// the request. False says only "not known": a refused request writes nothing either way.
-    pub fn puts_one_row(&self, clocks: Clocks, req: &Request<Vec<u8>>) -> bool {
-        let uri = req.uri();
-        if dev_paths::route(&self.config, &self.emu, req).is_some() {
-            return false;
-        }
-        let Ok(target) = route::target(host_of(req), uri.path(), |a| {
-            self.config.account(a).is_some()
-        }) else {
-            return false;
-        };
-        let op = route::route(
-            req.method().as_str(),
-            &target.resource,
-            &Query::parse(uri.query()),
-        );
-        let name = target.resource.queue().map(QueueName::parse);
-        match (op, name) {
-            (Ok(Operation::PutMessage), Some(Ok(name))) if !target.secondary => {
-                self.emu.puts_one_row(clocks.queue, &target.account, &name)
+    /// Whether answering `route` at `clocks` would be a Put Message that writes one row of its
+    /// queue's table and nothing else ([`Emulator::puts_one_row`]). False says only "not known":
+    /// a refused request writes nothing either way.
+    pub fn puts_one_row(&self, clocks: Clocks, route: &Route) -> bool {
+        match route.operation() {
+            Some((target, Operation::PutMessage)) if !target.secondary => {
+                match target.resource.queue().map(QueueName::parse) {
+                    Some(Ok(name)) => self.emu.puts_one_row(clocks.queue, &target.account, &name),
+                    _ => false,
+                }
             }
             _ => false,
         }
     }
 
+    /// Every step up to the operation, then the fault rules and limits, then the operation
+    /// unless a fault answers before it. `Err` is a refusal on the way (no fault is decided for
+    /// a request that would not have reached the operation).
     fn dispatch(
         &mut self,
         clocks: Clocks,
@@ -234,7 +276,8 @@ impl Service {
         version: &str,
         body: &[u8],
         target: &Target,
-    ) -> Result<Reply, RestError> {
+        operation: Result<Operation, RestError>,
+    ) -> Result<Served, RestError> {
         let Some((_, keys)) = self.keys.iter().find(|(name, _)| *name == target.account) else {
             return Err(RestError::new(ErrorCode::ResourceNotFound));
         };
@@ -246,7 +289,10 @@ impl Service {
             for (name, value) in headers {
                 reply = reply.header(name.as_str().to_owned(), value);
             }
-            return Ok(reply);
+            return Ok(Served {
+                fault: None,
+                ran: Some(Ok(reply)),
+            });
         }
         let queue = target.resource.queue();
         if let Some(q) = queue {
@@ -277,7 +323,7 @@ impl Service {
         if matches!(principal, Principal::Anonymous) && !self.config.anonymous {
             return Err(RestError::new(ErrorCode::NoAuthenticationInformation));
         }
-        let op = route::route(inc.method, &target.resource, &inc.query)?;
+        let op = operation?;
         authorize(&principal, op)?;
         if target.secondary && !is_read(op) {
             return Err(RestError::new(ErrorCode::AuthorizationFailure));
@@ -286,11 +332,30 @@ impl Service {
         // values above 30, and an emulator finishes well within any of them.
         inc.query.int32("timeout")?;
         check_length(inc)?;
+        // Faults are decided here, after every check a request can fail on its own: a rule
+        // makes the service fail a request it would have served, so a request with a bad
+        // signature or a missing permission still gets its own refusal, which names the
+        // client's mistake, and a fault's `before` means exactly "instead of the operation".
+        #[cfg(feature = "faults")]
+        let fault = self.faults.decide(
+            clocks.queue,
+            &FaultRequest {
+                account,
+                queue,
+                operation: op,
+                messages: messages_asked(op, inc.query),
+            },
+        );
+        #[cfg(not(feature = "faults"))]
+        let fault: Option<Fault> = None;
+        if fault.as_ref().is_some_and(|f| !f.applies()) {
+            return Ok(Served { fault, ran: None });
+        }
         let mut ctx = OpContext {
             emu: &mut self.emu,
             now: clocks.queue,
             target,
-            query: &inc.query,
+            query: inc.query,
             headers: inc.headers,
             body,
             bom: self.config.emit_bom,
@@ -298,17 +363,32 @@ impl Service {
             version,
             spelling: inc.spelling,
         };
-        run(op, &mut ctx)
+        Ok(Served {
+            ran: Some(run(op, &mut ctx)),
+            fault,
+        })
     }
 }
 
-/// Where a request is addressed: its URI's authority, else its `Host` header.
-fn host_of(req: &Request<Vec<u8>>) -> Option<&str> {
-    req.uri().authority().map(|a| a.as_str()).or_else(|| {
-        req.headers()
-            .get(http::header::HOST)
-            .and_then(|h| h.to_str().ok())
-    })
+/// A request that passed every check: the fault decided for it, if any, and the operation's
+/// result, unless the fault answered before it ran.
+struct Served {
+    fault: Option<Fault>,
+    ran: Option<Result<Reply, RestError>>,
+}
+
+#[cfg(feature = "faults")]
+/// How many messages a request asks to move, as the per-queue limit counts them: Get and Peek
+/// Messages their `numofmessages` (1 when absent or unreadable: the operation refuses a bad
+/// one itself), every other request 1.
+fn messages_asked(op: Operation, query: &Query) -> u32 {
+    match op {
+        Operation::GetMessages | Operation::PeekMessages => query
+            .get("numofmessages")
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(1),
+        _ => 1,
+    }
 }
 
 fn run(op: Operation, ctx: &mut OpContext) -> Result<Reply, RestError> {
@@ -429,6 +509,59 @@ fn set(h: &mut HeaderMap, name: &'static str, value: &str) {
     }
 }
 
+/// The operation's own answer.
+fn render_ran(
+    ran: Option<Result<Reply, RestError>>,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    match ran {
+        Some(Ok(reply)) => render_reply(reply),
+        Some(Err(e)) => render_error(&e, request_id, now, bom),
+        // Only a fault stops an admitted request from running.
+        None => render_error(
+            &RestError::new(ErrorCode::InternalError),
+            request_id,
+            now,
+            bom,
+        ),
+    }
+}
+
+/// The answer a fault decided: its error (whatever the operation, if it ran, answered), else
+/// the operation's own; marked with how to deliver it ([`Delivery`](super::faults::Delivery)).
+/// A reset before the operation has no answer: where there is no socket to reset (every host
+/// but the Node server), it is answered `500 InternalError` saying so.
+fn render_faulted(
+    fault: &Fault,
+    ran: Option<Result<Reply, RestError>>,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut resp = match (&fault.error, ran) {
+        (Some(e), _) => render_fault_error(e, request_id, now, bom),
+        (None, Some(ran)) => render_ran(Some(ran), request_id, now, bom),
+        (None, None) => render_fault_error(
+            &FaultError {
+                status: 500,
+                code: ErrorCode::InternalError.as_str().to_owned(),
+                message: "A fault rule reset the connection here; this host has no socket to \
+                          reset, so it answers this instead."
+                    .into(),
+            },
+            request_id,
+            now,
+            bom,
+        ),
+    };
+    if let Some(delivery) = fault.delivery() {
+        resp.extensions_mut().insert(delivery);
+    }
+    resp
+}
+
 fn render_reply(reply: Reply) -> Response<Vec<u8>> {
     let body = reply.xml.map(String::into_bytes).unwrap_or_default();
     let has_body = !body.is_empty();
@@ -465,9 +598,51 @@ pub fn render_error(
     now: Timestamp,
     bom: bool,
 ) -> Response<Vec<u8>> {
-    let mut w = XmlWriter::document(bom);
-    w.open("Error").element("Code", e.code.as_str());
     let message = e.message.unwrap_or(e.code.message());
+    let mut resp = error_document(
+        e.status(),
+        e.code.as_str(),
+        message,
+        &e.details,
+        request_id,
+        now,
+        bom,
+    );
+    // Azure's status line carries the message too (fact sheet §6.1): for HEAD, the only text.
+    resp.extensions_mut().insert(ReasonPhrase(message));
+    let h = resp.headers_mut();
+    for (name, value) in &e.headers {
+        set(h, name, value);
+    }
+    resp
+}
+
+/// A fault's error, as Azure's: the document, `x-ms-error-code`, and its message in the status
+/// line when it is one of the service's own texts (a rule's own message is in the body only).
+fn render_fault_error(
+    e: &FaultError,
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut resp = error_document(e.status, &e.code, &e.message, &[], request_id, now, bom);
+    if let std::borrow::Cow::Borrowed(message) = e.message {
+        resp.extensions_mut().insert(ReasonPhrase(message));
+    }
+    resp
+}
+
+fn error_document(
+    status: u16,
+    code: &str,
+    message: &str,
+    details: &[(&'static str, String)],
+    request_id: &str,
+    now: Timestamp,
+    bom: bool,
+) -> Response<Vec<u8>> {
+    let mut w = XmlWriter::document(bom);
+    w.open("Error").element("Code", code);
     w.element(
         "Message",
         &format!(
@@ -475,20 +650,15 @@ pub fn render_error(
             iso8601_millis(now)
         ),
     );
-    for (name, value) in &e.details {
+    for (name, value) in details {
         w.element(name, value);
     }
     w.close("Error");
     let mut resp = Response::new(w.finish().into_bytes());
     *resp.status_mut() =
-        http::StatusCode::from_u16(e.status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
-    // Azure's status line carries the message too (fact sheet §6.1): for HEAD, the only text.
-    resp.extensions_mut().insert(ReasonPhrase(message));
+        http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
     let h = resp.headers_mut();
     set(h, "content-type", "application/xml");
-    set(h, "x-ms-error-code", e.code.as_str());
-    for (name, value) in &e.headers {
-        set(h, name, value);
-    }
+    set(h, "x-ms-error-code", code);
     resp
 }

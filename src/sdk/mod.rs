@@ -13,6 +13,7 @@ pub use transport::InProcessTransport;
 
 use crate::engine::{Emulator, ManualClock, OsEntropy, Timestamp};
 use crate::rest::config::DEV_ACCOUNT;
+use crate::rest::faults::Faults;
 use crate::rest::{Service, ServiceConfig};
 use azure_core::http::{ClientOptions, RetryOptions, Transport, Url};
 use azure_storage_queue::{
@@ -44,6 +45,7 @@ const DEV_ENDPOINT: &str = "http://127.0.0.1:10001";
 pub struct InProcessQueues {
     transport: InProcessTransport,
     service_url: Url,
+    retry: RetryOptions,
 }
 
 impl Default for InProcessQueues {
@@ -64,7 +66,39 @@ impl InProcessQueues {
         InProcessQueues {
             transport: InProcessTransport::new(service, ManualClock::starting_at(start)),
             service_url: dev_service_url(),
+            retry: RetryOptions::none(),
         }
+    }
+
+    /// The same account, with clients that retry as `retry` says (the SDK's own policy), for
+    /// a test of retries against fault rules ([`InProcessQueues::faults`]). The SDK waits
+    /// between tries on its async runtime's timer: real time, so keep the delays short. Its
+    /// default runtime waits on a thread, which a browser does not have: on wasm32, retry in
+    /// the code under test instead (`examples/rust-consumer`).
+    pub fn with_retry(mut self, retry: RetryOptions) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The fault rules and limits the service answers by (docs/faults.md): `f` runs on them
+    /// between requests, with the JSON API of `/_azqueue/faults`.
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// let queues = azqueue::sdk::InProcessQueues::new();
+    /// let jobs = queues.queue_client("jobs")?;
+    /// jobs.create(None).await?;
+    /// queues
+    ///     .faults(|f| f.post(br#"{"rules": [{"operation": "GetMessages", "status": 503}]}"#))
+    ///     .expect("a valid rule set");
+    /// let busy = jobs.receive_messages(None).await.unwrap_err();
+    /// assert_eq!(busy.http_status(), Some(azure_core::http::StatusCode::ServiceUnavailable));
+    /// # Ok::<(), azure_core::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn faults<R>(&self, f: impl FnOnce(&mut Faults) -> R) -> R {
+        self.transport
+            .with_service(|service| f(service.faults_mut()))
     }
 
     /// The virtual clock: `clock().advance_secs(31)` makes 31 seconds pass for the service.
@@ -77,12 +111,13 @@ impl InProcessQueues {
         &self.transport
     }
 
-    /// SDK client options with this transport and no retries (a retry would wait on the wall
-    /// clock, and the service never returns the transient errors retries are for).
+    /// SDK client options with this transport and, unless [`InProcessQueues::with_retry`] said
+    /// otherwise, no retries: a retry waits on the wall clock, and the service returns the
+    /// transient errors retries are for only when a fault rule says so.
     pub fn client_options(&self) -> ClientOptions {
         ClientOptions {
             transport: Some(Transport::new(Arc::new(self.transport.clone()))),
-            retry: RetryOptions::none(),
+            retry: self.retry.clone(),
             ..ClientOptions::default()
         }
     }

@@ -464,7 +464,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        // Under Miri (docs/webkit.md) a case takes about ten minutes, so two run there.
+        // Under Miri (research/webkit/investigation.md) a case takes about ten minutes, so two run there.
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 64 }))]
         /// Any interleaving of puts, receives, deletes, cleared and recreated queues, log
         /// commits and folds: after every commit and fold, the blocks plus the unfolded log load

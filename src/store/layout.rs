@@ -26,6 +26,10 @@
 //! `{"account", "queue", "message": {…}}`, which made Chromium's `getAll` and the decoding of
 //! 100k messages about a quarter slower. Both forms are read (the first byte tells them apart),
 //! so a store written by schema 1 needs no rewriting: its messages change form as they change.
+//! Schema 3 adds an eleventh item to the value of a message the inspector moved to a poison
+//! queue, its origin `{"queue", "id", "dequeue_count"}`; every other message is written as in
+//! schema 2, so a schema-2 store is read as it is, and a schema-2 build refuses a schema-3
+//! store rather than fail on (or drop) an origin.
 //!
 //! Reading records (and a write-ahead log's operations) back into a snapshot is `decode.rs`.
 
@@ -34,18 +38,17 @@ mod decode;
 pub use decode::{Decoder, Loaded};
 
 use crate::engine::{
-    Change, ClockAdjustment, MessageId, MessageRecord, PopReceipt, QueueName, QueueRecord,
-    ServiceProperties, Snapshot, Timestamp,
+    Change, ClockAdjustment, MessageId, MessageOrigin, MessageRecord, PopReceipt, QueueName,
+    QueueRecord, ServiceProperties, Snapshot, Timestamp,
 };
 use crate::store::StoreError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::sync::Arc;
 
 /// The record format this build writes and the newest it reads. Bump it (and teach
 /// [`Decoder`] the old form) when a value's shape changes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// One item of a pending batch: an engine change, or a replacement of the whole state (import,
 /// reset, and a rewrite of an older layout) with a snapshot.
@@ -103,7 +106,8 @@ struct StoredQueue {
     queue: QueueRecord,
 }
 
-/// A message value as written (schema 2): a JSON array, see the module docs.
+/// A message value as written (schema 2, and 3 for a message with an origin): a JSON array,
+/// see the module docs.
 type MessageOut<'a> = (
     &'a str,
     &'a str,
@@ -117,20 +121,66 @@ type MessageOut<'a> = (
     &'a PopReceipt,
 );
 
-/// A schema-2 message value as read back: names borrowed from the value (messages outnumber
-/// queues, so a queue's name is checked once, when its group becomes a queue).
-type MessageIn<'a> = (
-    Cow<'a, str>,
-    Cow<'a, str>,
-    MessageId,
-    u64,
-    Arc<str>,
-    Timestamp,
-    Timestamp,
-    Timestamp,
-    u32,
-    PopReceipt,
-);
+/// A schema-2 or -3 message value as read back: names borrowed from the value (messages
+/// outnumber queues, so a queue's name is checked once, when its group becomes a queue).
+struct MessageIn<'a> {
+    account: Cow<'a, str>,
+    queue: Cow<'a, str>,
+    record: MessageRecord,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for MessageIn<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_seq(MessageInVisitor(std::marker::PhantomData))
+    }
+}
+
+struct MessageInVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> serde::de::Visitor<'de> for MessageInVisitor<'a> {
+    type Value = MessageIn<'a>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a message value: an array of 10 items, or 11 with an origin")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error;
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            n
+        };
+        macro_rules! item {
+            () => {{
+                let i = next();
+                seq.next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(i - 1, &self))?
+            }};
+        }
+        let account: Cow<'a, str> = item!();
+        let queue: Cow<'a, str> = item!();
+        let record = MessageRecord {
+            id: item!(),
+            seq: item!(),
+            text: item!(),
+            insertion_time: item!(),
+            expiration_time: item!(),
+            time_next_visible: item!(),
+            dequeue_count: item!(),
+            pop_receipt: item!(),
+            origin: seq.next_element::<Box<MessageOrigin>>()?,
+        };
+        if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            return Err(A::Error::invalid_length(12, &self));
+        }
+        Ok(MessageIn {
+            account,
+            queue,
+            record,
+        })
+    }
+}
 
 /// A schema-1 message value as read back.
 #[derive(Deserialize)]
@@ -148,17 +198,7 @@ pub(crate) fn parse_message(
 ) -> Result<(Cow<'_, str>, Cow<'_, str>, MessageRecord), StoreError> {
     if value.starts_with('[') {
         let m: MessageIn = parse("message", value)?;
-        let record = MessageRecord {
-            id: m.2,
-            seq: m.3,
-            text: m.4,
-            insertion_time: m.5,
-            expiration_time: m.6,
-            time_next_visible: m.7,
-            dequeue_count: m.8,
-            pop_receipt: m.9,
-        };
-        Ok((m.0, m.1, record))
+        Ok((m.account, m.queue, m.record))
     } else {
         let m: StoredMessageV1 = parse("message", value)?;
         Ok((m.account, m.queue, m.message))
@@ -187,8 +227,18 @@ fn message_value(
     // text's value went through buffers of 128, 256, 512, 1,024 and 2,048 bytes, whose freed
     // pieces, too small for the next texts, fragmented the wasm heap (which never shrinks).
     let mut value = Vec::with_capacity(VALUE_OVERHEAD + account.len() + m.text.len());
-    serde_json::to_writer(&mut value, &out)
-        .map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))?;
+    let written = match &m.origin {
+        None => serde_json::to_writer(&mut value, &out),
+        // The same array with the origin as an eleventh item (schema 3).
+        Some(origin) => {
+            let (a, q, id, seq, text, inserted, expires, visible, dequeues, receipt) = out;
+            let with_origin = (
+                a, q, id, seq, text, inserted, expires, visible, dequeues, receipt, origin,
+            );
+            serde_json::to_writer(&mut value, &with_origin)
+        }
+    };
+    written.map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))?;
     String::from_utf8(value).map_err(|e| StoreError::Failed(format!("encoding a record: {e}")))
 }
 
@@ -683,6 +733,42 @@ mod tests {
             id: crate::engine::MessageId::MIN,
         };
         assert!(!other.path().starts_with(&messages_prefix("acct", &q)));
+    }
+
+    #[test]
+    fn a_message_with_an_origin_reads_back_and_a_schema_2_value_reads_as_it_was() {
+        let q = QueueName::parse("work-poison").unwrap();
+        let id = MessageId::parse("8e2f2cbc-7d5e-4e7f-9a43-1c1d6c3b2a10").unwrap();
+        let mut m = MessageRecord {
+            id,
+            seq: 7,
+            text: "a \"quoted\" text".into(),
+            insertion_time: Timestamp::from_millis(1),
+            expiration_time: Timestamp::from_millis(3),
+            time_next_visible: Timestamp::from_millis(2),
+            dequeue_count: 0,
+            pop_receipt: PopReceipt::from_base64("AAAAAAAAAAAAAAAAAAAAAA==").unwrap(),
+            origin: None,
+        };
+        let plain = message_value("acct", &q, &m).unwrap();
+        assert!(!plain.contains("dequeue_count"), "schema 2's form: {plain}");
+        m.origin = Some(Box::new(MessageOrigin {
+            queue: "work".into(),
+            id: MessageId::parse("11111111-2222-4333-8444-555555555555").unwrap(),
+            dequeue_count: 5,
+        }));
+        let with_origin = message_value("acct", &q, &m).unwrap();
+        let (account, queue, back) = parse_message(&with_origin).unwrap();
+        assert_eq!(
+            (account.as_ref(), queue.as_ref(), &back),
+            ("acct", "work-poison", &m)
+        );
+        // What a schema-2 build wrote: ten items, no origin.
+        let (_, _, old) = parse_message(&plain).unwrap();
+        assert_eq!(old, MessageRecord { origin: None, ..m });
+        let twelve = with_origin.replacen(']', ",0]", 1);
+        assert!(parse_message(&twelve).is_err(), "{twelve}");
+        assert!(parse_message(r#"["acct","q"]"#).is_err());
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - [`key_value`]: the seam over an in-memory map, as a JS storage adapter holds it;
 //! - [`sql`]: a queue's messages as rows of a SQL table (the edge's), the engine's
 //!   `MessageTable` over a synchronous executor;
+//! - [`known_answer`]: a fixed run of the engine and the log's encodings with known answers, for
+//!   a host whose wasm engine may run it wrong (`selfCheck()`);
 //! - [`contract`]: the suite every backend runs (natively on [`key_value`], in Chromium on
 //!   IndexedDB, in Node on the journal).
 //!
@@ -23,6 +25,7 @@ pub mod contract;
 pub mod document;
 pub mod group;
 pub mod key_value;
+pub mod known_answer;
 pub mod layout;
 #[cfg(test)]
 mod simulated_idb;

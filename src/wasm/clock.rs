@@ -8,7 +8,7 @@
 use crate::engine::ClockChange;
 use crate::engine::{Clock, ClockAdjustment, Timestamp};
 #[cfg(feature = "server-clock")]
-use crate::rest::dev_clock::ClockReading;
+use crate::rest::dev::clock::ClockReading;
 use std::cell::Cell;
 use wasm_bindgen::JsCast;
 

@@ -12,7 +12,8 @@ use super::instance::Instance;
 use super::serve::serve;
 use crate::http1::{self, Config, Decoder, Framing, Item};
 use crate::rest::auth::redact::Redactor;
-use crate::rest::dev_paths;
+use crate::rest::dev;
+use crate::rest::faults::{Delivery, DropMode};
 use crate::rest::{ClientAddress, ErrorCode, Listening, SecureTransport};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -68,6 +69,8 @@ struct Inner {
     closing: Cell<bool>,
     /// The last answer is an event stream's head: the host writes the rest.
     streaming: Cell<bool>,
+    /// A fault rule's `drop: "reset"`: reset the connection once the bytes before are written.
+    reset: Cell<bool>,
     log: LogLevel,
     entries: RefCell<Vec<LogEntry>>,
     /// The peer's address, attached to every request (SAS `sip` checks).
@@ -158,6 +161,7 @@ impl Connection {
                 out: RefCell::new(Vec::new()),
                 closing: Cell::new(false),
                 streaming: Cell::new(false),
+                reset: Cell::new(false),
                 log,
                 entries: RefCell::new(Vec::new()),
                 peer: peer.and_then(|p| p.parse().ok()),
@@ -178,6 +182,10 @@ impl Connection {
     #[wasm_bindgen(unchecked_return_type = "number | Promise<number>")]
     pub fn feed(&self, chunk: &[u8]) -> JsValue {
         let inner = &self.inner;
+        if inner.closing.get() {
+            // The last answer is out (or a fault cut it off): nothing more is read.
+            return JsValue::from(0);
+        }
         {
             let mut waiting = inner.waiting.borrow_mut();
             inner.decoder.borrow_mut().feed(chunk, &mut waiting);
@@ -243,11 +251,19 @@ impl Connection {
     }
 
     /// Whether the bytes returned so far end with the head of `GET /_azqueue/events` (the
-    /// service's change events, `rest::dev_paths`): keep the socket open and write the events
+    /// service's change events, `rest::dev`): keep the socket open and write the events
     /// to it, until the client closes it. Nothing more is read from it.
     #[wasm_bindgen(getter)]
     pub fn streaming(&self) -> bool {
         self.inner.streaming.get()
+    }
+
+    /// Whether a fault rule (`drop: "reset"`, docs/faults.md) asks for the connection to be
+    /// reset, with no answer, once the bytes returned so far are written
+    /// (`socket.resetAndDestroy()`). `closing` is true then too.
+    #[wasm_bindgen(getter)]
+    pub fn reset(&self) -> bool {
+        self.inner.reset.get()
     }
 
     /// The requests answered since the last call, oldest first, as `{ method, url, status,
@@ -392,12 +408,26 @@ impl Inner {
             reply.framing.keep_alive = false;
             self.streaming.set(true);
         }
-        http1::encode(
-            &mut self.out.borrow_mut(),
-            &response,
-            reply.framing,
-            wall_clock,
-        );
+        match response.extensions().get::<Delivery>().and_then(|d| d.drop) {
+            None => http1::encode(
+                &mut self.out.borrow_mut(),
+                &response,
+                reply.framing,
+                wall_clock,
+            ),
+            // A fault rule cuts this answer off (rest::faults): nothing is written after it.
+            Some(cut) => {
+                if cut == DropMode::Partial {
+                    let mut whole = Vec::new();
+                    http1::encode(&mut whole, &response, reply.framing, wall_clock);
+                    let kept = partial_length(&whole);
+                    self.out.borrow_mut().extend_from_slice(&whole[..kept]);
+                } else {
+                    self.reset.set(true);
+                }
+                reply.framing.keep_alive = false;
+            }
+        }
         if !reply.framing.keep_alive {
             // The decoder has stopped; nothing after this answer is read or answered.
             self.closing.set(true);
@@ -448,11 +478,21 @@ fn logged_headers(blank: &Redactor, headers: &http::HeaderMap) -> Vec<(String, S
         .collect()
 }
 
+/// How much of an encoded answer a `drop: "partial"` sends: the status line, the headers and
+/// half the body.
+fn partial_length(encoded: &[u8]) -> usize {
+    let head = encoded
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(encoded.len(), |at| at + 4);
+    head + (encoded.len() - head) / 2
+}
+
 /// Whether `response` is the head of the development paths' event stream.
 fn is_event_stream(response: &http::Response<Vec<u8>>) -> bool {
     response.status() == http::StatusCode::OK
         && response
             .headers()
             .get(http::header::CONTENT_TYPE)
-            .is_some_and(|v| v == dev_paths::EVENT_STREAM)
+            .is_some_and(|v| v == dev::EVENT_STREAM)
 }

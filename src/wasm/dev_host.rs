@@ -1,4 +1,4 @@
-//! The development paths this side answers (`rest::dev_host`): the ones that need the store
+//! The development paths this side answers (`rest::dev::host`): the ones that need the store
 //! (export, import and reset the whole state; its counters) or the queues' clock. The router
 //! routed and admitted them; this does the work and says how it went.
 
@@ -6,7 +6,7 @@ use super::instance::Instance;
 use super::store;
 use super::thrown;
 use crate::engine::Snapshot;
-use crate::rest::dev_host::{HostDone, HostWork, StoreInfo};
+use crate::rest::dev::{HostDone, HostWork, StoreInfo};
 use crate::store::document::from_document;
 use wasm_bindgen::JsValue;
 

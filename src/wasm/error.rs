@@ -15,7 +15,16 @@ const NAME: &str = "QueueError";
 /// Builds `Error { name: "QueueError", message, code, statusCode, details? }`, the code and its
 /// status from the one table.
 pub(crate) fn js_error(code: ErrorCode, message: &str, details: &[(&str, String)]) -> JsValue {
-    let (status, code) = (code.status(), code.as_str());
+    thrown(code.status(), code.as_str(), message, details)
+}
+
+/// [`js_error`] with any status and code: a fault rule's, which need not be in the table.
+pub(crate) fn thrown(
+    status: u16,
+    code: &str,
+    message: &str,
+    details: &[(&str, String)],
+) -> JsValue {
     let err = js_sys::Error::new(message);
     err.set_name(NAME);
     let target: &JsValue = err.as_ref();

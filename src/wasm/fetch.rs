@@ -93,10 +93,14 @@ pub(crate) fn plain_error(
     code: ErrorCode,
     message: &'static str,
 ) -> http::Response<Vec<u8>> {
+    rendered_alone(status, &RestError::new(code).worded(message))
+}
+
+/// `error` rendered with a request id and time of its own, answered with `status`.
+pub(crate) fn rendered_alone(status: u16, error: &RestError) -> http::Response<Vec<u8>> {
     let now = Timestamp::from_millis(js_sys::Date::now().max(0.0) as u64);
     let request_id = MessageId::generate(&mut OsEntropy).to_string();
-    let error = RestError::new(code).worded(message);
-    let mut response = render_error(&error, &request_id, now, true);
+    let mut response = render_error(error, &request_id, now, true);
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_REQUEST);
     let headers = response.headers_mut();

@@ -73,5 +73,15 @@ fn message(m: MessageInspection) -> JsValue {
         .set("nextVisibleOn", date(m.next_visible_on()))
         .set("dequeueCount", m.dequeue_count())
         .set("popReceipt", m.pop_receipt().to_base64())
+        .set_opt(
+            "origin",
+            m.origin().map(|o| {
+                JsObject::new()
+                    .set("queue", o.queue.as_str())
+                    .set("messageId", o.id.to_string())
+                    .set("dequeueCount", o.dequeue_count)
+                    .build()
+            }),
+        )
         .build()
 }

@@ -5,10 +5,16 @@
 use super::clock::{JsClock, ServiceClock};
 use super::error::coded;
 use super::events;
+use super::faulted::{Ask, settle};
 use super::sql_host::SqlHost;
 use super::store::{ServiceStore, store_error_to_js};
 use crate::engine::{Change, Clock, Emulator, Event, Snapshot, Timestamp};
-use crate::rest::{Clocks, ErrorCode, Service};
+#[cfg(feature = "faults")]
+use crate::rest::faults::Faults;
+#[cfg(feature = "faults")]
+use crate::rest::faults::{Delivery, FaultRequest};
+use crate::rest::faults::{Fault, Injected};
+use crate::rest::{Clocks, ErrorCode, Route, Service};
 use crate::store::document;
 use crate::store::layout::Pending;
 use std::cell::{Cell, RefCell};
@@ -22,8 +28,13 @@ type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
 #[cfg(feature = "sql-host")]
 const ROLLED_BACK: &str = "a statement failed, so none of the request's writes stand";
 
-/// A REST answer, with the changes to commit and the events to deliver after.
-type Handled = (http::Response<Vec<u8>>, Vec<Change>, Vec<Event>);
+/// A REST answer, with the changes to commit and the events and faults to deliver after.
+type Handled = (
+    http::Response<Vec<u8>>,
+    Vec<Change>,
+    Vec<Event>,
+    Vec<Injected>,
+);
 
 /// One service instance as JS sees it.
 #[derive(Debug)]
@@ -108,6 +119,14 @@ impl Instance {
         Ok(f(&service))
     }
 
+    /// A change to the fault rules (`service.faults`), which are no queue state: nothing to
+    /// commit.
+    #[cfg(feature = "faults")]
+    pub(crate) fn faults<T>(&self, f: impl FnOnce(&mut Faults) -> T) -> Result<T, JsValue> {
+        let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+        Ok(f(service.faults_mut()))
+    }
+
     /// A read of queues and messages. Once the store has failed, the engine may hold changes
     /// that were never saved, so these reads fail as every operation does (`InternalError`)
     /// rather than show state that a reopen would not find.
@@ -118,14 +137,75 @@ impl Instance {
         self.read(f)
     }
 
-    /// Runs one engine operation for the JS API, then commits whatever it changed (even when it
-    /// failed: expired messages purged on the way are changes too) and tells subscribers.
-    /// Resolves only after the commit: durable before visible.
+    /// Runs one engine operation for the JS API, `ask` naming it for the fault rules, then
+    /// commits whatever it changed (even when it failed: expired messages purged on the way are
+    /// changes too) and tells subscribers. Resolves only after the commit: durable before
+    /// visible. A fault decided for it answers as `faulted::settle` says.
     pub(crate) async fn run<T>(
+        &self,
+        ask: Ask<'_>,
+        op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
+    ) -> Result<T, JsValue> {
+        let fault = self.decide(&ask)?;
+        if fault.is_none() {
+            return self.commit_applied(self.apply(op)?).await;
+        }
+        // Faulted (rare): the operation's value waits here, while one function for every
+        // operation commits, delivers and decides the outcome, not one copy per call site.
+        let mut value = None;
+        let ran = match &fault {
+            Some((fault, _)) if !fault.applies() => None,
+            _ => Some(self.apply(op).map(|(result, batch, events)| {
+                let result = result.map(|v| value = Some(v)).map(|()| JsValue::UNDEFINED);
+                (result, batch, events)
+            })),
+        };
+        self.finish_faulted(fault, ran).await?;
+        value.ok_or_else(busy)
+    }
+
+    /// [`Instance::run`] for the service's own work (options at open, housekeeping, an
+    /// import), which no fault rule is about.
+    pub(crate) async fn run_internal<T>(
         &self,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
     ) -> Result<T, JsValue> {
-        let (result, batch, events) = self.apply(op)?;
+        self.commit_applied(self.apply(op)?).await
+    }
+
+    /// The Promise of a faulted JS method (see [`Instance::finish_faulted`]).
+    fn faulted_promise(
+        self: &Rc<Self>,
+        fault: Option<(Fault, Vec<Injected>)>,
+        applied: Option<Result<Applied<JsValue>, JsValue>>,
+    ) -> js_sys::Promise {
+        let instance = Rc::clone(self);
+        wasm_bindgen_futures::future_to_promise(async move {
+            instance.finish_faulted(fault, applied).await
+        })
+    }
+
+    /// A faulted JS method's end: its operation's changes (when the fault let it run)
+    /// committed and its events delivered, then the fault's event, then `faulted::settle`'s
+    /// outcome.
+    async fn finish_faulted(
+        &self,
+        fault: Option<(Fault, Vec<Injected>)>,
+        applied: Option<Result<Applied<JsValue>, JsValue>>,
+    ) -> Result<JsValue, JsValue> {
+        let Some((fault, injected)) = fault else {
+            return Err(busy());
+        };
+        let ran = match applied {
+            None => None,
+            Some(applied) => Some(self.commit_applied(applied?).await),
+        };
+        self.deliver_faults(&injected);
+        settle(fault, ran).await
+    }
+
+    /// Commits an applied operation's changes, then delivers its events: its result after.
+    async fn commit_applied<T>(&self, (result, batch, events): Applied<T>) -> Result<T, JsValue> {
         self.store
             .commit(batch)
             .await
@@ -133,6 +213,32 @@ impl Instance {
         self.deliver_events(events);
         super::headroom::keep_ahead();
         result
+    }
+
+    /// The fault rules' decision for a JS method (`None` for almost every call: one comparison
+    /// when no rule is set), with the fault to deliver as an event once the operation's own
+    /// changes are (as a REST request's are).
+    #[cfg(feature = "faults")]
+    fn decide(&self, ask: &Ask) -> Result<Option<(Fault, Vec<Injected>)>, JsValue> {
+        let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
+        let request = FaultRequest {
+            account: &self.account,
+            queue: ask.queue,
+            operation: ask.operation,
+            messages: ask.messages,
+        };
+        // The clock is a call into JavaScript, costlier than deciding on rules that match
+        // nothing: it is read only when the decision needs it.
+        let Some(fault) = service.faults_mut().decide_reading(|| self.now(), &request) else {
+            return Ok(None);
+        };
+        Ok(Some((fault, service.faults_mut().take_injected())))
+    }
+
+    /// Without the `faults` feature (pkg/web), no method is ever faulted.
+    #[cfg(not(feature = "faults"))]
+    fn decide(&self, _: &Ask) -> Result<Option<(Fault, Vec<Injected>)>, JsValue> {
+        Ok(None)
     }
 
     /// The synchronous half of an operation: the engine op under a short borrow, with the
@@ -171,9 +277,15 @@ impl Instance {
     /// no waker, no extra microtask hops. Otherwise it settles after the commit, as `run` does.
     pub(crate) fn run_promise(
         self: &Rc<Self>,
+        ask: Ask<'_>,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<JsValue, JsValue>,
     ) -> js_sys::Promise {
-        self.run_promise_as(op, |value| js_sys::Promise::resolve(&value), |value| value)
+        self.run_promise_as(
+            ask,
+            op,
+            |value| js_sys::Promise::resolve(&value),
+            |value| value,
+        )
     }
 
     /// [`Instance::run_promise`] for an operation whose answer becomes JS only after the
@@ -181,10 +293,24 @@ impl Instance {
     /// can), `later` the value a Promise settles with after the commit.
     pub(crate) fn run_promise_as<T: 'static>(
         self: &Rc<Self>,
+        ask: Ask<'_>,
         op: impl FnOnce(&mut Emulator, Timestamp, &str) -> Result<T, JsValue>,
         settled: impl FnOnce(T) -> js_sys::Promise,
         later: impl FnOnce(T) -> JsValue + 'static,
     ) -> js_sys::Promise {
+        let fault = match self.decide(&ask) {
+            Ok(fault) => fault,
+            Err(e) => return js_sys::Promise::reject(&e),
+        };
+        if let Some((faulted, _)) = &fault {
+            // Applied now, under this call's borrow, its value made JS at once; committed and
+            // answered in one task shared by every operation.
+            let applied = faulted.applies().then(|| {
+                self.apply(op)
+                    .map(|(result, batch, events)| (result.map(later), batch, events))
+            });
+            return self.faulted_promise(fault, applied);
+        }
         let (result, batch, events) = match self.apply(op) {
             Ok(applied) => applied,
             Err(e) => return js_sys::Promise::reject(&e),
@@ -219,25 +345,26 @@ impl Instance {
         }
     }
 
-    /// The one REST path, whatever the request's JS shape (Fetch, raw, a socket): handle under
-    /// a short borrow, commit, then tell subscribers. A failed commit answers
-    /// `500 InternalError`.
+    /// The one REST path, whatever the request's JS shape (Fetch, raw, a socket): answer `req`,
+    /// read as `route` (`serve.rs`), under a short borrow, commit, then tell subscribers. A
+    /// failed commit answers `500 InternalError`.
     pub(crate) async fn serve_rest(
         self: &Rc<Self>,
         req: &http::Request<Vec<u8>>,
+        route: Route,
     ) -> Result<http::Response<Vec<u8>>, JsValue> {
         let clocks = Clocks {
             queue: self.now(),
             wall: JsClock.now(),
         };
-        let (response, batch, events) = match &self.sql {
-            None => self.handle(clocks, req)?,
+        let (response, batch, events, injected) = match &self.sql {
+            None => self.handle(clocks, req, route)?,
             // Never made without the feature (`open` refuses the option); nor is this path
             // linked into the web build then.
             #[cfg(not(feature = "sql-host"))]
-            Some(_) => self.handle(clocks, req)?,
+            Some(_) => self.handle(clocks, req, route)?,
             #[cfg(feature = "sql-host")]
-            Some(host) => match self.handle_with_sql(host, clocks, req) {
+            Some(host) => match self.handle_with_sql(host, clocks, req, route) {
                 Ok(handled) => handled,
                 Err(e) => {
                     let why = super::thrown::message_of(&e);
@@ -254,16 +381,35 @@ impl Instance {
             return Ok(super::fetch::internal_error());
         }
         self.deliver_events(events);
+        self.deliver_faults(&injected);
         super::headroom::keep_ahead();
+        #[cfg(feature = "faults")]
+        if let Some(delivery) = response.extensions().get::<Delivery>() {
+            super::faulted::sleep(delivery.delay_ms).await;
+        }
         Ok(response)
     }
 
-    /// The REST service's answer to `req`, under a short borrow.
-    fn handle(&self, clocks: Clocks, req: &http::Request<Vec<u8>>) -> Result<Handled, JsValue> {
+    /// The REST service's answer to `req`, read as `route`, under a short borrow.
+    fn handle(
+        &self,
+        clocks: Clocks,
+        req: &http::Request<Vec<u8>>,
+        route: Route,
+    ) -> Result<Handled, JsValue> {
         let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
-        let response = service.handle_at(clocks, req);
+        let response = service.answer(clocks, req, route);
+        #[cfg(feature = "faults")]
+        let injected = service.faults_mut().take_injected();
+        #[cfg(not(feature = "faults"))]
+        let injected = Vec::new();
         let emulator = service.emulator_mut();
-        Ok((response, emulator.take_changes(), emulator.take_events()))
+        Ok((
+            response,
+            emulator.take_changes(),
+            emulator.take_events(),
+            injected,
+        ))
     }
 
     /// [`Instance::handle`] with the host's SQL: a Put Message that writes one row
@@ -276,19 +422,21 @@ impl Instance {
         host: &SqlHost,
         clocks: Clocks,
         req: &http::Request<Vec<u8>>,
+        route: Route,
     ) -> Result<Handled, JsValue> {
         let one_row = self
             .service
             .try_borrow()
-            .is_ok_and(|service| service.puts_one_row(clocks, req));
+            .is_ok_and(|service| service.puts_one_row(clocks, &route));
         if !one_row {
-            let (handled, rolled_back) = self.in_transaction(host, || self.handle(clocks, req))?;
+            let (handled, rolled_back) =
+                self.in_transaction(host, || self.handle(clocks, req, route))?;
             if rolled_back {
                 return Err(js_sys::Error::new(ROLLED_BACK).into());
             }
             return handled;
         }
-        let handled = host.sql.writing_once(|| self.handle(clocks, req))?;
+        let handled = host.sql.writing_once(|| self.handle(clocks, req, route))?;
         if self.note_sql_failure() {
             return Err(js_sys::Error::new("the request's one statement failed").into());
         }
@@ -354,7 +502,7 @@ impl Instance {
     /// one transaction. Resolves when the new state is durable, in either durability mode.
     pub(crate) async fn replace_state(&self, snapshot: Snapshot) -> Result<(), JsValue> {
         let replacement = vec![Pending::Replace(snapshot.clone())];
-        self.run(|emu, _, _| {
+        self.run_internal(|emu, _, _| {
             // Enqueued while the engine is held, so no other operation can slip in between the
             // new state and its commit.
             self.store
@@ -419,6 +567,15 @@ impl Instance {
             return;
         }
         let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
+        self.notify(&values);
+    }
+
+    /// Hands each injected fault to every listener as a `fault` event.
+    fn deliver_faults(&self, injected: &[Injected]) {
+        if !cfg!(feature = "faults") || injected.is_empty() {
+            return;
+        }
+        let values: Vec<JsValue> = injected.iter().map(events::fault_to_js).collect();
         self.notify(&values);
     }
 

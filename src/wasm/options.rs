@@ -20,6 +20,7 @@ use crate::engine::{
     TimeToLive, VisibilityTimeout, cors_rules, signed_identifiers as engine_signed_identifiers,
 };
 use crate::engine::{Entropy, OsEntropy, SeededEntropy};
+use crate::rest::faults::Faults;
 use crate::rest::xml::signed_identifiers as xml;
 use crate::rest::{AccountConfig, OAuth, RestError, ServiceConfig};
 use base64::Engine as _;
@@ -477,6 +478,8 @@ pub(crate) struct OpenOptions {
     pub(crate) clock: AnyClock,
     pub(crate) entropy: Box<dyn Entropy>,
     pub(crate) cors: Option<Vec<CorsRule>>,
+    /// The fault rules and limits it starts with (`faults`, docs/faults.md).
+    pub(crate) faults: Faults,
 }
 
 impl OpenOptions {
@@ -542,6 +545,7 @@ impl OpenOptions {
             None => Box::new(OsEntropy),
         };
         let cors = cors_option(&get("cors"))?;
+        let faults = super::faulted::from_option(&get("faults"))?;
         Ok(OpenOptions {
             sql,
             config,
@@ -549,12 +553,13 @@ impl OpenOptions {
             clock,
             entropy,
             cors,
+            faults,
         })
     }
 }
 
 /// The `devOrigins` option: the web origins (e.g. `"http://127.0.0.1:8080"`) whose pages may
-/// read and steer the development paths (`rest::dev_cors`); none when absent. The `inspector`
+/// read and steer the development paths (`rest::dev::cors`); none when absent. The `inspector`
 /// feature's (pkg/node): other builds opt in to no origin, whatever they are given.
 #[cfg(feature = "inspector")]
 fn dev_origins(value: &JsValue) -> Result<Vec<String>, JsValue> {
@@ -569,7 +574,7 @@ fn dev_origins(value: &JsValue) -> Result<Vec<String>, JsValue> {
             let text = o
                 .as_string()
                 .ok_or_else(|| invalid_input("devOrigins must be an array of origins"))?;
-            crate::rest::dev_cors::parse_origin(&text)
+            crate::rest::dev::parse_origin(&text)
                 .map_err(|e| invalid_input(format!("devOrigins: {e}")))
         })
         .collect()

@@ -4,6 +4,7 @@
 //! change is durable in the service's store.
 
 use super::error::{coded, invalid_param};
+use super::faulted::Ask;
 use super::instance::Instance;
 use super::options::{
     self, CreateQueueOptions, PeekMessagesOptions, ReceiveMessagesOptions, SendMessageOptions,
@@ -15,7 +16,7 @@ use super::types::{
     JsSendMessageOptions, JsSignedIdentifiers,
 };
 use crate::engine::{MessageId, MessageText, PopReceipt, QueueName};
-use crate::rest::{ErrorCode, RestError};
+use crate::rest::{ErrorCode, Operation, RestError};
 use js_sys::Promise;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -106,11 +107,14 @@ impl Queue {
         let metadata = options::metadata(opts.metadata)?;
         let name = &self.name;
         self.instance
-            .run(|emu, now, account| {
-                Ok(results::created(
-                    emu.create_queue(now, account, name, metadata)?,
-                ))
-            })
+            .run(
+                Ask::queue(Operation::CreateQueue, name.as_str()),
+                |emu, now, account| {
+                    Ok(results::created(
+                        emu.create_queue(now, account, name, metadata)?,
+                    ))
+                },
+            )
             .await
     }
 
@@ -121,7 +125,10 @@ impl Queue {
     pub async fn delete(&self) -> Result<(), JsValue> {
         let name = &self.name;
         self.instance
-            .run(|emu, now, account| Ok(emu.delete_queue(now, account, name)?))
+            .run(
+                Ask::queue(Operation::DeleteQueue, name.as_str()),
+                |emu, now, account| Ok(emu.delete_queue(now, account, name)?),
+            )
             .await
     }
 
@@ -130,11 +137,14 @@ impl Queue {
     pub async fn get_properties(&self) -> Result<JsValue, JsValue> {
         let name = &self.name;
         self.instance
-            .run(|emu, now, account| {
-                Ok(results::queue_properties(
-                    &emu.queue_properties(now, account, name)?,
-                ))
-            })
+            .run(
+                Ask::queue(Operation::GetQueueMetadata, name.as_str()),
+                |emu, now, account| {
+                    Ok(results::queue_properties(
+                        &emu.queue_properties(now, account, name)?,
+                    ))
+                },
+            )
             .await
     }
 
@@ -148,7 +158,10 @@ impl Queue {
         let metadata = options::metadata(pairs)?;
         let name = &self.name;
         self.instance
-            .run(|emu, _, account| Ok(emu.set_queue_metadata(account, name, metadata)?))
+            .run(
+                Ask::queue(Operation::SetQueueMetadata, name.as_str()),
+                |emu, _, account| Ok(emu.set_queue_metadata(account, name, metadata)?),
+            )
             .await
     }
 
@@ -157,7 +170,10 @@ impl Queue {
     pub async fn get_access_policy(&self) -> Result<JsValue, JsValue> {
         let name = &self.name;
         self.instance
-            .run(|emu, _, account| Ok(results::access_policy(&emu.queue_acl(account, name)?)))
+            .run(
+                Ask::queue(Operation::GetQueueAcl, name.as_str()),
+                |emu, _, account| Ok(results::access_policy(&emu.queue_acl(account, name)?)),
+            )
             .await
     }
 
@@ -167,7 +183,10 @@ impl Queue {
         let acl = options::signed_identifiers(&acl.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
         let name = &self.name;
         self.instance
-            .run(|emu, _, account| Ok(emu.set_queue_acl(account, name, acl)?))
+            .run(
+                Ask::queue(Operation::SetQueueAcl, name.as_str()),
+                |emu, _, account| Ok(emu.set_queue_acl(account, name, acl)?),
+            )
             .await
     }
 
@@ -201,6 +220,7 @@ impl Queue {
         };
         let name = &self.name;
         self.instance.run_promise_as(
+            Ask::queue(Operation::PutMessage, name.as_str()),
             |emu, now, account| Ok(emu.put_message(now, account, name, text, visibility, ttl)?),
             |m| results::sent_settled(&m),
             // After a durable commit the settled Promise is adopted by the one returned here.
@@ -222,7 +242,8 @@ impl Queue {
                 Err(e) => return Promise::reject(&e),
             };
         let name = &self.name;
-        self.instance.run_promise(|emu, now, account| {
+        let ask = Ask::messages(Operation::GetMessages, name.as_str(), count.get() as u32);
+        self.instance.run_promise(ask, |emu, now, account| {
             Ok(results::received(
                 &emu.get_messages(now, account, name, count, visibility)?,
             ))
@@ -237,7 +258,8 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.instance.run_promise(|emu, now, account| {
+        let ask = Ask::messages(Operation::PeekMessages, name.as_str(), count.get() as u32);
+        self.instance.run_promise(ask, |emu, now, account| {
             Ok(results::peeked(
                 &emu.peek_messages(now, account, name, count)?,
             ))
@@ -273,7 +295,8 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.instance.run_promise(|emu, now, account| {
+        let ask = Ask::queue(Operation::UpdateMessage, name.as_str());
+        self.instance.run_promise(ask, |emu, now, account| {
             Ok(results::updated(&emu.update_message(
                 now, account, name, &id, &receipt, text, visibility,
             )?))
@@ -297,7 +320,8 @@ impl Queue {
             Err(e) => return Promise::reject(&e),
         };
         let name = &self.name;
-        self.instance.run_promise(|emu, now, account| {
+        let ask = Ask::queue(Operation::DeleteMessage, name.as_str());
+        self.instance.run_promise(ask, |emu, now, account| {
             emu.delete_message(now, account, name, &id, &receipt)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -308,7 +332,10 @@ impl Queue {
     pub async fn clear_messages(&self) -> Result<(), JsValue> {
         let name = &self.name;
         self.instance
-            .run(|emu, now, account| Ok(emu.clear_messages(now, account, name)?))
+            .run(
+                Ask::queue(Operation::ClearMessages, name.as_str()),
+                |emu, now, account| Ok(emu.clear_messages(now, account, name)?),
+            )
             .await
     }
 }

@@ -92,7 +92,7 @@ pub(crate) fn handle(
         Err(bad) => return from_http(bad).into(),
     };
     // A host serving these requests from its own socket names it, so the development paths
-    // answer only to that address (DNS rebinding, `rest::dev_guard`).
+    // answer only to that address (DNS rebinding, `rest::dev::guard`).
     if let Some(listening) = listening {
         request
             .extensions_mut()
@@ -175,7 +175,7 @@ fn to_http(
 }
 
 /// The REST layer's response as plain values. Statuses that may not carry a body get none.
-fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
+pub(super) fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     let status = response.status().as_u16();
     let status_text = crate::extensions::reason_of(&response);
     let mut headers = String::with_capacity(64 * response.headers().len());

@@ -1,12 +1,14 @@
 //! One HTTP request, whatever shape the host hands it over in (a Fetch `Request`, `handleRaw`'s
-//! plain values, a `Connection`'s decoded bytes): the REST service, which also answers the
-//! development paths under `/_azqueue/` (`rest::dev_paths`, their one router), except the few
-//! that need what only this side holds (the store, the clock: `dev_host.rs`).
+//! plain values, a `Connection`'s decoded bytes): read once into a `rest::Route`, then
+//! answered by the REST service, which also answers the development paths under `/_azqueue/`
+//! (`rest::dev`), except the few that need what only this side holds (the store, the clock:
+//! `dev_host.rs`).
 
 use super::dev_host;
 use super::fetch;
 use super::instance::Instance;
-use crate::rest::dev_paths;
+use crate::rest::Route;
+use crate::rest::dev::{self, DevPath};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -16,12 +18,13 @@ pub(crate) async fn serve(
     instance: &Rc<Instance>,
     req: &http::Request<Vec<u8>>,
 ) -> Result<http::Response<Vec<u8>>, JsValue> {
-    let work = instance.read(|s| dev_paths::host_work(s.config(), s.emulator(), req))?;
-    let Some(work) = work else {
-        return instance.serve_rest(req).await;
-    };
-    let done = dev_host::answer(instance, work, req.body()).await;
-    instance.read(|s| dev_paths::host_answer(s.config(), req, done))
+    match instance.read(|s| s.route(req))? {
+        Route::Dev(Ok(DevPath::Host(work))) => {
+            let done = dev_host::answer(instance, work, req.body()).await;
+            instance.read(|s| dev::host_answer(s.config(), req, done))
+        }
+        route => instance.serve_rest(req, route).await,
+    }
 }
 
 /// The fetch handler's body: a Fetch `Request` in, a Fetch `Response` out. Whatever else the

@@ -6,6 +6,9 @@ use super::clock::ServiceClock;
 #[cfg(feature = "socket")]
 use super::connection::Connection;
 use super::error::invalid_input;
+use super::faulted::Ask;
+#[cfg(feature = "faults")]
+use super::faults::FaultRules;
 use super::inspect;
 use super::instance::Instance;
 use super::js_object::{JsObject, date};
@@ -21,7 +24,7 @@ use super::types::{
     JsQueueServiceProperties,
 };
 use crate::engine::{Emulator, Entropy, QueueName, ServicePropertiesUpdate, Snapshot, Timestamp};
-use crate::rest::Service;
+use crate::rest::{Operation, Service};
 use crate::store::document;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -93,6 +96,7 @@ impl QueueService {
             clock,
             entropy,
             cors,
+            faults,
         } = OpenOptions::read(&options)?;
         let clock = Rc::new(ServiceClock::new(clock));
         store.set_clock(clock.clone());
@@ -114,7 +118,7 @@ impl QueueService {
         emulator.record_changes(store.backend().is_some());
         let names: Vec<String> = config.accounts.iter().map(|a| a.name.clone()).collect();
         let instance = Rc::new(Instance::new(
-            Service::new(config, emulator),
+            Service::new(config, emulator).with_faults(faults),
             clock,
             store,
             account,
@@ -122,7 +126,7 @@ impl QueueService {
         ));
         if let Some(rules) = cors {
             instance
-                .run(|emu, _, _| {
+                .run_internal(|emu, _, _| {
                     for name in &names {
                         emu.set_service_properties(
                             name,
@@ -157,7 +161,7 @@ impl QueueService {
     pub async fn purge_expired(&self, queue: String, limit: u32) -> Result<u32, JsValue> {
         let name = queue_name(&queue)?;
         self.instance
-            .run(|emu, now, account| {
+            .run_internal(|emu, now, account| {
                 let purged = emu.purge_expired(now, account, &name, limit as usize)?;
                 Ok(purged as u32)
             })
@@ -233,11 +237,23 @@ impl QueueService {
         let input: ServicePropertiesInput = options::bag(&properties, "setProperties")?;
         let update = input.parse()?;
         self.instance
-            .run(|emu, _, account| {
-                emu.set_service_properties(account, update);
-                Ok(())
-            })
+            .run(
+                Ask::service(Operation::SetServiceProperties),
+                |emu, _, account| {
+                    emu.set_service_properties(account, update);
+                    Ok(())
+                },
+            )
             .await
+    }
+
+    /// The fault rules and limits this service answers by (docs/faults.md): the same JSON as
+    /// `/_azqueue/faults`, for the `Queue` methods, `httpClient()` and the fetch handler alike.
+    /// The `faults` feature's (pkg/node, pkg/edge).
+    #[cfg(feature = "faults")]
+    #[wasm_bindgen(getter)]
+    pub fn faults(&self) -> FaultRules {
+        FaultRules::new(self.instance.clone())
     }
 
     /// A handle on one queue; nothing is created or checked until you call a method.
@@ -496,7 +512,7 @@ impl QueueService {
 
     /// A new HTTP/1.1 connection to this service's REST API. `host` (`host:port`) is where
     /// requests without a `Host` header are addressed: the server's own address, the only one its
-    /// development paths answer to (DNS rebinding, `rest::dev_guard`). `log` is 0
+    /// development paths answer to (DNS rebinding, `rest::dev::guard`). `log` is 0
     /// (nothing recorded), 1 (method, URL, status, error code per request, from
     /// [`Connection::take_log`]) or 2 (also the request headers). `peer` is the client's
     /// address (Node's `socket.remoteAddress`): a SAS limited to addresses (`sip`) is checked

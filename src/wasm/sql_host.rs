@@ -233,8 +233,8 @@ pub fn import_legacy_messages(exec: Function, values: Vec<String>) -> Result<u32
 #[cfg(feature = "sql-host")]
 #[wasm_bindgen(js_name = dropQueueTable)]
 pub fn drop_queue_table(exec: Function, key: &str) -> Result<bool, JsValue> {
-    use crate::store::sql::SqlTables;
     use crate::store::layout::Key;
+    use crate::store::sql::SqlTables;
 
     let Ok(Key::Queue { account, queue }) = Key::from_path(key) else {
         return Ok(false);

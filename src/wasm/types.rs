@@ -47,6 +47,10 @@ export interface OpenOptions {
   emitBom?: boolean;
   /** Seed for message ids and pop receipts (reproducible runs). Default: crypto randomness. */
   seed?: number;
+  /** Fault rules and limits to start with (docs/faults.md): the body `POST /_azqueue/faults`
+   *  takes, as an object or JSON text. Its limits are the ones `faults.clear()` puts back.
+   *  The Node and edge builds' (pkg/node, pkg/edge): pkg/web refuses it. */
+  faults?: FaultRuleSet | string;
   /** Keep each queue's messages as rows of the host's SQL (a Durable Object's SQLite) rather
    *  than in memory; `store` then keeps queues and properties only. */
   sql?: SqlHost;
@@ -82,12 +86,60 @@ export type QueueEvent =
   | { type: "received"; at: Date; account: string; queue: string; messageId: string; dequeueCount: number; visibleAt: Date }
   | { type: "deleted" | "expired"; at: Date; account: string; queue: string; messageId: string }
   | { type: "cleared"; at: Date; account: string; queue: string; count: number }
-  | { type: "clock"; at: Date; offsetMs: number; paused: boolean };
+  | { type: "clock"; at: Date; offsetMs: number; paused: boolean }
+  | FaultEvent;
+
+/** A fault a rule or a limit injected (docs/faults.md); `at` is the queues' clock. `status`,
+ *  `code` and `message` are the error answered, absent when the operation's own answer was
+ *  delayed or cut off. */
+export interface FaultEvent {
+  type: "fault"; at: Date; account: string; queue?: string; operation: FaultOperation;
+  rule?: string; limit?: "queueMessagesPerSecond" | "accountRequestsPerSecond";
+  status?: number; code?: string; message?: string;
+  when: "before" | "after"; delayMs: number; drop?: "reset" | "partial";
+}
+
+/** A fault rule (docs/faults.md): which requests it takes, when it fires, what it does. */
+export interface FaultRule {
+  id?: string; account?: string; queue?: string; operation?: FaultOperation;
+  /** Chance each match past `skip` fires, 0 to 1 (kept to a millionth). Default 1. */
+  probability?: number;
+  /** Matches let through before it fires. Default 0. */
+  skip?: number;
+  /** Fires this many times, then retires. Default: never retires. */
+  times?: number;
+  /** The error answered: Azure's error XML with this status, code and message. */
+  status?: number; code?: string; message?: string;
+  /** "before": nothing changes; "after": the operation is applied and committed first. */
+  when?: "before" | "after";
+  /** The answer, error or not, comes this many (real) milliseconds later. */
+  delayMs?: number;
+  /** The Node server only: reset the connection, or send half the answer and close. */
+  drop?: "reset" | "partial";
+}
+/** Azure's scalability targets, enforced on the queues' clock; null lifts one. */
+export interface FaultLimits { queueMessagesPerSecond?: number | null; accountRequestsPerSecond?: number | null }
+/** What `POST /_azqueue/faults` and `service.faults.add()` take. */
+export interface FaultRuleSet { rules?: FaultRule[]; seed?: number; limits?: FaultLimits }
+/** A kept rule, every value in effect, with its counts. */
+export interface FaultRuleState extends FaultRule {
+  id: string; probability: number; skip: number; delayMs: number;
+  matched: number; injected: number; retired: boolean;
+}
+/** What `GET /_azqueue/faults` and `service.faults.get()` answer. */
+export interface FaultState {
+  rules: FaultRuleState[];
+  limits: { queueMessagesPerSecond: number | null; accountRequestsPerSecond: number | null };
+  throttled: { queueMessagesPerSecond: number; accountRequestsPerSecond: number };
+  seed: number;
+}
 
 /** A message as inspected (the same fields as `GET /_azqueue/inspect/<account>/<queue>`, with Dates). */
 export interface InspectedMessage {
   messageId: string; messageText: string; state: "visible" | "invisible" | "expired";
   insertedOn: Date; expiresOn: Date | null; nextVisibleOn: Date; dequeueCount: number; popReceipt: string;
+  /** A message the inspector moved to `<queue>-poison`: where it came from, and its DequeueCount there. */
+  origin?: { queue: string; messageId: string; dequeueCount: number };
 }
 export interface Inspection {
   now: Date; store: string; committedChanges: number;
@@ -101,6 +153,10 @@ export interface QueueError extends Error { name: "QueueError"; code: ErrorCode;
 /// `ErrorCode`: the union of the codes in the REST layer's one table, written from it.
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_CODES: &str = crate::rest::error::ERROR_CODE_TS;
+
+/// `FaultOperation`: the operations a fault rule names, written from their one table.
+#[wasm_bindgen(typescript_custom_section)]
+const FAULT_OPERATIONS: &str = crate::rest::faults::operation::OPERATION_TS;
 
 #[wasm_bindgen]
 extern "C" {
@@ -124,4 +180,6 @@ extern "C" {
     pub type JsQueueServiceProperties;
     #[wasm_bindgen(typescript_type = "(event: QueueEvent) => void")]
     pub type JsEventListener;
+    #[wasm_bindgen(typescript_type = "FaultRuleSet | string")]
+    pub type JsFaultRuleSet;
 }

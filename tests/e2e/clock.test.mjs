@@ -140,8 +140,15 @@ describe('the server clock', () => {
       const r = await moveClock(server.origin, body);
       assert.equal(r.status, 400, JSON.stringify(body));
       const { error } = await r.json();
-      assert.match(error, /advanceMs|setMs/, JSON.stringify(body));
+      assert.match(error, /advanceMs|setMs|paused/, JSON.stringify(body));
+      // Plain words: nothing of Rust's types or the JSON reader's line and column.
+      assert.doesNotMatch(error, /u64|line \d|column|invalid (type|value)/, error);
     }
+    const r = await moveClock(server.origin, { advanceMs: -5 });
+    assert.equal(
+      (await r.json()).error,
+      '`advanceMs` must be a whole number of milliseconds, 0 or more, not -5',
+    );
     assert.equal((await readClock(server.origin)).now, now);
     await move(server.origin, { paused: false, setMs: Date.now() });
   });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROOT } from './azqueue_server.mjs';
 
 /** @type {typeof import('../../pkg/node/azqueue.js')} */
-const { QueueService } = createRequire(import.meta.url)(
+const { QueueService, azureErrorClosing } = createRequire(import.meta.url)(
   path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );
 
@@ -165,7 +165,11 @@ test('the socket listener closes a connection that stays silent, and serves one 
   const net = await import('node:net');
   const { queueConnectionListener } = await import('../../hosts/node/queue-socket.mjs');
   const service = await QueueService.open({ store: 'memory', anonymous: true });
-  const listener = queueConnectionListener(service, { fallbackHost: '127.0.0.1', idleMs: 300 });
+  const listener = queueConnectionListener(service, {
+    fallbackHost: '127.0.0.1',
+    idleMs: 300,
+    busy: () => azureErrorClosing('ServerBusy'),
+  });
   const server = net.createServer(listener);
   await /** @type {Promise<void>} */ (
     new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))

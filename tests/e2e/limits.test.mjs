@@ -84,9 +84,18 @@ test('a connection past --maxConnections gets 503 ServerBusy; the open ones are 
   const b = await served();
   const c = await connect();
   await c.ended;
-  assert.match(c.text, /^HTTP\/1\.1 503 The server is busy\.\r\n/);
+  assert.match(
+    c.text,
+    /^HTTP\/1\.1 503 The server is currently unable to receive requests\. Please retry your request\.\r\n/,
+  );
   assert.match(c.text, /x-ms-error-code: ServerBusy/);
-  assert.match(c.text, /<Code>ServerBusy<\/Code>/);
+  // Rendered from the error table as every error is: a request id and time of its own.
+  assert.match(c.text, /\r\nx-ms-request-id: [0-9a-f-]{36}\r\n/);
+  assert.match(c.text, /\r\nconnection: close\r\n/);
+  assert.match(
+    c.text,
+    /<Error><Code>ServerBusy<\/Code><Message>The server is currently unable to receive requests\. Please retry your request\.\nRequestId:[0-9a-f-]{36}\nTime:[^<]+<\/Message><\/Error>$/,
+  );
   assert.equal(await ask(a), 200);
   // A closed connection frees its place.
   a.socket.destroy();

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The server clock from Python: the official SDK (azure-storage-queue) against `node
-www/server.mjs`, with time moved through POST /_azqueue/clock (urllib, the standard library)
+hosts/node/server.mjs`, with time moved through POST /_azqueue/clock (urllib, the standard library)
 instead of waited for. Nothing here sleeps. Exits non-zero on the first failure. Run in the
 project's .venv:
     .venv/bin/python tests/e2e/python_clock.py

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Smoke test with the official Python SDK (azure-storage-queue, its default API version).
 
-Starts `node www/server.mjs` on free ports, drives the main operations and error paths, stops
+Starts `node hosts/node/server.mjs` on free ports, drives the main operations and error paths, stops
 the server, then does the same round over HTTPS (a certificate made by
 tests/e2e/tls_certificate.mjs, trusted through `connection_verify`), and exits non-zero on the
 first failure. Run in the project's .venv:
@@ -55,7 +55,8 @@ NODE = shutil.which("node") or "node"
 
 def start_server(*extra):
     proc = subprocess.Popen(
-        [NODE, str(ROOT / "www" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent", *extra],
+        [NODE, str(ROOT / "hosts" / "node" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent",
+         *([] if "--location" in extra else ["--inMemoryPersistence"]), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

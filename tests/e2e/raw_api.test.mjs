@@ -131,3 +131,30 @@ test('what HTTP cannot represent is a 400 InvalidInput, never a throw', async ()
   );
   service.free();
 });
+
+test('inspect() gives a message the inspector moved to the poison queue its origin', async () => {
+  const service = await QueueService.open();
+  const q = await service.createQueue('work');
+  await q.sendMessage('failing');
+  const {
+    receivedMessageItems: [m],
+  } = await q.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 30 });
+  const moved = await answer(
+    service.handleRaw(
+      'POST',
+      `/_azqueue/inspect/devstoreaccount1/work/messages/${m.messageId}/poison`,
+      head('x-azqueue-dev', '1'),
+      EMPTY,
+    ),
+  );
+  assert.equal(moved.status, 200, moved.body);
+  const poison = service.inspect().accounts[0].queues.find((x) => x.name === 'work-poison');
+  assert.ok(poison, 'work-poison is listed');
+  assert.deepEqual(poison.messages[0].origin, {
+    queue: 'work',
+    messageId: m.messageId,
+    dequeueCount: 1,
+  });
+  assert.equal(poison.messages[0].dequeueCount, 0);
+  await service.close();
+});

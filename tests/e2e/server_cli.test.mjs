@@ -2,10 +2,50 @@
 // shutdown on signals, and the static files of www/.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { runServer, startServer } from './azqueue_server.mjs';
+import { runNode } from '../../scripts/lib/run-node.mjs';
+import { SERVER, runServer, startServer } from './azqueue_server.mjs';
+
+/**
+ * The server as a user's shell starts it: in `cwd`, with exactly `args` (no flags added), until
+ * its ready line; resolves { connectionString, out(), stop() }.
+ * @param {string} cwd
+ * @param {string[]} args
+ */
+function startIn(cwd, args) {
+  const child = spawn(process.execPath, [SERVER, '--queuePort', '0', ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return /** @type {Promise<{ connectionString: string, out: () => string, stop: () => Promise<number | null> }>} */ (
+    new Promise((resolve, reject) => {
+      const onData = (/** @type {Buffer} */ d) => {
+        out += d;
+        const m = /azqueue ready: .* connection "([^"]+)"/.exec(out);
+        if (!m) return;
+        resolve({
+          connectionString: m[1],
+          out: () => out,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`exited ${code} before ready:\n${out}`)));
+    })
+  );
+}
 
 describe('server command line', () => {
   test('an unknown flag is refused with usage and exit code 2', async () => {
@@ -107,6 +147,111 @@ describe('server command line', () => {
       assert.match(server.output(), /memory-only \(--location \/tmp\/azqueue-e2e is not used\)/);
     } finally {
       assert.equal(await server.stop(), 0);
+    }
+  });
+
+  test('every flag of azurite-queue 3.37 is accepted, and --help says which change nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-flags-'));
+    try {
+      // Azurite's own list (its queue QueueEnvironment at 3.37.0), all at once, in the
+      // spellings its CI users write (short forms and --flag=value included).
+      const server = await startIn(dir, [
+        '-l',
+        dir,
+        '-s',
+        '-L',
+        '--disableProductStyleUrl',
+        '--skipApiVersionCheck',
+        '--disableTelemetry',
+        '--extentMemoryLimit=50',
+        '-d',
+        path.join(dir, 'debug.log'),
+        '--queueHost',
+        '127.0.0.1',
+      ]);
+      assert.equal(await server.stop(), 0);
+      const help = await runServer(['--help']);
+      for (const flag of [
+        '--queueHost',
+        '--queuePort',
+        '-l, --location',
+        '-s, --silent',
+        '-L, --loose',
+        '--disableProductStyleUrl',
+        '--skipApiVersionCheck',
+        '--oauth',
+        '--cert',
+        '--key',
+        '--pwd',
+        '--inMemoryPersistence',
+        '--extentMemoryLimit',
+        '-d, --debug',
+        '--disableTelemetry',
+        '-h, --help',
+        '-v, --version',
+      ]) {
+        assert.ok(help.stdout.includes(`  ${flag} `), `--help names ${flag}`);
+      }
+      const noEffect = help.stdout.slice(help.stdout.indexOf('change nothing here'));
+      for (const flag of ['--skipApiVersionCheck', '--loose', '--disableProductStyleUrl']) {
+        assert.ok(noEffect.includes(flag), `--help says ${flag} changes nothing`);
+      }
+      assert.match(noEffect, /--disableTelemetry\s+nothing is ever collected/);
+      const version = await runServer(['-v']);
+      assert.equal(version.code, 0);
+      assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('with no --location the data is kept in the current directory, as azurite-queue keeps it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-cwd-'));
+    try {
+      let server = await startIn(dir, []);
+      assert.match(server.out(), new RegExp(`data in ${dir.replace(/[.]/g, '\\.')} `));
+      const queue = () =>
+        QueueServiceClient.fromConnectionString(server.connectionString).getQueueClient('kept');
+      await queue().create();
+      await queue().sendMessage('across a restart');
+      assert.equal(await server.stop(), 0);
+      assert.ok(fs.existsSync(path.join(dir, 'journal.azq')), 'the journal is in the cwd');
+      server = await startIn(dir, []);
+      const {
+        peekedMessageItems: [m],
+      } = await queue().peekMessages();
+      assert.equal(m.messageText, 'across a restart');
+      assert.equal(await server.stop(), 0);
+
+      // --inMemoryPersistence writes nothing at all.
+      const empty = fs.mkdtempSync(path.join(dir, 'memory-'));
+      server = await startIn(empty, ['--inMemoryPersistence']);
+      await queue().create();
+      assert.equal(await server.stop(), 0);
+      assert.deepEqual(fs.readdirSync(empty), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a second server on the same directory says, in one sentence, which process holds it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-held-'));
+    try {
+      const first = await startIn(dir, []);
+      const second = await runNode([SERVER, '--queuePort', '0', '--location', dir], {
+        timeoutMs: 15_000,
+      });
+      const pid = Number(fs.readFileSync(path.join(dir, 'azqueue.lock'), 'utf8'));
+      assert.equal(await first.stop(), 0);
+      assert.equal(second.code, 1);
+      const said = second.stderr.trim().split('\n').pop();
+      assert.equal(
+        said,
+        `azqueue: ${dir} is in use by another azqueue, process ${pid}: stop that one or give ` +
+          `another --location (or delete ${path.join(dir, 'azqueue.lock')} if process ${pid} is no azqueue)`,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-// A Put Message at the edge is one SQL statement when it can be (src/engine/sql_table.rs: the
+// A Put Message at the edge is one SQL statement when it can be (src/store/sql/schema.rs: the
 // INSERT's trigger keeps the queue's counts; src/wasm/instance.rs runs it without
 // `transactionSync`, which costs a Put about a tenth of its CPU): this checks, on the real
 // objects and their real SQLite, that such Puts open no transaction, that the others (one that

@@ -1,4 +1,4 @@
-//! The operation sequence that WebKitGTK once failed (issue 23, docs/webkit.md), shared by
+//! The operation sequence that WebKitGTK once failed (issue 23, research/webkit/investigation.md), shared by
 //! `wasm_idb.rs` (the browsers' IndexedDB) and `wasm_node_idb.rs` (Node on fake-indexeddb), so
 //! the same wasm32 code runs the same puts, receives, deletes, folds and replay on three
 //! browsers' databases and on one written in JavaScript.

@@ -29,7 +29,7 @@ test('the package holds prebuilt wasm and glue, no Rust, and runs nothing at ins
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   assert.equal(manifest.scripts, undefined, 'no install (or any) scripts');
   assert.equal(manifest.dependencies, undefined, 'nothing else to download');
-  assert.deepEqual(manifest.bin, { azqueue: 'www/server.mjs' });
+  assert.deepEqual(manifest.bin, { azqueue: 'www/server.mjs', 'azqueue-edge': 'www/edge/dev.mjs' });
   const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
   assert.deepEqual(
     files.filter((f) => /\.(rs|toml)$/.test(f) || f.includes('Cargo')),

@@ -1,16 +1,22 @@
-// The README as a user follows it: every fenced block, in order, in an empty project that has
-// the packed tarball in ./dist (as `make package` writes it), with no Rust on the PATH; then the
-// user sections the README links to for more (docs/edge.md, "Deploy it"), in the same project.
+// The README as a user follows it, from the packed tarball (as `make package` writes it)
+// installed in an empty project with no Rust on the PATH: every link resolves inside
+// node_modules/azqueue, and every fenced block runs, in order, as written; then the same for the
+// pages users copy from (docs/clock.md, docs/inspector.md, docs/edge.md), read from the package.
+// (docs/testing-rust.md's crate is built from `cargo package`'s output: tests/crate/.)
 //
 // - ```sh blocks: each command runs as written (`sh -c`). One that exits must exit 0; one that
 //   serves must print its ready line (`azqueue ready: … connection "…"`, or wrangler's
-//   `Ready on <url>`), is then used through the official SDK, and stopped. Port 8080 is held by
-//   a listener of this test the whole time: nothing the README starts may need it.
+//   `Ready on <url>`), is then used through the official SDK, and stopped. A curl to Azurite's
+//   port runs against a fresh `npx azqueue`, and must do what it says. Port 8080 is held by a
+//   listener of this test the whole time: nothing the README starts may need it.
 // - ```sh clone blocks are run in a clone of the repository (make demo, make package): not here.
-// - A block whose info string names a file (```js worker.js, ```jsonc wrangler.jsonc) is written
-//   to that file; a ```js block with no file name is a program, run with node as it stands.
+// - A block whose info string names a file (```js worker.js, ```js consumer.test.mjs) is written
+//   to that file, for the commands after it; a ```js or ```python block with no file name is a
+//   program, run with node or the Python SDK's python as it stands (with a fresh service on
+//   Azurite's port when it names that port).
 //
-// deno and bun come from the repository's dev dependencies, on the PATH as if installed.
+// deno, bun and Python with azure-storage-queue come from the repository's dev dependencies and
+// .venv, on the PATH as if installed.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -20,46 +26,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { devConnectionString } from '../../scripts/lib/shared-key.mjs';
+import { blocks, commands, slug } from './markdown.mjs';
 import { ROOT, USER_ENV, installedProject } from './project.mjs';
-
-/** @typedef {{ lang: string, file: string, text: string }} Block */
-
-/**
- * The fenced blocks of a Markdown text, in order.
- * @param {string} markdown
- * @returns {Block[]}
- */
-export function blocks(markdown) {
-  return [...markdown.matchAll(/^```(\w*)[ \t]*([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => ({
-    lang: m[1],
-    file: m[2].trim(),
-    text: m[3],
-  }));
-}
-
-/**
- * The commands of an sh block: comments dropped, `\` continuations joined.
- * @param {string} text
- */
-export function commands(text) {
-  return text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
-    .filter(Boolean);
-}
-
-/**
- * One `## ` section of a Markdown text, from its heading to the next.
- * @param {string} markdown
- * @param {string} heading
- */
-export function section(markdown, heading) {
-  const start = markdown.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `no section "${heading}"`);
-  const end = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(start, end < 0 ? undefined : end);
-}
 
 /** deno and bun, as a user who installed them would have them. */
 function toolBin() {
@@ -146,74 +114,165 @@ async function roundTrip(/** @type {string} */ connectionString, /** @type {stri
   await queue.delete();
 }
 
-test('every command the README gives runs as written from the packed tarball', async (t) => {
+test('every link and image of the installed README resolves inside node_modules/azqueue', () => {
+  const pkg = path.join(installedProject().dir, 'node_modules', 'azqueue');
+  const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
+  const targets = [...readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({
+    image: m[1] === '!',
+    target: m[2],
+  }));
+  const local = targets.filter(
+    ({ target }) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'),
+  );
+  assert.ok(local.length >= 15, `only ${local.length} local links found`);
+  for (const { image, target } of local) {
+    const [file, fragment] = target.split('#');
+    const at = path.join(pkg, decodeURIComponent(file));
+    assert.ok(fs.existsSync(at), `README links to ${target}, which the package does not hold`);
+    if (image) {
+      const png = fs.readFileSync(at).subarray(0, 8);
+      assert.deepEqual(
+        [...png],
+        [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+        `${target} is a PNG`,
+      );
+    }
+    if (fragment) {
+      const headings = [...fs.readFileSync(at, 'utf8').matchAll(/^#+ (.*)$/gm)].map((m) =>
+        slug(m[1]),
+      );
+      assert.ok(headings.includes(fragment), `${file} has no heading for #${fragment}`);
+    }
+  }
+});
+
+/** The pages whose blocks a user copies, in the order a reader meets them. */
+const PAGES = ['README.md', 'docs/clock.md', 'docs/inspector.md', 'docs/edge.md'];
+
+/**
+ * Runs `use` while a service answers on Azurite's port, as the pages assume one does: `npx
+ * azqueue` in memory, so each block meets a fresh service whatever the blocks before it did.
+ * @template T
+ * @param {NodeJS.ProcessEnv} env
+ * @param {(connectionString: string) => Promise<T>} use
+ */
+async function withService(env, use) {
+  const server = await run('npx azqueue --inMemoryPersistence', env);
+  assert.ok(server.ready, server.out);
+  try {
+    return await use(server.ready.connectionString);
+  } finally {
+    await server.stop?.();
+  }
+}
+
+/**
+ * One curl command of a page against the service: exits 0, and does what it says. `$ID` is the
+ * id of a message a reader has in `orders`.
+ * @param {string} command
+ * @param {NodeJS.ProcessEnv} env
+ */
+function curl(command, env) {
+  return withService(env, async (connectionString) => {
+    const service = QueueServiceClient.fromConnectionString(connectionString);
+    /** @type {string | undefined} */
+    let id;
+    if (command.includes('$ID')) {
+      const orders = service.getQueueClient('orders');
+      await orders.create();
+      id = (await orders.sendMessage('move me')).messageId;
+    }
+    const r = await run(command, { ...env, ...(id && { ID: id }) });
+    assert.equal(r.code, 0, r.out);
+    const advance = /"advanceMs":\s*(\d+)/.exec(command);
+    if (advance) assert.match(r.out, new RegExp(`"offsetMs":${advance[1]}\\b`), r.out);
+    if (/\/poison$/.test(command)) {
+      const {
+        peekedMessageItems: [moved],
+      } = await service.getQueueClient('orders-poison').peekMessages();
+      assert.equal(moved?.messageText, 'move me', r.out);
+    }
+  });
+}
+
+test('every block the README and the pages it sends users to give runs as written', async (t) => {
   const { dir } = installedProject();
-  const readme = fs.readFileSync(path.join(dir, 'node_modules', 'azqueue', 'README.md'), 'utf8');
-  const edge = section(fs.readFileSync(path.join(ROOT, 'docs', 'edge.md'), 'utf8'), 'Deploy it');
+  const installed = path.join(dir, 'node_modules', 'azqueue');
+  const python = fs.mkdtempSync(path.join(dir, '.python-'));
+  // The official Python SDK, as a user who installed it has it (the repository's venv).
+  fs.writeFileSync(
+    path.join(python, 'python'),
+    `#!/bin/sh\nexec ${JSON.stringify(path.join(ROOT, '.venv', 'bin', 'python'))} "$@"\n`,
+    { mode: 0o755 },
+  );
   const env = {
     ...USER_ENV,
-    PATH: `${toolBin()}${path.delimiter}${USER_ENV.PATH}`,
-    // Packages the README installs come from the npm cache the repository's install filled.
+    PATH: [toolBin(), python, USER_ENV.PATH].join(path.delimiter),
+    // Packages the README installs come from the npm cache the repository's install filled,
+    // or (vitest) from the registry.
     npm_config_prefer_offline: 'true',
     NO_COLOR: '1',
     DENO_NO_UPDATE_CHECK: '1',
     WRANGLER_SEND_METRICS: 'false',
   };
-  let ran = 0;
-  for (const [i, block] of [...blocks(readme), ...blocks(edge)].entries()) {
-    if (block.file && block.lang !== 'sh') {
-      fs.writeFileSync(path.join(dir, block.file), block.text);
-      continue;
-    }
-    if (block.lang === 'js') {
-      await t.test(`js block ${i + 1}`, async () => {
-        fs.writeFileSync(path.join(dir, `readme-${i + 1}.mjs`), block.text);
-        const r = await run(`node readme-${i + 1}.mjs`, env);
-        assert.equal(r.code, 0, r.out);
-      });
-      ran += 1;
-      continue;
-    }
-    if (block.lang !== 'sh' || block.file === 'clone') continue;
-    for (const command of commands(block.text)) {
-      await t.test(command, async () => {
-        if (/^curl\b.*127\.0\.0\.1:10001\//.test(command)) {
-          // A request to a running service: the README's `npx azqueue` answers it.
-          const server = await run('npx azqueue', env);
-          assert.ok(server.ready, server.out);
-          try {
-            const r = await run(command, env);
-            assert.equal(r.code, 0, r.out);
-            const advance = /"advanceMs":\s*(\d+)/.exec(command);
-            if (advance) assert.match(r.out, new RegExp(`"offsetMs":${advance[1]}\\b`), r.out);
-          } finally {
-            await server.stop?.();
-          }
-          return;
-        }
-        const r = await run(command, env);
-        if (!r.ready) {
+  /** @type {Record<string, number>} */
+  const ran = { sh: 0, js: 0, python: 0 };
+  for (const page of PAGES) {
+    const markdown = fs.readFileSync(path.join(installed, page), 'utf8');
+    for (const [i, block] of blocks(markdown).entries()) {
+      const name = `${page} block ${i + 1}`;
+      const program = `${page.replace(/\W/g, '-')}-${i + 1}`;
+      if (block.file && block.lang !== 'sh') {
+        fs.writeFileSync(path.join(dir, block.file), block.text);
+        continue;
+      }
+      if (block.lang === 'js' || block.lang === 'python') {
+        const [file, command] =
+          block.lang === 'js'
+            ? [`${program}.mjs`, `node ${program}.mjs`]
+            : [`${program}.py`, `python ${program}.py`];
+        await t.test(`${name} (${block.lang})`, async () => {
+          fs.writeFileSync(path.join(dir, file), block.text);
+          const alone = !block.text.includes('127.0.0.1:10001');
+          const r = alone
+            ? await run(command, env)
+            : await withService(env, () => run(command, env));
           assert.equal(r.code, 0, r.out);
-          return;
-        }
-        try {
-          if (/^npx azqueue\b/.test(command) && !command.includes('--queuePort')) {
-            // Azurite's port, answering while 8080 is held.
-            assert.match(r.ready.connectionString, /QueueEndpoint=http:\/\/127\.0\.0\.1:10001\//);
+        });
+        ran[block.lang] += 1;
+        continue;
+      }
+      if (block.lang !== 'sh' || block.file === 'clone') continue;
+      for (const command of commands(block.text)) {
+        await t.test(`${name}: ${command}`, async () => {
+          if (/^curl\b.*127\.0\.0\.1:10001\//.test(command)) return curl(command, env);
+          const r = await run(command, env);
+          if (!r.ready) {
+            assert.equal(r.code, 0, r.out);
+            // A test runner's exit status alone would also pass a file with no tests in it.
+            if (/^npx vitest run\b/.test(command)) assert.match(r.out, /Tests\s+1 passed/, r.out);
+            return;
           }
-          if (/--webPort 8080\b/.test(command)) {
-            assert.match(
-              r.out,
-              /cannot serve the page on 127\.0\.0\.1:8080: the port is already in use/,
-            );
+          try {
+            if (/^npx azqueue(\s|$)/.test(command) && !command.includes('--queuePort')) {
+              // Azurite's port, answering while 8080 is held.
+              assert.match(r.ready.connectionString, /QueueEndpoint=http:\/\/127\.0\.0\.1:10001\//);
+            }
+            if (/--webPort 8080\b/.test(command)) {
+              assert.match(
+                r.out,
+                /cannot serve the page on 127\.0\.0\.1:8080: the port is already in use/,
+              );
+            }
+            await roundTrip(r.ready.connectionString, `readme-${ran.sh}`);
+          } finally {
+            await r.stop?.();
           }
-          await roundTrip(r.ready.connectionString, `readme-${i + 1}-${ran}`);
-        } finally {
-          await r.stop?.();
-        }
-      });
-      ran += 1;
+        });
+        ran.sh += 1;
+      }
     }
   }
-  assert.ok(ran >= 10, `only ${ran} commands and programs found in the README and docs/edge.md`);
+  assert.ok(ran.sh >= 15, `only ${ran.sh} commands found in ${PAGES.join(', ')}`);
+  assert.ok(ran.js >= 2 && ran.python >= 3, `programs run: ${JSON.stringify(ran)}`);
 });

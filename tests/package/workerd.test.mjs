@@ -50,7 +50,7 @@ test('the packaged edge Worker serves the official SDK', async () => {
   assert.equal((await queue.getProperties()).approximateMessagesCount, 0);
 });
 
-test('bindings under other names: an Azure 500 naming the missing ones, and a log line', async () => {
+test('bindings under other names: an Azure 500 naming the missing ones in its Reason, and a log line', async () => {
   const { dir } = installedProject();
   const resolve = createRequire(path.join(dir, 'package.json')).resolve;
   const { workerOptions } = await import(
@@ -78,9 +78,12 @@ test('bindings under other names: an Azure 500 naming the missing ones, and a lo
   assert.equal(res.status, 500);
   assert.equal(res.headers.get('x-ms-error-code'), 'InternalError');
   const body = await res.text();
+  // The error table's InternalError (as the REST layer renders it), the binding in <Reason>.
+  assert.equal(res.headers.get('x-ms-version'), '2025-11-05');
+  assert.match(res.headers.get('x-ms-request-id') ?? '', /^[0-9a-f-]{36}$/);
   assert.match(
     body,
-    /<Code>InternalError<\/Code><Message>The edge Worker has no Durable Object binding QUEUE \(class QueueObject\)\. /,
+    /^<\?xml version="1\.0" encoding="utf-8"\?><Error><Code>InternalError<\/Code><Message>Server encountered an internal error\. Please try again after some time\.\nRequestId:[0-9a-f-]{36}\nTime:[^<]+<\/Message><Reason>The edge Worker has no Durable Object binding QUEUE \(class QueueObject\)\. [^<]*<\/Reason><\/Error>$/,
   );
   assert.doesNotMatch(body, /binding .*DIRECTORY \(class/);
   for (let i = 0; i < 50 && !/binding QUEUE/.test(log); i++)

@@ -1,4 +1,4 @@
-// Shared set-up for the page tests: serve www/ (through `node www/server.mjs` when it exists and
+// Shared set-up for the page tests: serve www/ (through `node hosts/node/server.mjs` when it exists and
 // reports ready, else a tiny static server of our own), launch Debian's Chromium through
 // playwright-core, and collect console and page errors so a test can insist there are none.
 
@@ -16,7 +16,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WWW = join(ROOT, 'www');
+const SERVER = join(ROOT, 'hosts', 'node', 'server.mjs');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** The sizes the lecture-hall tests hold the page to. */
+export const DESK = { width: 1280, height: 800 };
+export const PROJECTOR = { width: 853, height: 533 }; // 1280×800 at 150 % zoom, in CSS pixels
+export const PHONE = { width: 390, height: 844 };
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {{ url: string, close: () => void, kind: string }} Server */
@@ -43,14 +48,15 @@ const TYPES = {
 };
 
 /**
- * Starts `node www/server.mjs --queuePort 0 --webPort 0` and resolves with the web URL.
+ * Starts `node hosts/node/server.mjs --queuePort 0 --webPort 0` (in memory) and resolves with
+ * the web URL.
  * @returns {Promise<Server>}
  */
 function startProjectServer() {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      [join(WWW, 'server.mjs'), '--queuePort', '0', '--webPort', '0'],
+      [SERVER, '--inMemoryPersistence', '--queuePort', '0', '--webPort', '0'],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +65,7 @@ function startProjectServer() {
     let out = '';
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`www/server.mjs printed no web URL within 15 s:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs printed no web URL within 15 s:\n${out}`));
     }, 15_000);
     const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk;
@@ -70,7 +76,7 @@ function startProjectServer() {
         resolvePromise({
           url: new URL(ready[1]).origin,
           close: () => child.kill(),
-          kind: 'www/server.mjs',
+          kind: 'hosts/node/server.mjs',
         });
       }
     };
@@ -78,7 +84,7 @@ function startProjectServer() {
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`www/server.mjs exited with ${code}:\n${out}`));
+      reject(new Error(`hosts/node/server.mjs exited with ${code}:\n${out}`));
     });
   });
 }
@@ -127,7 +133,7 @@ export async function startServer() {
   if (!existsSync(join(ROOT, 'pkg', 'web', 'azqueue.js'))) {
     throw new Error('pkg/web is missing: run `make build` first');
   }
-  if (existsSync(join(WWW, 'server.mjs')) && !process.env.AZQ_PAGE_STATIC) {
+  if (!process.env.AZQ_PAGE_STATIC) {
     try {
       return await startProjectServer();
     } catch (e) {
@@ -165,15 +171,31 @@ export async function launchBrowser() {
  * A page that records every console error and page error; `query` is added to its address.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
+ * A first visit (`firstVisit`) starts with no saved settings or session; any other page starts
+ * with guided mode off unless a setting says otherwise (a first visit is a tour that stops at
+ * every moment, which a test of something else would have to walk through).
  * @param {{ viewport?: { width: number, height: number }, reducedMotion?: 'reduce' | 'no-preference',
- *   query?: string }} [options]
+ *   query?: string, firstVisit?: boolean }} [options]
  */
 export async function openPage(
   context,
   url,
-  { viewport = { width: 1280, height: 720 }, reducedMotion, query } = {},
+  { viewport = { width: 1280, height: 720 }, reducedMotion, query, firstVisit = false } = {},
 ) {
   const page = await context.newPage();
+  await page.addInitScript((first) => {
+    if (first) {
+      if (sessionStorage.getItem('azq-first-visit')) return; // a reload is not a first visit
+      sessionStorage.setItem('azq-first-visit', '1');
+      localStorage.removeItem('azqueue-page');
+      localStorage.removeItem('azqueue-page-session');
+    } else {
+      // Guided mode off unless a test set it (a first visit in this browser leaves it unset).
+      const settings = JSON.parse(localStorage.getItem('azqueue-page') ?? '{}');
+      if (!('guided' in settings))
+        localStorage.setItem('azqueue-page', JSON.stringify({ ...settings, guided: false }));
+    }
+  }, firstVisit);
   await page.setViewportSize(viewport);
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   /** @type {string[]} */
@@ -422,4 +444,27 @@ export function cards(page, lane = 'queue-lane') {
           }),
       ),
   );
+}
+
+/**
+ * Presses → and waits for the stop at `on`.
+ * @param {Page} page
+ * @param {string} on
+ */
+export async function next(page, on) {
+  await page.keyboard.press('ArrowRight');
+  await stopAt(page, on);
+}
+
+/**
+ * Sets a numeric setting on an actor's card (`index`: 0 work/stage, 1 timeout/lease).
+ * @param {Page} page
+ * @param {string} name
+ * @param {number} index
+ * @param {number} value
+ */
+export async function setActor(page, name, index, value) {
+  const input = page.locator(`[data-name="${name}"] .settings input`).nth(index);
+  await input.fill(String(value));
+  await input.dispatchEvent('change');
 }

@@ -1,4 +1,4 @@
-// The inspector (`/?view=inspect`) in Chromium against `node www/server.mjs`, while the Python
+// The inspector (`/?view=inspect`) in Chromium against `node hosts/node/server.mjs`, while the Python
 // SDK (tests/page/inspector_sdk.py, a subprocess outside the browser) sends, receives and
 // deletes on the same server: each change shows on the page within a second of the SDK's call
 // returning (the DOM polled until then, no fixed sleep), pushed over /_azqueue/events, and each
@@ -29,12 +29,20 @@ let stopSdk;
 /** @type {string[]} */
 const pageErrors = [];
 
-/** `node www/server.mjs --queuePort 0 --webPort 0`, resolved with its web URL and connection string. */
+/** `node hosts/node/server.mjs --queuePort 0 --webPort 0` in memory, resolved with its web URL and connection string. */
 function startAzqueue() {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'www', 'server.mjs'), '--queuePort', '0', '--webPort', '0', '--silent'],
+      [
+        join(ROOT, 'hosts', 'node', 'server.mjs'),
+        '--inMemoryPersistence',
+        '--queuePort',
+        '0',
+        '--webPort',
+        '0',
+        '--silent',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -46,7 +54,9 @@ function startAzqueue() {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`www/server.mjs exited with ${code}:\n${out}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`hosts/node/server.mjs exited with ${code}:\n${out}`)),
+    );
   });
 }
 
@@ -166,7 +176,16 @@ test('what the SDK does shows on the page within a second, and the page acts for
   // Clear from the page.
   for (const text of ['x', 'y', 'z']) await sdk({ op: 'send', queue: 'orders', text });
   await shows('[data-testid=counts][data-total="3"]');
+  // Clear asks first, and keeping them keeps them.
   await page.locator('[data-testid=clear-queue]').click();
+  await page
+    .locator('[data-testid=clear-question]', { hasText: 'Delete all 3 messages of orders?' })
+    .waitFor();
+  await page.locator('[data-testid=clear-no]').click();
+  await page.locator('[data-testid=clear-confirm]').waitFor({ state: 'hidden' });
+  assert.equal((await sdk({ op: 'peek', queue: 'orders' })).messages.length, 3, 'none cleared');
+  await page.locator('[data-testid=clear-queue]').click();
+  await page.locator('[data-testid=clear-yes]').click();
   await shows('[data-testid=counts][data-total="0"]', 'the cleared queue');
   assert.deepEqual((await sdk({ op: 'receive', queue: 'orders' })).messages, []);
 

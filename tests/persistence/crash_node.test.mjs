@@ -1,4 +1,4 @@
-// SIGKILL crash test for `node www/server.mjs --location DIR`: producers and consumers work
+// SIGKILL crash test for `node hosts/node/server.mjs --location DIR`: producers and consumers work
 // through the official SDK; the server is killed mid-work (after a random number of
 // acknowledgements), restarted on the same directory, and checked: every acknowledged put is
 // there, no acknowledged delete came back. Rounds: CRASH_ROUNDS (default 3; `make bench` runs

@@ -1,6 +1,6 @@
 //! `src/wasm/result_shapes.js` reads and writes the wasm memory through a view it caches, and
 //! makes a new one only when the cached one reads as detached (issue 23's audit,
-//! docs/webkit.md). Growing the memory detaches the old buffer; these calls must then go
+//! research/webkit/investigation.md). Growing the memory detaches the old buffer; these calls must then go
 //! through a fresh view, never the stale one (which reads as empty, or throws).
 
 use super::{get, get_str, open_service, queue};

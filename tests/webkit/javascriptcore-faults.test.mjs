@@ -1,6 +1,6 @@
-// The JavaScriptCore faults docs/webkit.md lists, each run as its reproduction in
-// docs/webkit-repro says: wrong in this machine's WebKitGTK (its libjavascriptcoregtk, through
-// docs/webkit-repro/jsc-run.c) under the settings named, right under Node. They are why
+// The JavaScriptCore faults research/webkit/investigation.md lists, each run as its reproduction in
+// research/webkit/repro says: wrong in this machine's WebKitGTK (its libjavascriptcoregtk, through
+// research/webkit/repro/jsc-run.c) under the settings named, right under Node. They are why
 // scripts/test-webkit.sh runs WebKit's wasm in the baseline JIT only, and why that setting is
 // enough for azqueue; a WebKitGTK that fixes one fails its test here, which is the cue to
 // revisit that setting.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const repro = new URL('../../docs/webkit-repro/', import.meta.url).pathname;
+const repro = new URL('../../research/webkit/repro/', import.meta.url).pathname;
 const baselineOnly = { JSC_useWasmIPInt: '0', JSC_useWasmLLInt: '0', JSC_useOMGJIT: '0' };
 const omgOnTheMainThread = {
   JSC_useWasmIPInt: '0',

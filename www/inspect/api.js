@@ -1,17 +1,28 @@
 // The inspector's only way to the server: the development paths under /_azqueue/ of the origin
-// it was served from (or another azqueue's, given by URL), as `src/rest/dev_paths.rs` and
+// it was served from (or another azqueue's, given by URL), as `src/rest/dev/` and
 // docs/inspector.md describe them. Reads are plain GETs; every change is a POST with the
 // `x-azqueue-dev: 1` header the server's guard asks of it.
 
 /**
- * One queue's page as the server inspects it (times in ms since the epoch).
- * @typedef {{ expired: number, invisible: number, total: number, visible: number }} Counts
- * @typedef {{ account: string, counts: Counts, from: number,
- *   messages: Array<Record<string, any>>, nextDeadline: number | null, now: number,
- *   queue: string }} QueuePage
+ * One queue's page as the server inspects it (times in ms since the epoch). `counts` are the
+ * whole queue's (`scheduled` among the `invisible`); `matched`, how many messages the query
+ * matches; `position`, with an `id`, that message's place in the whole queue's delivery order.
+ * @typedef {{ expired: number, invisible: number, scheduled?: number, total: number,
+ *   visible: number }} Counts
+ * @typedef {{ queue: string, messageId: string, dequeueCount: number }} Provenance where a
+ *   message moved to a poison queue came from, and the DequeueCount it had reached there
+ * @typedef {{ messageId: string, messageText: string, state: string, dequeueCount: number,
+ *   insertedOn: number, nextVisibleOn: number, expiresOn: number | null, popReceipt: string,
+ *   origin?: Provenance }} InspectedMessage
+ * @typedef {{ account: string, counts: Counts, from: number, matched?: number,
+ *   position?: number | null, messages: InspectedMessage[], nextDeadline: number | null,
+ *   now: number, queue: string }} QueuePage
+ * @typedef {{ from: number, limit: number, state?: string, text?: string, id?: string }} PageQuery
  * @typedef {{ account: string, nextDeadline: number | null, now: number,
  *   queues: Array<{ name: string, messageCount: number }> }} AccountView
  * @typedef {{ now: number, offsetMs: number, paused: boolean }} ClockReading
+ * @typedef {{ kind: 'edge', why: string }} EdgeTarget what an edge runner says of itself when
+ *   asked for what it does not serve
  */
 
 export class InspectorApi {
@@ -55,13 +66,34 @@ export class InspectorApi {
   /**
    * @param {string} account
    * @param {string} queue
-   * @param {number} from
-   * @param {number} limit
+   * @param {PageQuery} query
    * @returns {Promise<QueuePage>}
    */
-  queue(account, queue, from, limit) {
+  queue(account, queue, query) {
     const path = `inspect/${encodeURIComponent(account)}/${encodeURIComponent(queue)}`;
-    return this.#call(`${path}?from=${from}&limit=${limit}`);
+    // Each value percent-encoded as a component: the server keeps a `+` a plus.
+    const params = Object.entries(query)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join('&');
+    return this.#call(`${path}?${params}`);
+  }
+
+  /**
+   * What the target is, when it is not an azqueue server whose development paths this page
+   * may read: an edge runner (hosts/edge) answers any path it does not serve with a JSON
+   * `{ error, serves }` every origin may read. `null` for anything else (a server that did not
+   * opt in to this origin, or nothing listening).
+   * @returns {Promise<EdgeTarget | null>}
+   */
+  async probe() {
+    try {
+      const res = await fetch(`${this.base}/_azqueue/`);
+      const body = await res.json();
+      return Array.isArray(body.serves) ? { kind: 'edge', why: String(body.error) } : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -105,7 +137,9 @@ export class InspectorApi {
    * @param {(open: boolean) => void} onState
    */
   events(onEvent, onState) {
-    const source = new EventSource(`${this.base}/_azqueue/events`);
+    // One event per changed queue where the server offers it (its page port): the page re-reads
+    // what changed and needs no more.
+    const source = new EventSource(`${this.base}/_azqueue/events?per=queue`);
     source.onopen = () => onState(true);
     source.onerror = () => onState(false);
     source.onmessage = (e) => onEvent(JSON.parse(e.data));

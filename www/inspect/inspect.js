@@ -1,22 +1,35 @@
 // The inspector (`/?view=inspect`): the queues of the server that served this page, or of
 // another azqueue given by URL (`&server=http://127.0.0.1:10001`, which must opt in to this
 // page's origin with --devOrigin), drawn as the teaching page draws its own (the cards of
-// page/cards.js in the lanes of page/lane-view.js), kept live from the server's pushed change
-// events, and steered through the development paths (api.js): per message delete, make
-// visible, move to `<queue>-poison`; per queue clear; and the server's clock. It knows no
-// engine: what a live server cannot tell (who holds a lease, a message's story) is simply not
-// drawn.
+// page/cards.js in the lanes of page/lane-view.js) but in delivery order, kept live from the
+// server's pushed change events, and steered through the development paths (api.js): per
+// message delete, make visible, move to `<queue>-poison`; per queue clear (after a question);
+// and the server's clock. A deep queue is read a page at a time, found in by id or text and
+// filtered by state on the server. It knows no engine: what a live server cannot tell (who holds
+// a lease, a message's story) is simply not drawn.
 
 import { CardModel, normalize } from '../page/cards.js';
 import { LaneView } from '../page/lane-view.js';
 import { formatDuration } from '../page/clock.js';
 import { h, setAttr, setText } from '../page/dom.js';
 import { InspectorApi } from './api.js';
+import { showDetail } from './detail.js';
+import { layout } from './layout.js';
+import { edgeNote, targetOf } from './target.js';
 
-/** @import { CardMemory, Notices } from '../page/cards.js' */
+export { targetOf };
+import { throttled } from './throttled.js';
+
+/** @import { CardMemory, Notices, Origin } from '../page/cards.js' */
 /** @import { QueuePage, ClockReading } from './api.js' */
 
 const PAGE_SIZE = 50;
+/** The least time between two reads of the same view while changes keep coming. */
+const REFRESH_GAP_MS = 500;
+/** How often the cards' countdowns are redrawn when nothing else changes. */
+const TICK_MS = 250;
+/** A message id as the server writes it (a GUID); anything else typed in Find is text. */
+const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The clock's steps: a label and milliseconds. @type {Array<[string, number]>} */
 const ADVANCES = [
   ['30 s', 30_000],
@@ -24,23 +37,6 @@ const ADVANCES = [
   ['1 h', 3_600_000],
   ['1 day', 86_400_000],
 ];
-
-/**
- * The server this page inspects: `?server=<url>`'s origin, else the page's own. `null` when
- * `server` is not an http(s) URL.
- * @param {string} href the page's URL
- * @returns {string | null}
- */
-export function targetOf(href) {
-  const given = new URL(href).searchParams.get('server');
-  if (!given) return new URL(href).origin;
-  try {
-    const url = new URL(given);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Replaces the document's body with the inspector of `base`'s queues.
@@ -54,19 +50,21 @@ export function startInspector({
   const api = new InspectorApi(base ?? location.origin);
   /** @type {Map<string, string>} messageId → its current pop receipt */
   const receipts = new Map();
+  /** @type {Map<string, Origin>} messageId → where a poison queue's message came from */
+  const origins = new Map();
   /** @type {CardMemory} */
   const memory = {
     label: (id) => id.slice(0, 8),
     lease: () => undefined,
     receipt: (id) => receipts.get(id)?.replace(/=+$/, '').slice(-4),
-    origin: () => undefined,
+    origin: (id) => origins.get(id),
     updates: () => undefined,
     fate: () => undefined,
   };
   const ignore = () => {};
   /** @type {Notices} */
   const notices = { expired: ignore, reappeared: ignore, comeDue: ignore };
-  const model = new CardModel({ memory, notices });
+  const model = new CardModel({ memory, notices, order: 'given' });
 
   const ui = layout(account, remote ? base : null);
   document.body.replaceChildren(ui.root);
@@ -82,30 +80,70 @@ export function startInspector({
   });
   const lane = new LaneView(ui.lane, { onSelect: (id) => select(id) });
 
-  /** @type {{ queue: string | null, from: number, page: QueuePage | null, message: string | null }} */
-  const state = { queue: null, from: 0, page: null, message: null };
+  /**
+   * The open queue, the first listed match, the page read, the selected message, the filters.
+   * @type {{ queue: string | null, from: number, page: QueuePage | null,
+   *   message: string | null, state: string, text: string, pick: number | null }}
+   */
+  const state = {
+    queue: null,
+    from: 0,
+    page: null,
+    message: null,
+    state: '',
+    text: '',
+    pick: null,
+  };
   /** The server's queue clock: a reading and the moment it was taken here. */
   let clock = { now: Date.now(), at: performance.now(), paused: false, offsetMs: 0 };
   const serverNow = () => (clock.paused ? clock.now : clock.now + performance.now() - clock.at);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let deadlineTimer;
+  /** Set once the target turned out to be one this page cannot steer: nothing more is read. */
+  let stopped = false;
 
   /** @param {unknown} e */
   const report = (e) => {
-    // A refused cross-origin read is only a network error to the page: say what it likely is.
-    const refused = remote && e instanceof TypeError;
-    const why = refused
-      ? `${base} could not be read from this page: is it running, and was it started with ` +
-        `--devOrigin ${location.origin}?`
-      : e instanceof Error
-        ? e.message
-        : String(e);
-    setText(ui.status, why);
+    if (stopped) return;
+    // A refused cross-origin read is only a network error to the page, and an edge Worker
+    // answers the paths it does not serve with a 404: find out which it is.
+    const unserved = e instanceof Error && e.message.startsWith('404:');
+    if (remote && (e instanceof TypeError || unserved)) {
+      api.probe().then((edge) => {
+        if (edge) return showEdge(edge.why);
+        if (unserved) return setText(ui.status, /** @type {Error} */ (e).message);
+        setText(
+          ui.status,
+          `${base} could not be read from this page: is it running, and was it started with ` +
+            `--devOrigin ${location.origin}?`,
+        );
+      });
+      return;
+    }
+    setText(ui.status, e instanceof Error ? e.message : String(e));
   };
   if (base === null) {
     report(new Error('`server` must be an http:// or https:// URL, e.g. http://127.0.0.1:10001'));
     return;
   }
+
+  /**
+   * An edge runner (hosts/edge/dev.mjs) serves one queue at a time to a client of its own
+   * origin and has nothing else this page uses: no account listing, event stream, clock or
+   * actions, and no other origin may read it. Offer what it does serve, and say why.
+   * @param {string} why what the edge runner says of itself
+   */
+  const showEdge = (why) => {
+    stopped = true;
+    closeEvents();
+    ui.root.dataset.target = 'edge';
+    ui.clock.hidden = true;
+    ui.body.hidden = true;
+    setText(ui.live, '○ not live');
+    setText(ui.status, '');
+    ui.targetNote.replaceChildren(...edgeNote(/** @type {string} */ (base), account, why));
+    ui.targetNote.hidden = false;
+  };
 
   /** @param {ClockReading} reading */
   const setClock = (reading) => {
@@ -118,7 +156,8 @@ export function startInspector({
     setAttr(ui.pause, 'aria-pressed', String(reading.paused));
   };
 
-  const refreshQueues = coalesce(async () => {
+  const refreshQueues = throttled(REFRESH_GAP_MS, report, async () => {
+    if (stopped) return;
     const view = await api.account(account);
     const items = view.queues.map((q) =>
       h(
@@ -143,37 +182,71 @@ export function startInspector({
     ui.noQueues.hidden = items.length > 0;
   });
 
-  const refreshPage = coalesce(async () => {
+  const refreshPage = throttled(REFRESH_GAP_MS, report, async () => {
     const queue = state.queue;
-    if (!queue) return;
+    if (!queue || stopped) return;
     let page;
     try {
-      page = await api.queue(account, queue, state.from, PAGE_SIZE);
+      page = await api.queue(account, queue, {
+        from: state.from,
+        limit: PAGE_SIZE,
+        state: state.state,
+        text: state.text,
+      });
     } catch (e) {
       if (String(e).startsWith('Error: 404')) return closeQueue();
       throw e;
     }
     if (queue !== state.queue) return;
-    if (page.messages.length === 0 && state.from > 0 && page.counts.total > 0) {
-      state.from = Math.max(0, page.counts.total - PAGE_SIZE);
+    const matched = page.matched ?? page.counts.total;
+    if (page.messages.length === 0 && state.from > 0 && matched > 0) {
+      // The page read is past the end now (messages went): the last page instead.
+      state.from = lastFrom(matched);
       return refreshPage();
     }
     state.page = page;
     clock = { ...clock, now: page.now, at: performance.now() };
     receipts.clear();
-    for (const m of page.messages) receipts.set(m.messageId, m.popReceipt);
+    origins.clear();
+    for (const m of page.messages) {
+      receipts.set(m.messageId, m.popReceipt);
+      if (m.origin)
+        origins.set(m.messageId, {
+          from: m.origin.queue,
+          messageId: m.origin.messageId,
+          dequeueCount: m.origin.dequeueCount,
+        });
+    }
+    if (state.pick !== null) {
+      state.message = page.messages[state.pick]?.messageId ?? null;
+      state.pick = null;
+    }
     model.update({ main: normalize(page.messages), poison: [], extra: [] }, page.now);
+    requestDraw();
     const c = page.counts;
+    const scheduled = c.scheduled === undefined ? '' : ` (${c.scheduled} scheduled)`;
     setText(
       ui.counts,
-      `${c.total} messages: ${c.visible} visible, ${c.invisible} invisible, ${c.expired} expired`,
+      `${c.total} messages: ${c.visible} visible, ${c.invisible} invisible${scheduled}, ` +
+        `${c.expired} expired`,
     );
     for (const [k, v] of Object.entries(c)) setAttr(ui.counts, `data-${k}`, v);
-    const last = Math.min(c.total, state.from + page.messages.length);
-    setText(ui.range, c.total ? `${state.from + 1}–${last} of ${c.total}` : 'empty');
-    ui.prev.disabled = state.from === 0;
-    ui.next.disabled = last >= c.total;
+    const filtered = Boolean(state.state || state.text);
+    const last = Math.min(matched, state.from + page.messages.length);
+    setText(
+      ui.range,
+      matched
+        ? `${state.from + 1}–${last} of ${matched}${filtered ? ' matching' : ''}`
+        : filtered
+          ? 'none matching'
+          : 'empty',
+    );
+    setAttr(ui.range, 'data-matched', matched);
+    ui.first.disabled = ui.prev.disabled = state.from === 0;
+    ui.next.disabled = ui.last.disabled = last >= matched;
     ui.empty.hidden = c.total > 0;
+    ui.noMatch.hidden = !(filtered && matched === 0 && c.total > 0);
+    ui.findReset.hidden = !state.text;
     showMessage();
     // A message reappears or expires by itself at the queue's next deadline: look again then.
     clearTimeout(deadlineTimer);
@@ -181,12 +254,31 @@ export function startInspector({
       deadlineTimer = setTimeout(refreshPage, Math.max(0, page.nextDeadline - page.now) + 50);
   });
 
+  /** The first position of the last page of `n` listed messages. @param {number} n */
+  const lastFrom = (n) => Math.max(0, Math.floor((n - 1) / PAGE_SIZE) * PAGE_SIZE);
+
+  /**
+   * Lists the page that starts at `from` (cards of another page are not animated out).
+   * @param {number} from
+   */
+  const goTo = (from) => {
+    state.from = Math.max(0, from);
+    model.clear();
+    lane.clear();
+    refreshPage();
+  };
+
   /** @param {string} name */
   const openQueue = (name) => {
     if (name !== state.queue) {
       state.queue = name;
       state.from = 0;
       state.message = null;
+      state.text = '';
+      state.state = '';
+      ui.findInput.value = '';
+      ui.stateFilter.value = '';
+      hideClearQuestion();
       model.clear();
       lane.clear();
     }
@@ -215,11 +307,11 @@ export function startInspector({
 
   const showMessage = () => {
     const m = state.page?.messages.find((x) => x.messageId === state.message);
-    ui.detail.hidden = !m;
-    if (!m) return;
-    setText(ui.detailId, m.messageId);
-    setText(ui.detailText, m.messageText);
-    setText(ui.detailMeta, `${m.state} · DequeueCount ${m.dequeueCount}`);
+    showDetail(ui, m, serverNow());
+    for (const el of ui.lane.querySelectorAll('[aria-selected]'))
+      el.removeAttribute('aria-selected');
+    if (m)
+      ui.lane.querySelector(`[data-id="${m.messageId}"]`)?.setAttribute('aria-selected', 'true');
   };
 
   /** @param {() => Promise<unknown>} action */
@@ -243,18 +335,80 @@ export function startInspector({
   ui.deleteBtn.addEventListener('click', onMessage('delete'));
   ui.visibleBtn.addEventListener('click', onMessage('visible'));
   ui.poisonBtn.addEventListener('click', onMessage('poison'));
+
+  // Clearing cannot be undone: the button asks first, naming the queue and how many go.
+  const hideClearQuestion = () => {
+    ui.clearConfirm.hidden = true;
+    ui.clearBtn.disabled = false;
+  };
   ui.clearBtn.addEventListener('click', () => {
+    const total = state.page?.counts.total ?? 0;
+    setText(
+      ui.clearQuestion,
+      `Delete all ${total} messages of ${state.queue}? This cannot be undone. `,
+    );
+    ui.clearConfirm.hidden = false;
+    ui.clearBtn.disabled = true;
+    ui.clearNo.focus();
+  });
+  ui.clearNo.addEventListener('click', hideClearQuestion);
+  ui.clearYes.addEventListener('click', () => {
     const queue = state.queue;
+    hideClearQuestion();
     if (queue) act(() => api.clear(account, queue));
   });
-  ui.prev.addEventListener('click', () => {
-    state.from = Math.max(0, state.from - PAGE_SIZE);
-    refreshPage();
+
+  ui.first.addEventListener('click', () => goTo(0));
+  ui.prev.addEventListener('click', () => goTo(state.from - PAGE_SIZE));
+  ui.next.addEventListener('click', () => goTo(state.from + PAGE_SIZE));
+  ui.last.addEventListener('click', () =>
+    goTo(lastFrom(state.page?.matched ?? state.page?.counts.total ?? 0)),
+  );
+  ui.jumpForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const position = Math.floor(Number(ui.jumpInput.value));
+    if (!(position >= 1)) return;
+    // Positions count what is listed (the matches, when filtered), from 1.
+    state.pick = (position - 1) % PAGE_SIZE;
+    goTo(position - 1 - state.pick);
   });
-  ui.next.addEventListener('click', () => {
-    state.from += PAGE_SIZE;
-    refreshPage();
+  ui.findForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const wanted = ui.findInput.value.trim();
+    const queue = state.queue;
+    if (!queue) return;
+    if (!MESSAGE_ID.test(wanted)) {
+      state.text = wanted;
+      goTo(0);
+      return;
+    }
+    // One message: its page among all of them, with it selected.
+    api
+      .queue(account, queue, { from: 0, limit: 1, id: wanted.toLowerCase() })
+      .then((found) => {
+        if (found.position === null || found.position === undefined) {
+          setText(ui.status, `No message ${wanted} in ${queue}.`);
+          return;
+        }
+        setText(ui.status, '');
+        state.text = '';
+        state.state = '';
+        ui.stateFilter.value = '';
+        state.message = found.messages[0]?.messageId ?? wanted;
+        goTo(found.position - (found.position % PAGE_SIZE));
+      })
+      .catch(report);
   });
+  ui.findReset.addEventListener('click', () => {
+    ui.findInput.value = '';
+    state.text = '';
+    goTo(0);
+  });
+  ui.stateFilter.addEventListener('change', () => {
+    state.state = ui.stateFilter.value;
+    goTo(0);
+  });
+
   for (const [label, ms] of ADVANCES) {
     const b = h('button', { type: 'button', 'data-testid': `advance-${label.replace(' ', '')}` });
     setText(b, `+${label}`);
@@ -265,7 +419,7 @@ export function startInspector({
     act(() => api.setClock({ paused: !clock.paused }).then(setClock)),
   );
 
-  api.events(
+  const closeEvents = api.events(
     (e) => {
       if (e.type === 'clock') {
         // Moved by anyone (this page, a test through the queue port): countdowns and
@@ -289,173 +443,33 @@ export function startInspector({
     },
   );
 
-  const frame = () => {
-    lane.render(model.view.main, serverNow(), model.departures);
-    requestAnimationFrame(frame);
+  // Drawn in the next frame when a read changed the cards, every frame while one leaves, and
+  // otherwise a few times a second for the countdowns; no frame is asked for in between, so a
+  // page left open beside busy producers does not take the CPU they run on (BENCHMARKS.md,
+  // "Producers with an open inspector").
+  let framePending = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let tick;
+  const requestDraw = () => {
+    if (framePending) return;
+    framePending = true;
+    requestAnimationFrame(draw);
   };
-  requestAnimationFrame(frame);
+  const draw = () => {
+    framePending = false;
+    lane.render(model.view.main, serverNow(), model.departures);
+    if (state.message) showMessage();
+    if (lane.leaving) requestDraw();
+    else if (tick === undefined)
+      tick = setTimeout(() => {
+        tick = undefined;
+        requestDraw();
+      }, TICK_MS);
+  };
+  requestDraw();
 
   api.clock().then(setClock, report);
   refreshQueues();
   const wanted = new URL(location.href).searchParams.get('queue');
   if (wanted) openQueue(wanted);
-
-  /**
-   * `run()` at most once at a time; a call while it runs runs it once more afterwards (so the
-   * last event is always reflected, however many arrive together).
-   * @param {() => Promise<unknown>} run
-   */
-  function coalesce(run) {
-    let running = false;
-    let again = false;
-    const go = () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      run()
-        .catch(report)
-        .finally(() => {
-          running = false;
-          if (again) {
-            again = false;
-            go();
-          }
-        });
-    };
-    return go;
-  }
-}
-
-/**
- * The inspector's elements.
- * @param {string} account
- * @param {string | null} remote the other server inspected, or null for this page's own
- */
-function layout(account, remote) {
-  const ui = {
-    serverForm: h('form', { class: 'server-form', 'data-testid': 'server-form' }),
-    serverInput: h('input', {
-      type: 'url',
-      name: 'server',
-      'data-testid': 'server',
-      placeholder: 'http://127.0.0.1:10001',
-      'aria-label': 'Server to inspect',
-      value: remote ?? location.origin,
-    }),
-    live: h('span', {
-      class: 'live',
-      'data-testid': 'live',
-      'data-live': 'false',
-      text: '○ connecting…',
-    }),
-    status: h('p', { class: 'inspect-status', 'data-testid': 'status', role: 'status' }),
-    offset: h('output', { 'data-testid': 'clock-offset', text: '+0 s' }),
-    pause: h('button', { type: 'button', 'data-testid': 'clock-pause', text: 'Pause' }),
-    advances: h('span', { class: 'advances' }),
-    queues: h('ul', { class: 'queue-list', 'data-testid': 'queues' }),
-    noQueues: h('p', { class: 'empty-note', text: 'No queues yet.' }),
-    queueSection: h('section', { class: 'inspect-queue', hidden: true }),
-    queueName: h('code', { 'data-testid': 'queue-name' }),
-    counts: h('p', { class: 'counts', 'data-testid': 'counts' }),
-    clearBtn: h('button', { type: 'button', 'data-testid': 'clear-queue', text: 'Clear queue' }),
-    prev: h('button', { type: 'button', 'data-testid': 'prev-page', text: '‹ Previous' }),
-    next: h('button', { type: 'button', 'data-testid': 'next-page', text: 'Next ›' }),
-    range: h('span', { 'data-testid': 'page-range' }),
-    lane: h('ul', { class: 'lane', 'data-testid': 'queue-lane', 'aria-label': 'Messages' }),
-    empty: h('p', { class: 'empty-note', text: 'The queue is empty.' }),
-    detail: h('section', {
-      class: 'message-detail',
-      'data-testid': 'message-detail',
-      hidden: true,
-    }),
-    detailId: h('code', { 'data-testid': 'message-id' }),
-    detailMeta: h('span', { 'data-testid': 'message-meta' }),
-    detailText: h('pre', { 'data-testid': 'message-text' }),
-    deleteBtn: h('button', { type: 'button', 'data-testid': 'delete-message', text: 'Delete' }),
-    visibleBtn: h('button', {
-      type: 'button',
-      'data-testid': 'make-visible',
-      text: 'Make visible now',
-    }),
-    poisonBtn: h('button', {
-      type: 'button',
-      'data-testid': 'poison-message',
-      text: 'Move to poison queue',
-    }),
-  };
-  ui.serverForm.append(
-    h('label', {}, 'Server ', ui.serverInput),
-    h('button', { type: 'submit', 'data-testid': 'server-go', text: 'Inspect' }),
-  );
-  ui.detail.append(
-    h('h3', {}, 'Message ', ui.detailId),
-    h('p', {}, ui.detailMeta),
-    ui.detailText,
-    h('p', { class: 'detail-actions' }, ui.deleteBtn, ui.visibleBtn, ui.poisonBtn),
-  );
-  ui.queueSection.append(
-    h('h2', {}, 'Queue ', ui.queueName),
-    h('p', { class: 'queue-tools' }, ui.counts, ui.clearBtn),
-    h('p', { class: 'pager' }, ui.prev, ui.range, ui.next),
-    ui.lane,
-    ui.empty,
-    ui.detail,
-  );
-  const root = h(
-    'div',
-    { class: 'inspector', 'data-testid': 'inspector' },
-    h(
-      'header',
-      { class: 'top' },
-      h(
-        'div',
-        { class: 'brand' },
-        h(
-          'h1',
-          {},
-          'azqueue ',
-          h('span', {
-            class: 'sub',
-            'data-testid': 'target',
-            text: remote
-              ? `inspector: the queues of ${remote}, live`
-              : 'inspector: this server’s queues, live',
-          }),
-        ),
-      ),
-      ui.live,
-      ui.serverForm,
-      h('a', {
-        href: '/',
-        class: 'view-switch',
-        'data-testid': 'view-switch',
-        text: 'Teaching scenarios',
-      }),
-    ),
-    h(
-      'section',
-      { class: 'controls', 'aria-label': 'Server clock' },
-      h('span', {}, 'Clock offset ', ui.offset),
-      ui.advances,
-      ui.pause,
-    ),
-    ui.status,
-    h(
-      'div',
-      { class: 'inspect-body' },
-      h(
-        'nav',
-        { 'aria-label': 'Queues' },
-        h('h2', {}, 'Account ', h('code', { text: account })),
-        ui.queues,
-        ui.noQueues,
-      ),
-      ui.queueSection,
-    ),
-  );
-  const css = h('link', { rel: 'stylesheet', href: '/inspect/inspect.css' });
-  document.head.append(css);
-  return { root, ...ui };
 }

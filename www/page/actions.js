@@ -41,9 +41,7 @@ export function actionApplier(demo) {
           demo.say(
             `Your Put Message was refused: ${result.status} ${result.code ?? ''} — ${result.reason ?? 'no reason given'}`,
             'refused',
-            {
-              actor: 'You',
-            },
+            { actor: 'You', call: result.entry.seq },
           );
         }
         break;

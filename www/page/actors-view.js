@@ -161,6 +161,7 @@ export class ActorsView {
    */
   #number(actor, key, label, min, max, title) {
     const settings = /** @type {Record<string, number>} */ (/** @type {unknown} */ (actor));
+    const unit = key === 'perWorker' ? '' : ' (seconds)';
     const input = h('input', {
       type: 'number',
       min,
@@ -168,6 +169,8 @@ export class ActorsView {
       step: 1,
       value: settings[key],
       inputmode: 'numeric',
+      // Said with whose setting it is: a list of "work s" fields names no one.
+      'aria-label': `${actor.name}'s ${label}${unit}`,
     });
     input.addEventListener('change', () => {
       const v = Math.round(Number(input.value));

@@ -17,8 +17,9 @@
  *   handed the current receipt: still working on it (in flight), or let go of it ("crashed",
  *   "removed", "failed") without deleting
  * @typedef {{ holder: Holder, popReceipt: string, from: number, until: number }} LeaseView
- * @typedef {{ kind: string, by: string | undefined, dequeueCount?: number }} Fate how a message
- *   left, when the caller knows
+ * @typedef {{ kind: string, by: string | undefined, dequeueCount?: number, receipt?: string }}
+ *   Fate how a message left, when the caller knows (and the DequeueCount and receipt of the
+ *   receive that made it leave, which the last look did not see)
  * @typedef {object} CardMemory
  * @property {(messageId: string) => string} label the short name drawn on the card
  * @property {(messageId: string) => LeaseView | undefined} lease
@@ -91,7 +92,7 @@ export const noCounters = () => ({
 });
 
 export class CardModel {
-  /** @type {Record<Lane, Card[]>} insertion order */
+  /** @type {Record<Lane, Card[]>} in the model's `order` */
   view = { main: [], poison: [], extra: [] };
   /** @type {Departure[]} */
   departures = [];
@@ -103,11 +104,15 @@ export class CardModel {
   #expiredSeen = new Set();
 
   /**
-   * @param {{ memory: CardMemory, notices: Notices }} o
+   * `order`: the cards in insertion order (the teaching page's, where a card keeps its place
+   * while it is leased), or in the order given (the inspector's: delivery order, as the server
+   * lists it).
+   * @param {{ memory: CardMemory, notices: Notices, order?: 'insertion' | 'given' }} o
    */
-  constructor({ memory, notices }) {
+  constructor({ memory, notices, order = 'insertion' }) {
     this.memory = memory;
     this.notices = notices;
+    this.order = order;
   }
 
   clear() {
@@ -127,13 +132,14 @@ export class CardModel {
     const seen = new Set();
     const order = (/** @type {Card} */ c) => Number(c.label.slice(1)) || 0;
     /** @param {Lane} lane */
-    const cards = (lane) =>
-      lanes[lane]
-        .map((m) => {
-          seen.add(m.messageId);
-          return this.#card(m, lane, now);
-        })
-        .sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
+    const cards = (lane) => {
+      const list = lanes[lane].map((m) => {
+        seen.add(m.messageId);
+        return this.#card(m, lane, now);
+      });
+      if (this.order === 'given') return list;
+      return list.sort((a, b) => a.insertedOn - b.insertedOn || order(a) - order(b));
+    };
     const view = { main: cards('main'), poison: cards('poison'), extra: cards('extra') };
     const all = view.main.concat(view.poison, view.extra);
     for (const card of all) this.#notice(card);
@@ -240,8 +246,11 @@ export class CardModel {
       this.notices.expired({ ...prev, state: 'expired' });
     }
     if (kind === 'deleted' && prev.lane !== 'poison') this.counters.deleted++;
-    // The receive that sent it to the poison queue raised its DequeueCount after the last look.
-    const card = fate?.dequeueCount ? { ...prev, dequeueCount: fate.dequeueCount } : prev;
+    // The receive that sent it to the poison queue raised its DequeueCount and issued a new
+    // receipt after the last look.
+    const card = fate?.dequeueCount
+      ? { ...prev, dequeueCount: fate.dequeueCount, receipt: fate.receipt ?? prev.receipt }
+      : prev;
     this.departures.push({ seq: ++this.#departureSeq, card, kind, by: fate?.by, at: now });
     if (this.departures.length > DEPARTURES_KEPT) this.departures.shift();
   }

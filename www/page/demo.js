@@ -9,13 +9,13 @@
 // holds it.
 
 import { EPOCH, VirtualClock } from './clock.js';
-import { RestClient, ACCOUNT } from './rest.js';
+import { RestClient, ACCOUNT, changesQueues } from './rest.js';
+import { openEngine } from './engine.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
 import { Narrator, whyBack } from './narrator.js';
 
-const SEED = 20110818;
 const HISTORY_LIMIT = 900; // samples, one per virtual second
 
 /**
@@ -59,10 +59,6 @@ export class Demo {
   narrator = new Narrator({
     elapsed: () => this.clock.elapsed(),
     world: this,
-    lastLog: (actor) => {
-      const last = this.log.at(-1);
-      return last && actor && last.actor === actor ? last.seq : undefined;
-    },
   });
   cards = new CardModel({
     memory: {
@@ -79,12 +75,22 @@ export class Demo {
     notices: {
       expired: (card) => this.#expired(card),
       reappeared: (card) => this.#reappeared(card),
-      comeDue: (card) =>
+      comeDue: (card) => {
+        this.#cameDue.add(card.messageId);
         this.say(
           `${card.label} “${card.text}” was scheduled; its delay is over and consumers can see it now.`,
           'scheduled-visible',
-          { label: card.label, facts: { delayS: (card.nextVisibleOn - card.insertedOn) / 1000 } },
-        ),
+          {
+            label: card.label,
+            call: null,
+            facts: {
+              label: card.label,
+              messageId: card.messageId,
+              delayS: (card.nextVisibleOn - card.insertedOn) / 1000,
+            },
+          },
+        );
+      },
     },
   });
   /** @type {Map<string, Lease>} messageId → who was handed its receipt, and until when */
@@ -95,6 +101,8 @@ export class Demo {
   #labels = new Map();
   /** @type {Map<string, Fate>} messageId → how it left, for messages this page moved */
   #fates = new Map();
+  /** @type {Set<string>} messages that were scheduled and came due */
+  #cameDue = new Set();
   /** @type {Map<string, Origin>} messageId → its original, for copies in the poison queue */
   #origins = new Map();
   #nextLabel = 1;
@@ -138,27 +146,10 @@ export class Demo {
 
   /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
   async #open() {
-    const base = { now: () => this.clock.now(), anonymous: true, seed: SEED, name: 'azqueue-page' };
-    try {
-      // Relaxed: a reload restores the page by replaying its session, never from this store, so
-      // waiting for each commit buys nothing here; at 100× it was most of the burst's time.
-      this.service = await this.#QueueService.open({
-        ...base,
-        store: 'indexeddb',
-        durability: 'relaxed',
-      });
-      this.store = 'indexeddb';
-      this.storeNote = '';
-    } catch (e) {
-      this.service = await this.#QueueService.open({ ...base, store: 'memory' });
-      this.store = 'memory';
-      this.storeNote =
-        /** @type {any} */ (e)?.code === 'StoreUnavailable'
-          ? 'this browser offers no IndexedDB here'
-          : /** @type {any} */ (e)?.code === 'StoreLocked'
-            ? "another tab holds this page's database"
-            : String(/** @type {any} */ (e)?.message ?? e);
-    }
+    const opened = await openEngine(this.#QueueService, () => this.clock.now());
+    this.service = opened.service;
+    this.store = opened.store;
+    this.storeNote = opened.note;
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
       handler,
@@ -215,6 +206,7 @@ export class Demo {
       this.#labels.clear();
       this.#fates.clear();
       this.#origins.clear();
+      this.#cameDue.clear();
       this.#nextLabel = 1;
       this.#actorSeq = 0;
       await this.rest.createQueue('setup', this.queue);
@@ -325,12 +317,19 @@ export class Demo {
       this.say(
         `${e.actor}'s ${verb} of ${label} was refused (404 ${e.code}): it presented ${presented}, but the current receipt is ${current}.`,
         'stale-delete',
-        { actor: e.actor, label },
+        {
+          actor: e.actor,
+          label,
+          call: e.seq,
+          facts: { actor: e.actor, label, presented, current, status: e.status, code: e.code },
+        },
       );
     } else if (e.status < 300 && verb === 'delete') {
       this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, 'deleted', {
         actor: e.actor,
         label,
+        call: e.seq,
+        facts: { actor: e.actor, label, messageId: e.messageId, receipt: presented },
       });
     }
   }
@@ -379,10 +378,11 @@ export class Demo {
    * @param {string} messageId
    * @param {string} kind
    * @param {string} by
-   * @param {{ dequeueCount?: number, to?: string }} [where]
+   * @param {{ dequeueCount?: number, receipt?: string, to?: string }} [where] the DequeueCount
+   *   and receipt of the receive that moved it, and where it went
    */
-  gone(messageId, kind, by, { dequeueCount, to } = {}) {
-    this.#fates.set(messageId, { kind, by, dequeueCount });
+  gone(messageId, kind, by, { dequeueCount, receipt, to } = {}) {
+    this.#fates.set(messageId, { kind, by, dequeueCount, receipt });
     if (kind === 'poisoned')
       this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
   }
@@ -391,11 +391,18 @@ export class Demo {
    * A line of "what just happened" (narrator.js says which lines tick a moment).
    * @param {string} text
    * @param {string} [kind]
-   * @param {{ quiet?: boolean, actor?: string, label?: string,
-   *   facts?: import('./narrator.js').Facts }} [who]
+   * @param {import('./narrator.js').Who} [who]
    */
   say(text, kind, who) {
     this.narrator.say(text, kind, who);
+  }
+
+  /**
+   * Whether `messageId` was sent with a delay and has come due since.
+   * @param {string} messageId
+   */
+  cameDue(messageId) {
+    return this.#cameDue.has(messageId);
   }
 
   /**
@@ -407,6 +414,17 @@ export class Demo {
       .of(messageId)
       .findLast((x) => x.kind === 'received' || x.kind === 'updated');
     return e ? { name: e.actor, at: e.at, tag: e.receipt } : undefined;
+  }
+
+  /**
+   * Nothing is left to happen by itself: no message in the queue (expired ones aside), none held,
+   * and no producer with more to send.
+   */
+  still() {
+    const live = this.view.main.some((c) => c.state !== 'expired');
+    const held = this.consumers().some((a) => a.alive && a.holding);
+    const sending = this.actors.some((a) => a.kind === 'producer' && a.state === 'sending');
+    return !live && !held && !sending;
   }
 
   /** The next instant at which a message becomes visible or expires by itself. */
@@ -496,7 +514,11 @@ export class Demo {
       'expired',
       {
         label: card.label,
-        facts: { ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined },
+        call: null,
+        facts: {
+          label: card.label,
+          ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined,
+        },
       },
     );
   }
@@ -504,22 +526,30 @@ export class Demo {
   /** @param {Card} card */
   #reappeared(card) {
     const lease = this.#leases.get(card.messageId);
+    const holder = lease?.holder.name;
+    const stillWorking = lease?.holder.holding?.messageId === card.messageId;
+    const receipt = this.receipts.current(card.messageId)?.tag;
     const why = whyBack(
-      lease && {
-        holder: lease.holder.name,
-        released: lease.released,
-        stillWorking: lease.holder.holding?.messageId === card.messageId,
-        receipt: this.receipts.current(card.messageId)?.tag,
-      },
+      lease && { holder: lease.holder.name, released: lease.released, stillWorking, receipt },
     );
     this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
     this.say(
       `${card.label} “${card.text}” is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
       'reappeared',
       {
-        actor: lease?.holder?.name,
+        actor: holder,
         label: card.label,
-        facts: { dequeueCount: card.dequeueCount, text: card.text },
+        call: null,
+        facts: {
+          label: card.label,
+          messageId: card.messageId,
+          dequeueCount: card.dequeueCount,
+          text: card.text,
+          holder,
+          released: lease?.released,
+          stillWorking,
+          receipt,
+        },
       },
     );
   }
@@ -548,21 +578,4 @@ export class Demo {
     }
     return label;
   }
-}
-
-/**
- * Whether a logged call may have changed a queue (reads and refused calls change nothing).
- * @param {LogEntry} entry
- */
-function changesQueues(entry) {
-  if (entry.status >= 400) return false;
-  if (entry.op === 'Get Messages') return entry.messages.length > 0;
-  return ![
-    'Peek Messages',
-    'Get Queue Metadata',
-    'List Queues',
-    'Get Queue ACL',
-    'Get Service Properties',
-    'Get Service Stats',
-  ].includes(entry.op);
 }

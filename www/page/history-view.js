@@ -38,9 +38,10 @@ export class HistoryView {
   open(messageId, demo) {
     this.#messageId = messageId;
     this.#shown = -1;
-    this.render(demo);
-    // Not modal: the controls stay usable, and the story grows as time runs.
+    // Shown first: render draws only an open dialog. Not modal: the controls stay usable, and
+    // the story grows as time runs.
     if (!this.dialog.open) this.dialog.show();
+    this.render(demo);
   }
 
   close() {

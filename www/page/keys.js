@@ -1,11 +1,14 @@
-// The presenter's keys, wherever the focus is: → the next moment (or Continue), ← the previous
-// moment, Space play/pause, "." step, "[" "]" speed, "?" this list. A focused button, checkbox,
-// slider or list never swallows them; only a field you type into keeps its keys (and Escape
-// leaves it, so the keys work again).
+// The presenter's keys, wherever the focus is: → or PageDown the next moment (or Continue), ←
+// or PageUp the previous moment (a clicker sends those), Space play/pause, "." step, "[" "]"
+// speed, and the keys main.js adds (restart, guided, scenarios, presentation mode), "?" this
+// list. A focused button, checkbox, slider or list never swallows them; only a field you type
+// into keeps its keys (and Escape leaves it, so the keys work again). While a message's history
+// is open they wait: time does not move on behind a dialog being read.
 
 /**
  * What each key does, in the order the key sheet lists them.
- * @typedef {{ keys: string[], label: string, run: () => unknown }} Binding
+ * @typedef {{ keys: string[], label: string, run: (key: string) => unknown }} Binding (`key`:
+ *   which of its keys was pressed)
  */
 
 /** Fields whose keys are the typist's. */
@@ -49,12 +52,14 @@ export function bindPresenterKeys({ bindings, sheet, list }) {
       }
       const binding = byKey.get(e.key);
       if (!binding) return;
-      // Inside the key sheet only "?" (and Escape, the dialog's own) act.
+      // Inside the key sheet only "?" (and Escape, the dialog's own) act; inside any other
+      // dialog none do.
       if (sheet.open && e.key !== '?') return;
+      if ([...document.querySelectorAll('dialog[open]')].some((d) => d !== sheet)) return;
       e.preventDefault();
       e.stopPropagation();
       if (e.key === ' ') swallowUp = ' ';
-      if (!e.repeat || e.key !== ' ') binding.run();
+      if (!e.repeat || e.key !== ' ') binding.run(e.key);
     },
     true,
   );

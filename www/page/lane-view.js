@@ -3,7 +3,9 @@
 // every animation frame and only reads state: the one exception is the per-card memory of when
 // an animation started, which is view state and lives here. Animations run on the virtual clock:
 // each frame sets a card's CSS animation to the time since it began, so a paused page holds
-// still and a guided stop shows the card as it was at that instant.
+// still. At a stop an arrival (a card coming back) is drawn at its end, as it looks once
+// arrived: the moment a stop is about is the instant it began, whose first frame is a faded
+// card half under its neighbour.
 
 import { formatDuration } from './clock.js';
 import { STAGES, parseJob } from './jobs.js';
@@ -23,6 +25,8 @@ import { h, svg, setAttr, setClass, setText, reducedMotion } from './dom.js';
 
 const RING = 2 * Math.PI * 15;
 const EXIT_MS = 1600;
+/** The animations that bring a card in (style.css), drawn at their end at a stop. */
+const ARRIVALS = new Set(['back']);
 
 /** One lane: a list of message cards, keyed by message id. */
 export class LaneView {
@@ -55,6 +59,12 @@ export class LaneView {
     return this.#cards.size > 0;
   }
 
+  /** Whether a card is playing its exit animation (drawn each frame until it is gone). */
+  get leaving() {
+    for (const entry of this.#cards.values()) if (entry.exitAt) return true;
+    return false;
+  }
+
   clear() {
     this.#cards.clear();
     this.list.replaceChildren();
@@ -64,8 +74,10 @@ export class LaneView {
    * @param {Card[]} cards
    * @param {number} now
    * @param {Departure[]} departures
+   * @param {{ stopped?: boolean }} [options] `stopped`: the page is at a stop (arrivals drawn
+   *   arrived)
    */
-  render(cards, now, departures) {
+  render(cards, now, departures, { stopped = false } = {}) {
     setClass(this.list, 'crowded', cards.length > 8);
     const present = new Set();
     for (const card of cards) {
@@ -101,7 +113,7 @@ export class LaneView {
         this.#cards.delete(id);
         continue;
       }
-      drive(entry, now);
+      drive(entry, now, stopped);
     }
   }
 
@@ -305,9 +317,12 @@ export class LaneView {
     };
     setText(entry.parts.long, words[d.kind]);
     setText(entry.parts.short, shortWords[d.kind]);
-    // What it looked like as it left: a poison move raised DequeueCount after the last look.
+    // What it looked like as it left: a poison move raised DequeueCount and issued a receipt
+    // after the last look.
     setText(entry.parts.dqn, d.card.dequeueCount);
     setAttr(el, 'data-dequeue-count', d.card.dequeueCount);
+    setText(entry.parts.receipt, d.card.receipt ?? '');
+    setAttr(el, 'data-receipt', d.card.receipt);
     setAttr(el, 'data-state', `gone-${d.kind}`);
     entry.parts.ring.classList.add('off');
   }
@@ -334,16 +349,20 @@ function holderWords(card) {
 }
 
 /**
- * Sets a card's CSS animation (if any) to the virtual time since it began.
+ * Sets a card's CSS animation (if any) to the virtual time since it began; at a stop, an
+ * arrival to its end.
  * @param {CardEntry} entry
  * @param {number} now
+ * @param {boolean} stopped
  */
-function drive(entry, now) {
+function drive(entry, now, stopped) {
   if (entry.animFrom === undefined) return;
   for (const a of entry.el.getAnimations()) {
     if (!(a instanceof CSSAnimation)) continue;
     if (a.playState !== 'paused') a.pause();
-    a.currentTime = Math.max(0, now - entry.animFrom);
+    const end = Number(a.effect?.getComputedTiming().endTime ?? 0);
+    const since = Math.max(0, now - entry.animFrom);
+    a.currentTime = stopped && ARRIVALS.has(a.animationName) ? Math.max(since, end) : since;
   }
 }
 

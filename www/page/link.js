@@ -19,12 +19,13 @@ const DAY_S = 24 * 3600;
 /**
  * The moment a URL asks for, or null when it asks for none (or a bad one).
  * @param {string} href
+ * @param {(id: string) => boolean} [known] the scenarios there are (a link's own one too)
  * @returns {Moment | null}
  */
-export function momentFromUrl(href) {
+export function momentFromUrl(href, known = isScenario) {
   const params = new URL(href).searchParams;
   const scenario = params.get('scenario');
-  if (!scenario || !isScenario(scenario)) return null;
+  if (!scenario || !known(scenario)) return null;
   const t = seconds(params.get('t'));
   return {
     scenario,
@@ -44,12 +45,14 @@ function seconds(value) {
  * The link to a moment, on this page's address.
  * @param {string} href
  * @param {{ scenario: string, elapsed: number, reached?: number,
- *   actions?: RecordedAction[] }} moment ms since scenario time zero
+ *   actions?: RecordedAction[], extra?: Record<string, string> }} moment ms since scenario time
+ *   zero; `extra`, parameters of its own (an edited scenario's `sc` and `mode`)
  */
-export function linkTo(href, { scenario, elapsed, reached = 0, actions = [] }) {
+export function linkTo(href, { scenario, elapsed, reached = 0, actions = [], extra = {} }) {
   const url = new URL(href);
   url.search = '';
   url.hash = '';
+  for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
   url.searchParams.set('scenario', scenario);
   const t = tenths(elapsed);
   url.searchParams.set('t', t);
@@ -94,7 +97,7 @@ export function decodeActions(text) {
  * Wires "copy link to this moment"; says what it copied.
  * @param {{ button: HTMLElement, status: HTMLElement }} elements
  * @param {() => { scenario: string, elapsed: number, reached: number,
- *   actions: RecordedAction[] }} current
+ *   actions: RecordedAction[], extra?: Record<string, string> }} current
  */
 export function bindCopyLink({ button, status }, current) {
   button.addEventListener('click', async () => {

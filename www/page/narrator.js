@@ -10,16 +10,39 @@
 const NARRATION_LIMIT = 60;
 
 /**
- * One of a scenario's moments as the narrator tracks it: ticked (`done`, at `at` ms elapsed)
- * when the event `on` first happens to its actor (and message, if it names one); `facts` are
- * what the event said about itself.
- * @typedef {{ on: string, text: string, guide?: Words, actor?: string, label?: string,
- *   done: boolean, at: number | undefined, facts: Facts }} Moment
- * @typedef {Record<string, string | number | undefined>} Facts
+ * One of a scenario's moments as the narrator tracks it: an event, ticked (`done`, at `at` ms
+ * elapsed) the first time something of kind `on` happens that `when` accepts (any one, without
+ * it), whoever it happens to: a consumer added by hand who takes the redelivered order makes
+ * "a message is redelivered" happen as surely as the scenario's own. `facts` are what the event
+ * said about itself; `call` is the seq of the HTTP call that made it happen, or null when no
+ * call did (a timeout ran out in the queue, a consumer failed inside itself).
+ * `missed`: "next moment" found the world still before it happened (not with these settings).
+ * @typedef {{ on: string, text: string, guide?: Words, when?: (facts: Facts, world: Demo) => boolean,
+ *   done: boolean, at: number | undefined, facts: Facts, call: number | null | undefined,
+ *   missed?: boolean }} Moment
+ * @typedef {Record<string, string | number | boolean | undefined>} Facts
  * @typedef {{ at: number, text: string, kind: string, moment: string | undefined,
  *   log: number | undefined }} Line a line of "what just happened"; `log`, the seq of the HTTP
  *   log entry it is about
+ * @typedef {{ quiet?: boolean, actor?: string, label?: string, facts?: Facts,
+ *   call?: number | null }} Who who did it, to which message, what it said about itself, and the
+ *   call that did it (null: none did)
  */
+
+/**
+ * Why no HTTP call is shown for an event that no call caused, by its kind.
+ * @type {Record<string, string>}
+ */
+const NO_CALL = {
+  reappeared:
+    'No HTTP call caused this: the visibility timeout ran out inside the queue, and nobody was told.',
+  expired: 'No HTTP call caused this: the time-to-live ran out inside the queue.',
+  'scheduled-visible': 'No HTTP call caused this: the delay ran out inside the queue.',
+  failed: 'No HTTP call: the consumer failed inside its own code, and the queue was not told.',
+  crashed:
+    'No HTTP call: a crashed process sends nothing; the queue only sees the timeout run out.',
+  removed: 'No HTTP call: the worker went away without telling the queue.',
+};
 
 export class Narrator {
   /** @type {Line[]} */
@@ -31,21 +54,19 @@ export class Narrator {
   scenario = null;
 
   /**
-   * Called when a scenario's moment ticks (guided mode stops the clock there).
-   * @type {((moment: Moment) => void) | undefined}
+   * Called for every event told (a line said, quiet or not): its kind and facts, and the moment
+   * it ticked, if it ticked one (guided mode stops the clock there; questions are settled by it).
+   * @type {((kind: string, facts: Facts, moment: Moment | undefined) => void) | undefined}
    */
-  onMoment;
+  onEvent;
 
   /**
-   * @param {{ elapsed: () => number, world: Demo,
-   *   lastLog: (actor: string | undefined) => number | undefined }} o the clock's elapsed time,
-   *   the world the words are made from, and the seq of the newest HTTP log entry when `actor`
-   *   made it (the call a moment is about)
+   * @param {{ elapsed: () => number, world: Demo }} o the clock's elapsed time, and the world
+   *   the words are made from
    */
-  constructor({ elapsed, world, lastLog }) {
+  constructor({ elapsed, world }) {
     this.elapsed = elapsed;
     this.world = world;
-    this.lastLog = lastLog;
   }
 
   /**
@@ -64,12 +85,16 @@ export class Narrator {
       done: true,
       at: 0,
       facts: {},
+      call: undefined,
     };
     this.moments = new Map([
       ['intro', intro],
       ...scenario.moments.map(
         (m) =>
-          /** @type {[string, Moment]} */ ([m.on, { ...m, done: false, at: undefined, facts: {} }]),
+          /** @type {[string, Moment]} */ ([
+            m.on,
+            { ...m, done: false, at: undefined, facts: {}, call: undefined },
+          ]),
       ),
     ]);
   }
@@ -96,34 +121,46 @@ export class Narrator {
   }
 
   /**
+   * Why no call is shown for `moment`, when no call caused it (undefined when one did, or for
+   * the introduction).
+   * @param {Moment} moment
+   */
+  noCall(moment) {
+    if (moment.call !== null) return undefined;
+    return NO_CALL[moment.on] ?? 'No HTTP call caused this.';
+  }
+
+  /**
    * Something worth a line in "what just happened". `kind` also ticks the scenario's moment of
-   * that kind, but only when the moment's own actor (and message, if it names one) did it: a
-   * hand-added consumer crashing is not "Encoder A crashes".
+   * that kind the first time its `when` accepts the event's facts.
    * A `quiet` line is only told when it ticks a moment (routine deletes would drown the rest).
    * @param {string} text
    * @param {string} [kind]
-   * @param {{ quiet?: boolean, actor?: string, label?: string, facts?: Facts }} [who]
+   * @param {Who} [who]
    */
-  say(text, kind = 'info', { quiet = false, actor, label, facts = {} } = {}) {
+  say(text, kind = 'info', { quiet = false, facts = {}, call } = {}) {
     const m = this.moments.get(kind);
-    const ticks =
-      m && !m.done && (!m.actor || m.actor === actor) && (!m.label || m.label === label);
+    const ticks = m && !m.done && (!m.when || m.when(facts, this.world));
     if (ticks) {
       m.done = true;
       m.at = this.elapsed();
-      m.facts = { ...facts, log: this.lastLog(actor) };
+      m.facts = facts;
+      m.call = call ?? null;
     }
-    if (quiet && !ticks) return;
+    if (quiet && !ticks) {
+      this.onEvent?.(kind, facts, undefined);
+      return;
+    }
     this.lines.push({
       at: this.elapsed(),
       text,
       kind,
       moment: ticks ? kind : undefined,
-      log: this.lastLog(actor),
+      log: call ?? undefined,
     });
     this.seq++;
     if (this.lines.length > NARRATION_LIMIT) this.lines.shift();
-    if (ticks) this.onMoment?.(m);
+    this.onEvent?.(kind, facts, ticks ? m : undefined);
   }
 
   /**

@@ -529,3 +529,20 @@ export function short(messageId) {
 function clip(text, n = 44) {
   return text.length > n ? `${text.slice(0, n - 1)}…` : text;
 }
+
+/**
+ * Whether a logged call may have changed a queue (reads and refused calls change nothing).
+ * @param {LogEntry} entry
+ */
+export function changesQueues(entry) {
+  if (entry.status >= 400) return false;
+  if (entry.op === 'Get Messages') return entry.messages.length > 0;
+  return ![
+    'Peek Messages',
+    'Get Queue Metadata',
+    'List Queues',
+    'Get Queue ACL',
+    'Get Service Properties',
+    'Get Service Stats',
+  ].includes(entry.op);
+}

@@ -1,11 +1,12 @@
 // The five scenarios. Each sets up queues and actors at time zero; from then on only the
 // engine and the actors' timers decide what happens, so a scenario replays identically.
-// `moments` are the things to watch for: each is ticked when the named event first happens to its
-// own actor (and message, when it names a label), and `guide` is what guided mode says there.
+// `moments` are the things to watch for: each is an event (a message is redelivered, a stale
+// receipt is refused, a message is poisoned), ticked the first time it happens to anyone (and, with
+// `when`, in the way the scenario is about), and `guide` is what guided mode says there.
 // Every caption, intro and guide line is a function of the live world (and of the facts of the
 // event that ticked it): change a timeout, the threshold or the consumers and the words follow.
 
-import { seededRandom } from './clock.js';
+import { formatDuration, seededRandom } from './clock.js';
 import { Autoscaler, Consumer, LeaseWorker, Producer } from './actors.js';
 import { STAGES, jobText, parseJob } from './jobs.js';
 
@@ -22,8 +23,9 @@ import { STAGES, jobText, parseJob } from './jobs.js';
  * @property {Words} caption
  * @property {Words} intro what the picture shows, said before the first step
  * @property {number} [poisonThreshold] DequeueCount beyond which a consumer moves a message
- * @property {Omit<Moment, 'done' | 'at' | 'facts'>[]} moments
+ * @property {Omit<Moment, 'done' | 'at' | 'facts' | 'call'>[]} moments
  * @property {(demo: Demo) => Promise<void>} setup
+ * @property {import('./scenario-format.js').Spec} [spec] what an edited scenario was made from
  */
 
 /**
@@ -46,6 +48,44 @@ const worker = (w, name) => w.worker(name);
 /** @param {number | undefined} s */
 const secs = (s) => `${s} s`;
 
+/**
+ * Scenario 1's caption, from what the consumers hold now and what has happened: a consumer whose
+ * work left outlasts the lease left is named with both; once a stale receipt was refused, that.
+ * @param {Demo} w
+ */
+function slowCaption(w) {
+  const shop = /** @type {Producer | undefined} */ (w.actors.find((a) => a.name === 'Shop'));
+  const pool = w.consumers();
+  const head = `${shop?.sent ?? 0} orders, ${pool.length} consumer${pool.length === 1 ? '' : 's'}.`;
+  const refused = w.moments.get('stale-delete');
+  if (refused?.done) {
+    const f = refused.facts;
+    return `${head} ${f.actor}'s delete with ${f.presented} was refused (${f.status} ${f.code}): by then ${f.current} was the current receipt${f.holder ? `, issued to ${f.holder}` : ''}. Only the latest receipt deletes a message, so a slow consumer's work must be safe to do twice.`;
+  }
+  const now = w.clock.now();
+  for (const c of pool) {
+    const h = c.kind === 'consumer' && c.alive ? c.holding : null;
+    if (!h || h.doneAt - now <= h.until - now) continue;
+    const leaseLeft = h.until - now;
+    return `${head} ${c.name} holds ${h.label} with ${formatDuration(h.doneAt - now)} of work left and ${leaseLeft > 0 ? `${formatDuration(leaseLeft)} left on` : 'no time left on'} the lease: it becomes visible before ${c.name} is done, another consumer may take it, and then ${c.name}'s receipt ${h.receipt} will be stale.`;
+  }
+  const consumers = pool.filter((c) => c.kind === 'consumer');
+  const settings = consumers
+    .map((c, i) =>
+      i === 0
+        ? `${c.name} asks for a ${secs(c.visibilityS)} visibility timeout (${secs(c.processingS)} of work per order)`
+        : `${c.name} for a ${secs(c.visibilityS)} visibility timeout (${secs(c.processingS)})`,
+    )
+    .join(', ');
+  const slow = consumers.find((c) => c.alive && c.processingS > c.visibilityS);
+  if (!slow)
+    return `${head} ${settings}: each finishes within its visibility timeout now, so no order comes back unless one crashes.`;
+  return (
+    `${head} ${settings}. Watch ${slow.name}'s order: its ring runs out, it becomes visible again, another consumer takes it (DequeueCount 2), ` +
+    `and when ${slow.name} finally tries to delete it the queue refuses: the pop receipt is no longer the current one.`
+  );
+}
+
 // Scenario 3's schedule, said in its caption and used by its setup: one source for both.
 const FLASH_TTL_S = 15;
 const INVOICE_DELAY_S = 20;
@@ -61,51 +101,31 @@ export const scenarios = [
     id: 'slow-consumer',
     title: '1 · Two consumers, one too slow',
     queue: 'orders',
-    caption: (w) => {
-      const ann = worker(w, 'Ann');
-      const bob = worker(w, 'Bob');
-      const orders = w.actors.find((a) => a.name === 'Shop');
-      const n = /** @type {Producer | undefined} */ (orders)?.sent ?? 0;
-      const pool = w.consumers().length;
-      const head = `${n} orders, ${pool} consumer${pool === 1 ? '' : 's'}.`;
-      if (!bob) return `${head} Bob was taken off the page: nobody here is too slow now.`;
-      const both = ann
-        ? `Ann asks for a ${secs(ann.visibilityS)} and Bob for a ${secs(bob.visibilityS)} visibility timeout`
-        : `Bob asks for a ${secs(bob.visibilityS)} visibility timeout`;
-      if (bob.processingS <= bob.visibilityS)
-        return `${head} ${both}, and Bob needs ${secs(bob.processingS)} per order: with these settings he finishes in time, so his order never comes back.`;
-      return (
-        `${head} ${both}, but Bob needs ${secs(bob.processingS)} per order. ` +
-        `Watch Bob's order: its ring runs out, it becomes visible again, ${ann ? 'Ann' : 'another consumer'} takes it (DequeueCount 2), ` +
-        'and when Bob finally tries to delete it the queue refuses — his pop receipt is no longer the current one.'
-      );
-    },
+    caption: (w) => slowCaption(w),
     intro: intro(
       'Here two consumers share four orders, and one of them is slower than the visibility timeout it asks for.',
     ),
     moments: [
       {
         on: 'reappeared',
-        actor: 'Bob',
-        text: "Bob's order becomes visible again before he is done",
-        guide: (w) => {
-          const bob = worker(w, 'Bob');
-          return `Bob's ${bob ? `${secs(bob.visibilityS)} ` : ''}visibility timeout ran out before he deleted his order: the queue makes it visible to everyone again.`;
+        when: (f) => f.stillWorking === true,
+        text: 'an order becomes visible again while its consumer still works on it',
+        guide: (w, f) => {
+          const holder = f.holder ? worker(w, String(f.holder)) : undefined;
+          return `${f.holder}'s ${holder ? `${secs(holder.visibilityS)} ` : ''}visibility timeout ran out before ${f.holder} deleted ${f.label}: the queue makes it visible to everyone again. ${f.holder} still holds ${f.receipt}.`;
         },
       },
       {
         on: 'redelivered',
-        actor: 'Ann',
-        text: 'Ann receives it again, with a new receipt',
+        text: 'a message is redelivered, with a new receipt',
         guide: (w, f) =>
-          `Ann receives the same order: DequeueCount ${f.dequeueCount} and a new pop receipt, ${f.receipt}, which makes the receipt Bob holds stale.`,
+          `${f.actor} receives ${f.label} again: DequeueCount ${f.dequeueCount} and a new pop receipt, ${f.receipt}, which makes every older receipt for it stale.`,
       },
       {
         on: 'stale-delete',
-        actor: 'Bob',
-        text: "Bob's late delete is refused: his receipt is stale",
+        text: 'a stale receipt is refused',
         guide: (w, f) =>
-          `Bob finishes and presents ${f.presented}, but only the current receipt ${f.current} may delete the message: ${f.status} ${f.code}.`,
+          `${f.actor} finishes and presents ${f.presented}, but only the current receipt ${f.current} may delete the message: ${f.status} ${f.code}.`,
       },
     ],
     async setup(demo) {
@@ -142,21 +162,19 @@ export const scenarios = [
     moments: [
       {
         on: 'lease-renewed',
-        actor: 'Encoder A',
         text: 'Update Message renews the lease and saves the stage',
         guide: (w, f) =>
-          `Encoder A calls Update Message: the ring restarts at ${secs(Number(f.leaseS))}, the text saves the next stage, and a new receipt replaces the old one.`,
+          `${f.actor} calls Update Message with ${f.presented}: the ring restarts at ${secs(Number(f.leaseS))}, the text saves the next stage, and the new receipt ${f.receipt} replaces the old one.`,
       },
       {
         on: 'crashed',
-        actor: 'Encoder A',
-        text: 'Encoder A crashes mid-job',
-        guide:
-          'Encoder A crashes: nobody will delete or renew the job, so it stays invisible only until its lease runs out.',
+        text: 'a worker crashes mid-job',
+        guide: (w, f) =>
+          `${f.actor} crashes holding ${f.receipt}: nobody will delete or renew the job, so it stays invisible only until its lease runs out.`,
       },
       {
         on: 'reappeared',
-        actor: 'Encoder A',
+        when: (f) => f.released === 'crashed',
         text: 'the job reappears with its saved stage',
         guide: (w, f) => {
           const stage = parseJob(String(f.text))?.stage;
@@ -165,10 +183,9 @@ export const scenarios = [
       },
       {
         on: 'resumed',
-        actor: 'Encoder B',
-        text: 'Encoder B resumes from the saved stage',
+        text: 'another worker resumes from the saved stage',
         guide: (w, f) =>
-          `Encoder B receives the job (DequeueCount ${f.dequeueCount}), reads the saved stage “${f.stage}” and carries on from there.`,
+          `${f.actor} receives the job (DequeueCount ${f.dequeueCount}), reads the saved stage “${f.stage}” and carries on from there.`,
       },
     ],
     async setup(demo) {
@@ -197,24 +214,22 @@ export const scenarios = [
     moments: [
       {
         on: 'expired',
-        label: '#1',
-        text: 'the flash sale expires unprocessed',
+        text: 'a message expires unprocessed',
         guide: (w, f) =>
-          `Nobody received the flash sale within its ${secs(Number(f.ttlS))} time-to-live, so the queue drops it, unprocessed.`,
+          `Nobody received ${f.label} within its ${secs(Number(f.ttlS))} time-to-live, so the queue drops it, unprocessed.`,
       },
       {
         on: 'scheduled-visible',
-        label: '#2',
         text: 'a scheduled message comes due',
         guide: (w, f) =>
-          `The invoice reminder was sent with a ${secs(Number(f.delayS))} delay: only now can a receive return it.`,
+          `${f.label} was sent with a ${secs(Number(f.delayS))} delay: only now can a receive return it.`,
       },
       {
         on: 'deleted',
-        actor: 'Cy',
-        text: 'Cy processes what came due',
+        when: (f, w) => w.cameDue(String(f.messageId)),
+        text: 'a consumer processes what came due',
         guide: (w, f) =>
-          `Cy received the reminder, did the work and deleted it with its receipt ${f.receipt}.`,
+          `${f.actor} received ${f.label} once it came due, did the work and deleted it with its receipt ${f.receipt}.`,
       },
     ],
     async setup(demo) {
@@ -243,31 +258,30 @@ export const scenarios = [
       'again and again, its DequeueCount climbing. ' +
       (w.poisonThreshold
         ? `The consumers check the count on receipt: past the threshold of ${w.poisonThreshold} they move the message to ${w.poisonQueue} instead of trying again.`
-        : 'The poison check is off (threshold 0): nothing stops it coming back.'),
+        : 'The poison check is off (threshold 0): nothing stops it coming back.') +
+      " Azure Functions' maxDequeueCount counts failed attempts instead: with maxDequeueCount N the host moves a message right after its Nth failure, with no extra receive, where the threshold here moves it on the receive after the Nth (DequeueCount N + 1).",
     intro: intro(
       'Here one message always fails: each failed attempt leaves it undeleted, so it comes back with a higher DequeueCount.',
     ),
     moments: [
       {
         on: 'failed',
-        label: '#3',
-        text: 'a consumer fails on order 3',
-        guide:
-          'Order 3 is malformed: the consumer fails and leaves it undeleted, so it will come back.',
+        text: 'a consumer fails on a message',
+        guide: (w, f) =>
+          `${f.label} is malformed (${f.reason}): ${f.actor} fails and leaves it undeleted, so it will come back.`,
       },
       {
         on: 'reappeared',
-        label: '#3',
-        text: 'order 3 comes back',
+        when: (f) => f.released === 'failed',
+        text: 'the failed message comes back',
         guide: (w, f) =>
-          `Its visibility timeout ran out: order 3 is visible again with DequeueCount ${f.dequeueCount}, and the next receive makes it ${Number(f.dequeueCount) + 1}.`,
+          `Its visibility timeout ran out: ${f.label} is visible again with DequeueCount ${f.dequeueCount}, and the next receive makes it ${Number(f.dequeueCount) + 1}.`,
       },
       {
         on: 'poisoned',
-        label: '#3',
-        text: 'order 3 is moved to the poison queue',
+        text: 'a message is poisoned',
         guide: (w, f) =>
-          `Received with DequeueCount ${f.dequeueCount}, past the threshold of ${f.threshold}: the consumer copies it to ${f.queue} and deletes it here.`,
+          `${f.actor} received ${f.label} with receipt ${f.receipt} and DequeueCount ${f.dequeueCount}, past the threshold of ${f.threshold}: it copies the message to ${f.queue} and deletes it here with ${f.receipt}.`,
       },
     ],
     async setup(demo) {
@@ -305,14 +319,12 @@ export const scenarios = [
     moments: [
       {
         on: 'scaled-up',
-        actor: 'Autoscaler',
         text: 'the pool grows with the backlog',
         guide: (w, f) =>
           `The queue's approximate message count is ${f.count}, more than ${f.perWorker} per worker: the autoscaler grows the pool to ${f.wanted}.`,
       },
       {
         on: 'scaled-down',
-        actor: 'Autoscaler',
         text: 'idle workers are stopped as it drains',
         guide: (w, f) =>
           `The backlog drained to ${f.count}: the autoscaler stops the idle workers it no longer needs (${f.wanted} wanted).`,

@@ -54,10 +54,15 @@ export class StoryView {
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.moments.children)) {
       const m = demo.moments.get(/** @type {string} */ (li.dataset.on));
       setAttr(li, 'data-done', m?.done ? 'true' : 'false');
+      setAttr(li, 'data-missed', m?.missed && !m.done ? 'true' : undefined);
       setClass(li, 'done', m?.done);
       setText(
         /** @type {Element} */ (li.querySelector('.when')),
-        m?.done ? `at ${formatElapsed(/** @type {number} ticked */ (m.at))}` : '',
+        m?.done
+          ? `at ${formatElapsed(/** @type {number} ticked */ (m.at))}`
+          : m?.missed
+            ? 'not with these settings'
+            : '',
       );
     }
     if (demo.narrator.seq !== this.#narrated) {

@@ -30,6 +30,10 @@ export function createViews({ onAction, onSelect }) {
     consumers: new ActorsView($('consumers'), { onAction }),
     log: new LogView($('log'), { filter: /** @type {HTMLSelectElement} */ ($('log-filter')) }),
     chart: new ChartView($('chart')),
+    // The same chart beside the queue, shown where the side column falls below the stage and
+    // the scenario is about the chart (style.css): a caption saying "watch the chart" points
+    // at one on screen.
+    chartInline: new ChartView($('chart-inline')),
     story: new StoryView({
       caption: $('caption'),
       moments: $('moments'),
@@ -61,8 +65,9 @@ export function clearViews(views, { keepStory = false } = {}) {
  * @param {Views} views
  * @param {Demo} demo
  * @param {Timeline} timeline
+ * @param {{ stopped?: boolean }} [options] `stopped`: guided mode's banner is up
  */
-export function drawViews(views, demo, timeline) {
+export function drawViews(views, demo, timeline, { stopped = false } = {}) {
   const now = demo.clock.now();
   const elapsed = demo.clock.elapsed();
   setText($('clock'), formatElapsed(elapsed, true));
@@ -71,9 +76,9 @@ export function drawViews(views, demo, timeline) {
   drawScrubber(timeline, elapsed);
 
   const leaving = (/** @type {Lane} */ lane) => demo.departures.filter((d) => d.card.lane === lane);
-  views.lane.render(demo.view.main, now, leaving('main'));
-  views.poisonLane.render(demo.view.poison, now, leaving('poison'));
-  views.extraLane.render(demo.view.extra, now, leaving('extra'));
+  views.lane.render(demo.view.main, now, leaving('main'), { stopped });
+  views.poisonLane.render(demo.view.poison, now, leaving('poison'), { stopped });
+  views.extraLane.render(demo.view.extra, now, leaving('extra'), { stopped });
   // "Empty" only once the last card has finished leaving, never drawn over a departing one.
   $('lane-empty').hidden = views.lane.drawn;
   $('poison-box').hidden = !demo.poisonThreshold && demo.view.poison.length === 0;
@@ -98,6 +103,8 @@ export function drawViews(views, demo, timeline) {
   $('narration-empty').hidden = demo.narration.length > 0;
   views.log.render(demo.log);
   views.chart.render(demo.samples, { playing: !demo.clock.paused });
+  if (/** @type {HTMLElement} */ ($('chart-inline')).offsetParent)
+    views.chartInline.render(demo.samples, { playing: !demo.clock.paused });
   views.history.render(demo);
 }
 

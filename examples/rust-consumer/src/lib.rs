@@ -58,6 +58,25 @@ impl JobQueue {
         Ok(())
     }
 
+    /// Adds a job, sending it again when the service answers a transient error (a 5xx, such as
+    /// `503 ServerBusy` or `500 OperationTimedOut`), up to `tries` sends in all; returns how
+    /// many it took. A send that timed out after the service stored it is stored twice, so the
+    /// workers must take a job being done twice in their stride. (A production loop would wait
+    /// longer between sends; this one leaves the waiting to the caller.)
+    pub async fn submit_retrying(&self, text: &str, tries: u32) -> azure_core::Result<u32> {
+        let mut sent = 0;
+        loop {
+            sent += 1;
+            match self.submit(text).await {
+                Ok(()) => return Ok(sent),
+                Err(e) if sent < tries && e.http_status().is_some_and(|s| u16::from(s) >= 500) => {
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Takes the next visible job and hides it from other workers for [`LEASE_SECS`].
     pub async fn take(&self) -> azure_core::Result<Option<Job>> {
         let options = QueueClientReceiveMessagesOptions {

@@ -112,3 +112,41 @@ async fn an_unclaimed_job_expires_after_its_seven_day_ttl() {
     );
     assert!(jobs.take().await.unwrap().is_none());
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), tokio::test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+async fn a_busy_service_is_retried_and_a_send_that_timed_out_after_it_stored_is_stored_twice() {
+    let (queues, jobs) = jobs().await;
+    // docs/faults.md: two 503s, then the send goes through; the third send is the one stored.
+    queues
+        .faults(|f| {
+            f.post(br#"{"rules": [{"operation": "PutMessage", "times": 2, "status": 503}]}"#)
+        })
+        .unwrap();
+    assert_eq!(jobs.submit_retrying("bill order 7", 3).await.unwrap(), 3);
+    let busy = jobs.submit_retrying("bill order 8", 1);
+    assert!(busy.await.is_ok(), "the rule retired after its two 503s");
+
+    // A timeout after the service stored the job: the retry stores it again.
+    queues
+        .faults(|f| {
+            f.clear();
+            f.post(br#"{"rules": [{"operation": "PutMessage", "when": "after", "code": "OperationTimedOut", "times": 1}]}"#)
+        })
+        .unwrap();
+    assert_eq!(jobs.submit_retrying("ship order 9", 3).await.unwrap(), 2);
+    let mut texts = Vec::new();
+    while let Some(job) = jobs.take().await.unwrap() {
+        texts.push(job.text.clone());
+        jobs.finish(&job).await.unwrap();
+    }
+    assert_eq!(
+        texts,
+        [
+            "bill order 7",
+            "bill order 8",
+            "ship order 9",
+            "ship order 9"
+        ]
+    );
+}

@@ -154,6 +154,13 @@ impl MessageTable for AnyTable {
         each_table!(self, t => t.in_order())
     }
 
+    fn visit_in_order(
+        &self,
+        visit: &mut dyn FnMut(&MessageRecord) -> bool,
+    ) -> Result<(), TableError> {
+        each_table!(self, t => t.visit_in_order(visit))
+    }
+
     fn next_times(
         &self,
         now: Timestamp,

@@ -247,6 +247,20 @@ impl MessageTable for MemoryTable {
             .collect())
     }
 
+    fn visit_in_order(
+        &self,
+        visit: &mut dyn FnMut(&MessageRecord) -> bool,
+    ) -> Result<(), TableError> {
+        for (_, slot) in self.by_visibility.iter() {
+            if let Some(m) = self.slots.get(slot)
+                && !visit(m)
+            {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     fn next_times(
         &self,
         now: Timestamp,

@@ -109,6 +109,21 @@ pub trait MessageTable: std::fmt::Debug {
     /// Every stored message in delivery order, visible or not (inspection, snapshots).
     fn in_order(&self) -> Result<Vec<MessageRecord>, TableError>;
 
+    /// Calls `visit` with each stored message in delivery order until it answers false: one
+    /// pass that copies nothing the visitor does not keep (the inspector's pages of a deep
+    /// queue). A table without a cheaper way reads them all with [`MessageTable::in_order`].
+    fn visit_in_order(
+        &self,
+        visit: &mut dyn FnMut(&MessageRecord) -> bool,
+    ) -> Result<(), TableError> {
+        for m in self.in_order()? {
+            if !visit(&m) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// The earliest `time_next_visible` strictly after `now`, and the earliest expiration time
     /// strictly after `now` that is not [`NEVER`](super::time::NEVER).
     fn next_times(

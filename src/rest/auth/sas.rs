@@ -89,26 +89,39 @@ pub(super) fn http_date(t: Timestamp) -> String {
     rfc1123(t.min(NEVER))
 }
 
-/// Checks `start <= now <= expiry`.
+/// Checks `start < expiry` and `start <= now <= expiry`, in Azure's words for each failure.
 ///
 /// # Errors
-/// `403 AuthenticationFailed`, detail `Signature not valid in the specified time frame: Start
-/// [..] - Expiry [..] - Current [..]` (an absent start shows as `[]`).
+/// `403 AuthenticationFailed`, with the detail the service gives:
+/// - an expiry not after the signed start: `Signed expiry time [..] must be after signed start
+///   time [..]`;
+/// - no signed start and an expiry already passed: the same sentence, the service taking the
+///   request's arrival as the start (`[now]`);
+/// - a start still to come, or an expiry passed after a signed start: `Signature not valid in
+///   the specified time frame: Start [..] - Expiry [..] - Current [..]`.
 pub(super) fn check_window(
     start: Option<PolicyTime>,
     expiry: PolicyTime,
     now: Timestamp,
 ) -> Result<(), RestError> {
     let current = policy_time(now);
-    if start.is_some_and(|s| current < s) || current > expiry {
-        return Err(RestError::auth_failed(format!(
+    let expiry_not_after = |start: String| {
+        RestError::auth_failed(format!(
+            "Signed expiry time [{}] must be after signed start time [{start}]",
+            policy_http_date(expiry)
+        ))
+    };
+    match start {
+        None if current > expiry => Err(expiry_not_after(http_date(now))),
+        Some(s) if expiry <= s => Err(expiry_not_after(policy_http_date(s))),
+        Some(s) if current < s || current > expiry => Err(RestError::auth_failed(format!(
             "Signature not valid in the specified time frame: Start [{}] - Expiry [{}] - Current [{}]",
-            start.map(policy_http_date).unwrap_or_default(),
+            policy_http_date(s),
             policy_http_date(expiry),
             http_date(now)
-        )));
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks `spr`: `https` alone, or `https,http` (either order). `http` alone is not a valid
@@ -222,16 +235,36 @@ mod tests {
         assert!(
             check_window(
                 Some(t("2024-01-01T00:00:00Z")),
+                t("2024-01-02T00:00:00Z"),
+                now
+            )
+            .is_ok()
+        );
+        assert!(
+            check_window(
+                Some(t("2023-12-31T00:00:00Z")),
                 t("2024-01-01T00:00:00Z"),
                 now
             )
             .is_ok()
         );
+        assert!(check_window(None, t("2024-01-01T00:00:00Z"), now).is_ok());
         let e = check_window(None, t("2023-12-31T23:59:59Z"), now).unwrap_err();
         assert_eq!(
             e.details[0].1,
-            "Signature not valid in the specified time frame: Start [] - Expiry [Sun, 31 Dec 2023 \
-             23:59:59 GMT] - Current [Mon, 01 Jan 2024 00:00:00 GMT]"
+            "Signed expiry time [Sun, 31 Dec 2023 23:59:59 GMT] must be after signed start time \
+             [Mon, 01 Jan 2024 00:00:00 GMT]"
+        );
+        let e = check_window(
+            Some(t("2024-01-01T00:00:00Z")),
+            t("2024-01-01T00:00:00Z"),
+            now,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.details[0].1,
+            "Signed expiry time [Mon, 01 Jan 2024 00:00:00 GMT] must be after signed start time \
+             [Mon, 01 Jan 2024 00:00:00 GMT]"
         );
         let far = PolicyTime {
             secs: i64::MAX,

@@ -29,6 +29,10 @@ macro_rules! error_codes {
             pub fn message(self) -> &'static str {
                 match self { $(ErrorCode::$code => $message,)* }
             }
+            /// The code named `name` exactly as [`as_str`](Self::as_str) writes it, if there is one.
+            pub fn named(name: &str) -> Option<Self> {
+                match name { $(stringify!($code) => Some(ErrorCode::$code),)* _ => None }
+            }
         }
     };
 }
@@ -69,10 +73,14 @@ error_codes! {
     AuthorizationSourceIPMismatch => 403, "This request is not authorized to perform this operation using this source IP.";
     CorsPreflightFailure => 403, "CORS not enabled or no matching rule found for this request.";
     InternalError => 500, "Server encountered an internal error. Please try again after some time.";
+    // What Azure answers when it timed out, possibly after the operation took effect; here
+    // only a fault rule answers it.
+    OperationTimedOut => 500, "The operation could not be completed within the permitted time.";
+    // Azure's wording for a partition that cannot keep up: what the SDKs retry with backoff.
+    ServerBusy => 503, "The server is currently unable to receive requests. Please retry your request.";
     // This service's own codes (the JS `QueueService.open()`), not Azure's.
     StoreLocked => 409, "The store is in use: another tab or worker holds its lock.";
     StoreUnavailable => 503, "The store could not be opened here.";
-    ServerBusy => 503, "The server is busy.";
 }
 
 /// An error on its way to the wire: a code, optionally Azure's alternative wording, and the
@@ -176,5 +184,24 @@ impl RestError {
     /// `413 RequestBodyTooLarge` with the limit that was exceeded.
     pub fn too_large(limit: usize) -> Self {
         RestError::new(ErrorCode::RequestBodyTooLarge).with("MaxLimit", limit.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn a_code_is_found_by_the_name_it_is_written_with_and_by_no_other() {
+        for code in [
+            ErrorCode::ServerBusy,
+            ErrorCode::InternalError,
+            ErrorCode::QueueNotFound,
+            ErrorCode::AuthenticationFailed,
+        ] {
+            assert_eq!(ErrorCode::named(code.as_str()), Some(code));
+        }
+        assert_eq!(ErrorCode::named("serverbusy"), None);
+        assert_eq!(ErrorCode::named(""), None);
     }
 }

@@ -67,6 +67,9 @@ pub(super) fn decode(mut row: Vec<SqlValue>) -> Result<MessageRecord, TableError
         dequeue_count: u32::try_from(read_u64(&row[6], "dequeue count")?)
             .map_err(|_| unreadable("dequeue count"))?,
         pop_receipt,
+        // No column: the SQL table is the edge Worker's, which has no inspector actions, so
+        // none of its messages was moved to a poison queue by one.
+        origin: None,
     })
 }
 

@@ -1,0 +1,96 @@
+//! [`DevPath`]: a development request as the router (`route.rs`) read it, the value the rest of
+//! its way carries: the service answers it from the engine (`answer.rs`), or the host does the
+//! [`HostWork`] in it. A new development path is a variant here and a file of its own that
+//! reads its request and answers it.
+
+use super::host::HostWork;
+#[cfg(feature = "inspector")]
+use crate::engine::{MessageId, QueueName};
+
+/// One development request, routed and admitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DevPath {
+    InspectAccount {
+        account: String,
+    },
+    InspectQueue {
+        account: String,
+        queue: String,
+        #[cfg(feature = "inspector")]
+        page: Page,
+    },
+    #[cfg(feature = "inspector")]
+    Act {
+        account: String,
+        queue: QueueName,
+        action: Action,
+    },
+    /// `GET /_azqueue/events`: answered with the stream's head; the host writes the events.
+    #[cfg(feature = "inspector")]
+    Events,
+    /// `/_azqueue/faults[/<id>]`: the fault rules (`faults.rs`; the `faults` feature's).
+    #[cfg(feature = "faults")]
+    Faults(FaultsRequest),
+    /// The host's to answer.
+    Host(HostWork),
+}
+
+/// Which messages of a queue an inspection lists: those matching its filters (a state, a piece
+/// of text, an id), `from` skipped, then up to `limit` (all when `None`); the engine's query.
+/// Without the inspector (pkg/web, which has a size ceiling), a queue is listed whole, without
+/// counts.
+#[cfg(feature = "inspector")]
+pub type Page = crate::engine::PageQuery;
+
+/// The most messages one page lists.
+#[cfg(feature = "inspector")]
+pub const MAX_PAGE: usize = 1000;
+
+/// What the inspector does to a queue or one of its messages.
+#[cfg(feature = "inspector")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Clear,
+    Delete(MessageId),
+    MakeVisible(MessageId),
+    Poison(MessageId),
+}
+
+/// What a request to `/_azqueue/faults[/<id>]` asks for. The body of a `POST` is read when it
+/// is answered: whether its ids are free depends on the rules kept then.
+#[cfg(feature = "faults")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultsRequest {
+    Show,
+    Add,
+    Clear,
+    Remove(String),
+}
+
+/// Why the router answers a development request itself rather than routing it: what a path's
+/// reader (`route.rs`, `clock.rs`, …) says when the request is not one it takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unrouted {
+    /// No development path has this name (404).
+    NoSuchPath,
+    /// The path does not take this method (405; for `OPTIONS`, a preflight).
+    Method,
+    /// The path and method are right, the request is not: this status, and why.
+    Refused(u16, String),
+}
+
+impl Unrouted {
+    /// A 400: the request could not be read (why).
+    pub fn bad(why: impl Into<String>) -> Self {
+        Unrouted::Refused(400, why.into())
+    }
+
+    /// `Ok(())` when `method` is `allowed`, else [`Unrouted::Method`].
+    pub fn unless(method: &str, allowed: &str) -> Result<(), Self> {
+        if method == allowed {
+            Ok(())
+        } else {
+            Err(Unrouted::Method)
+        }
+    }
+}

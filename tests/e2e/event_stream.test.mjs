@@ -1,0 +1,91 @@
+// `GET /_azqueue/events` on the page port of `node www/server.mjs` (hosts/node/event-stream.mjs):
+// every event, one `data:` line each; or, with `?per=queue` (the inspector's), one `changed`
+// line per queue that changed in each flush, counting the events it stands for, with every
+// clock event as it is.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { startServer } from '../../scripts/lib/azqueue-server.mjs';
+import { Client } from '../../scripts/lib/raw-queue-client.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+
+before(async () => {
+  server = await startServer({ args: ['--inMemoryPersistence'] });
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+/**
+ * Opens the event stream at `path` on the page port; `events()` is what came so far, parsed.
+ * @param {string} path
+ * @returns {Promise<{ events: () => any[], close: () => void }>}
+ */
+function listen(path) {
+  const url = new URL(path, server.webUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      assert.equal(res.statusCode, 200);
+      let text = '';
+      res.on('data', (c) => (text += c));
+      resolve({
+        events: () =>
+          text
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => JSON.parse(l.slice(6))),
+        close: () => res.destroy(),
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Waits until `done()` holds, polling every 10 ms, for at most 5 s. @param {() => boolean} done */
+async function until(done) {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(done(), 'in time');
+}
+
+test('per=queue: one changed line per queue per flush, and the clock as it is', async () => {
+  const [every, summary] = await Promise.all([
+    listen('/_azqueue/events'),
+    listen('/_azqueue/events?per=queue'),
+  ]);
+  const port = Number(new URL(server.queueUrl).port);
+  const clients = Array.from({ length: 8 }, () => new Client(port, 'burst'));
+  await clients[0].createQueue();
+  await Promise.all(
+    clients.map(async (c) => {
+      for (let i = 0; i < 50; i++)
+        await c.put('<QueueMessage><MessageText>x</MessageText></QueueMessage>');
+    }),
+  );
+  const moved = await fetch(`${server.webUrl}_azqueue/clock`, {
+    method: 'POST',
+    headers: { 'x-azqueue-dev': '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceMs: 1000 }),
+  });
+  assert.equal(moved.status, 200);
+  await until(() => every.events().some((e) => e.type === 'clock'));
+  await until(() => summary.events().some((e) => e.type === 'clock'));
+  const sent = every.events().filter((e) => e.type === 'sent');
+  assert.equal(sent.length, 400, 'every event on the plain stream');
+  const changed = summary.events().filter((e) => e.type === 'changed');
+  assert.ok(changed.length < 400, `${changed.length} lines stand for 401 events`);
+  assert.ok(changed.every((e) => e.account === 'devstoreaccount1' && e.queue === 'burst'));
+  // The queue's creation and its 400 sends.
+  assert.equal(
+    changed.reduce((n, e) => n + e.events, 0),
+    401,
+  );
+  assert.equal(summary.events().filter((e) => e.type === 'clock').length, 1);
+  for (const c of clients) c.close();
+  every.close();
+  summary.close();
+});

@@ -1,0 +1,172 @@
+// The scenario editor (issue 36): a scenario built in the editor runs on the seeded engine, its
+// link opens it in a fresh page in play-only mode with the same run (the same cards, receipts and
+// HTTP log at three times), an edit link opens the editor on it, and a scenario exported as JSON
+// imports again identically.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { cards, pageSuite, setStep, stepTo } from './harness.mjs';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+const suite = pageSuite();
+const DESK = { width: 1280, height: 800 };
+
+/**
+ * The example the editor starts from, changed: Bob slower, a third consumer that crashes.
+ * @param {Page} page
+ */
+async function build(page) {
+  await page.click('[data-testid=edit-toggle]');
+  const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+  spec.title = 'Built in a test';
+  spec.consumers[1].workS = 35;
+  spec.consumers.push({ name: 'Cy', workS: 50, visibilityS: 20, startS: 3, crashAtS: 12 });
+  spec.producers[0].messages.push({ at: 2, text: 'task 4' });
+  await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+  await page.click('[data-testid=editor-run]');
+  await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+  return spec;
+}
+
+/**
+ * What a run shows: the cards (with their receipts) and the HTTP log.
+ * @param {Page} page
+ */
+async function picture(page) {
+  const shown = (await cards(page))
+    .filter((c) => !c.state.startsWith('gone'))
+    .map(({ label, state, holder, dequeueCount, receipt, text }) => ({
+      label,
+      state,
+      holder,
+      dequeueCount,
+      receipt,
+      text,
+    }));
+  const log = await page.$$eval('[data-testid=http-log] li', (rows) =>
+    rows.map((r) => {
+      const d = /** @type {HTMLElement} */ (r).dataset;
+      // Not the seq: a durable store's queues from before are deleted first, and counted.
+      const t = r.querySelector('.t')?.textContent;
+      return [t, d.op, d.status, d.actor, d.receiptPresented, d.receiptIssued].join(' ');
+    }),
+  );
+  return { cards: shown, log };
+}
+
+/**
+ * @param {Page} page
+ * @param {string} link
+ */
+async function openLink(page, link) {
+  await page.goto(link);
+  await page.waitForSelector("body[data-ready='true']");
+}
+
+describe('the scenario editor', () => {
+  test('built in the editor, its link opens it play-only in a fresh page: the same run at three times', async () => {
+    const page = await suite.open({ viewport: DESK });
+    const spec = await build(page);
+    assert.match((await page.textContent('#caption')) ?? '', /Built in a test: Ann .*Cy/);
+    await page.click('[data-testid=editor-play-link]');
+    await page.waitForSelector('[data-testid=editor-status][data-link]');
+    const link = /** @type {string} */ (
+      await page.getAttribute('[data-testid=editor-status]', 'data-link')
+    );
+    assert.match(link, /[?&]sc=[\w-]+/);
+    assert.match(link, /[?&]mode=play/);
+    assert.ok(link.length < 2000, `a compact link (${link.length} characters)`);
+
+    const fresh = await suite.open({ viewport: DESK });
+    await openLink(fresh, link);
+    assert.equal(await fresh.evaluate(() => document.body.dataset.mode), 'play');
+    assert.equal(await fresh.isHidden('[data-testid=edit-toggle]'), true, 'no editor in play mode');
+    assert.equal(await fresh.isHidden('[data-testid=editor]'), true);
+    assert.equal(await fresh.evaluate(() => document.body.dataset.scenario), 'custom');
+    for (const p of [page, fresh]) await setStep(p, 5);
+    for (const t of [10, 25, 45]) {
+      await stepTo(page, t);
+      await stepTo(fresh, t);
+      const [here, there] = [await picture(page), await picture(fresh)];
+      assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
+      assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
+    }
+    // The run is the one the scenario describes: Cy crashed at 12 s holding what it had taken.
+    assert.ok(
+      (await fresh.$$eval('[data-testid=narration] li', (l) => l.map((x) => x.textContent))).some(
+        (l) => /Cy crashed while holding/.test(l ?? ''),
+      ) || (await fresh.$('[data-testid=consumer][data-name=Cy][data-state=crashed]')),
+      'Cy crashed',
+    );
+    void spec;
+  });
+
+  test('an edit link opens the editor on the scenario; a mistake says what to fix', async () => {
+    const page = await suite.open({ viewport: DESK });
+    const spec = await build(page);
+    await page.click('[data-testid=editor-edit-link]');
+    await page.waitForSelector('[data-testid=editor-status][data-mode=edit]');
+    const link = /** @type {string} */ (
+      await page.getAttribute('[data-testid=editor-status]', 'data-link')
+    );
+    const fresh = await suite.open({ viewport: DESK });
+    await openLink(fresh, link);
+    assert.equal(await fresh.isVisible('[data-testid=editor]'), true, 'the editor is open');
+    assert.deepEqual(JSON.parse(await fresh.inputValue('[data-testid=editor-json]')), spec);
+    const broken = { ...spec, queue: 'Not A Queue', consumers: [{ name: 'Ann', workS: 0 }] };
+    await fresh.fill('[data-testid=editor-json]', JSON.stringify(broken));
+    const status = await fresh.textContent('[data-testid=editor-status]');
+    assert.equal(await fresh.getAttribute('[data-testid=editor-status]', 'data-bad'), 'true');
+    assert.match(status ?? '', /queue: a queue name/);
+    assert.match(status ?? '', /consumers\[0\]\.workS: a number ≥ 1/);
+  });
+
+  test('Propose moments fills the moments with the events the run on screen has shown', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await build(page);
+    await setStep(page, 10);
+    await stepTo(page, 50);
+    await page.click('[data-testid=editor-propose]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    const kinds = spec.moments.map((/** @type {{ on: string }} */ m) => m.on);
+    const told = await page.$$eval('[data-testid=narration] li', (rows) =>
+      rows.map((r) => /** @type {HTMLElement} */ (r).dataset.kind),
+    );
+    for (const kind of ['reappeared', 'redelivered', 'crashed'])
+      assert.ok(kinds.includes(kind), `${kind} proposed (told: ${told.join(', ')})`);
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /Proposed \d+ moment/,
+    );
+  });
+
+  test('exported as JSON, imported again: the same scenario and the same run', async () => {
+    const page = await suite.open({ viewport: DESK });
+    const spec = await build(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=editor-export]'),
+    ]);
+    const file = /** @type {string} */ (await download.path());
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(exported, spec, 'the file is the scenario');
+    await setStep(page, 5);
+    await stepTo(page, 20);
+    const before = await picture(page);
+
+    const other = await suite.open({ viewport: DESK });
+    await other.click('[data-testid=edit-toggle]');
+    await other.setInputFiles('[data-testid=editor-import]', file);
+    await other.waitForFunction(() =>
+      /Imported/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
+    );
+    assert.deepEqual(JSON.parse(await other.inputValue('[data-testid=editor-json]')), spec);
+    await other.click('[data-testid=editor-run]');
+    await other.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await setStep(other, 5);
+    await stepTo(other, 20);
+    assert.deepEqual(await picture(other), before, 'the same run');
+  });
+});
