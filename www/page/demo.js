@@ -191,6 +191,7 @@ export class Demo {
       if (this.service) {
         await this.service.close?.();
         this.service.free?.();
+        this.service = null; // what is drawn while the next one opens must not reach it
       }
       await this.#open(scenario);
       if (this.store !== 'memory') {
