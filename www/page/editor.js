@@ -115,7 +115,7 @@ export class Editor {
     const faults = spec.faults?.length || spec.limits?.queueMessagesPerSecond;
     this.#say(
       faults
-        ? 'A scenario. Its faults and limits are kept in it; this build of the engine does not apply them yet.'
+        ? 'A scenario with faults: Run it (the engine answers by its rules), or copy its link.'
         : 'A scenario: Run it, or copy its link.',
     );
     return spec;

@@ -76,8 +76,18 @@ export class Producer extends Actor {
     }
     this.sent++;
     if (r.ok && retries > 0) await tellRetried(this.demo, this, r, text, retries);
-    this.status = this.auto ? 'sending on a schedule' : this.status;
+    if (!this.auto) return;
+    this.status = 'sending on a schedule';
     this.#schedule();
+  }
+
+  /**
+   * Sends `text` under the retry policy: a refusal it covers is sent again after its backoff.
+   * @param {string} text
+   * @param {{ delayS?: number, ttlS?: number }} [plan]
+   */
+  deliver(text, plan = {}) {
+    return this.#deliver(text, plan, 0);
   }
 
   /**
