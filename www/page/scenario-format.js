@@ -41,6 +41,25 @@ export const EVENTS = {
   deduplicated: 'an idempotent consumer skips a duplicate',
 };
 const FAULT_WHEN = ['before', 'after'];
+/** The operations a fault rule names (docs/faults.md). */
+const FAULT_OPERATIONS = [
+  'PutMessage',
+  'GetMessages',
+  'PeekMessages',
+  'DeleteMessage',
+  'UpdateMessage',
+  'ClearMessages',
+  'CreateQueue',
+  'DeleteQueue',
+  'ListQueues',
+  'GetQueueMetadata',
+  'SetQueueMetadata',
+  'GetQueueACL',
+  'SetQueueACL',
+  'GetQueueServiceProperties',
+  'SetQueueServiceProperties',
+  'GetQueueServiceStats',
+];
 
 /**
  * @typedef {{ at: number, text?: string, job?: string, delayS?: number, ttlS?: number }} SpecMessage
@@ -199,7 +218,10 @@ export function check(value) {
   }
   for (const [i, f] of (o.faults ?? []).entries()) {
     const at = `faults[${i}]`;
-    need(typeof f?.operation === 'string', `${at}.operation: an Azure operation`);
+    need(
+      FAULT_OPERATIONS.includes(f?.operation),
+      `${at}.operation: one of ${FAULT_OPERATIONS.join(', ')}`,
+    );
     need(
       Number.isInteger(f?.status) && f.status >= 400 && f.status < 600,
       `${at}.status: 4xx or 5xx`,
