@@ -184,6 +184,26 @@ describe('the scenario editor', () => {
     assert.ok(!told.includes('processed-twice'), 'the idempotent consumer charged once');
   });
 
+  test('a rule the engine refuses says what to fix and leaves the scenario on screen running', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    spec.faults = [{ operation: 'PutMessage', status: 400, code: 'NoSuchCode' }];
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() =>
+      /To fix/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
+    );
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /`code` `NoSuchCode` is not one the service knows: give its `message` too/,
+    );
+    assert.equal(await page.evaluate(() => document.body.dataset.scenario), 'slow-consumer');
+    await setStep(page, 5);
+    await stepTo(page, 5);
+    assert.ok((await cards(page)).length > 0, 'the scenario on screen still runs');
+  });
+
   test('exported as JSON, imported again: the same scenario and the same run', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);

@@ -10,7 +10,7 @@
 
 import { EPOCH, VirtualClock } from './clock.js';
 import { RestClient, ACCOUNT, changesQueues } from './rest.js';
-import { openEngine } from './engine.js';
+import { checkFaults, openEngine } from './engine.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
@@ -180,11 +180,13 @@ export class Demo {
   }
 
   /**
-   * Tears everything down and starts `scenario` at time zero, paused. Replays identically.
+   * Tears everything down and starts `scenario` at time zero, paused. Replays identically. A
+   * rule set the engine refuses throws first, leaving the scenario on screen as it was.
    * @param {Scenario} scenario
    */
   load(scenario) {
     return this.clock.run(async () => {
+      if (scenario.faults) await checkFaults(await this.#faultsEngine(), scenario.faults);
       for (const a of this.actors) a.dispose();
       this.actors = [];
       this.clock.reset(EPOCH);

@@ -36,7 +36,12 @@ export class Editor {
     el.run.addEventListener('click', async () => {
       const spec = this.#check();
       if (!spec) return;
-      await run(spec);
+      try {
+        await run(spec);
+      } catch (e) {
+        this.#say(`To fix: ${/** @type {Error} */ (e).message}`, true);
+        return;
+      }
       this.#say(`Running “${spec.title}” from time zero.`);
     });
     for (const [button, mode] of /** @type {[HTMLButtonElement, string][]} */ ([

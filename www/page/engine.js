@@ -30,3 +30,14 @@ export async function openEngine(Service, now, faults) {
     return { service, store: 'memory', note };
   }
 }
+
+/**
+ * Opens and frees a service with `faults`: throws the engine's reason for a rule set it refuses,
+ * before a scenario tears down the one on screen.
+ * @param {typeof QueueService} Service the engine's class, with fault rules
+ * @param {FaultRuleSet} faults
+ */
+export async function checkFaults(Service, faults) {
+  const service = await Service.open({ store: 'memory', anonymous: true, faults });
+  service.free();
+}
