@@ -14,6 +14,7 @@ import { listed } from './retries.js';
 /** @import { Scenario } from './scenarios.js' */
 /** @import { FaultRuleSet, QueueService } from '/pkg/edge/azqueue.js' */
 
+const QUEUE = 'payments';
 /** When the naive consumer is replaced by the idempotent one (s). */
 const FIX_AT_S = 20;
 /** The orders, and when each is first sent (s): the third after the fix. */
@@ -26,15 +27,17 @@ const ORDERS = [
 const RETRY = { tries: 4, firstS: 1 };
 
 /**
- * The Put attempts, in order: the first two are refused before anything is stored; the fourth
- * (order 2's first send) and the sixth (order 3's first) are committed, then time out.
+ * The Put attempts on the scenario's queue, in order (the SDK snippet's queue is left alone): the
+ * first two are refused before anything is stored; the fourth (order 2's first send) and the
+ * sixth (order 3's first) are committed, then time out.
  * @type {FaultRuleSet}
  */
 const FAULTS = {
   rules: [
-    { id: 'busy', operation: 'PutMessage', times: 2, status: 503 },
+    { id: 'busy', queue: QUEUE, operation: 'PutMessage', times: 2, status: 503 },
     {
       id: 'late-2',
+      queue: QUEUE,
       operation: 'PutMessage',
       skip: 1,
       times: 1,
@@ -43,6 +46,7 @@ const FAULTS = {
     },
     {
       id: 'late-3',
+      queue: QUEUE,
       operation: 'PutMessage',
       skip: 2,
       times: 1,
@@ -115,7 +119,7 @@ function caption(w) {
 export const busy = {
   id: 'busy',
   title: '6 · The service is busy',
-  queue: 'payments',
+  queue: QUEUE,
   faults: FAULTS,
   caption,
   intro: (w) =>
