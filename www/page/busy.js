@@ -98,8 +98,11 @@ function caption(w) {
   const consumers = w.consumers().filter((c) => c.kind === 'consumer');
   const ledger = consumers.find((c) => c.ledger)?.ledger;
   const { busy, late } = injected(w);
+  const policy = shop?.retry
+    ? `retrying a 500 or 503 up to ${shop.retry.tries} times, after ${formatDuration(shop.retry.firstS * 1000)} and then twice as long each time`
+    : 'never retrying';
   const sends = shop
-    ? `${shop.name} has stored ${shop.sent} of ${ORDERS.length} orders in ${shop.attempts} Put Message calls, retrying a 500 or 503 after ${formatDuration(RETRY.firstS * 1000)}, then twice as long each time.`
+    ? `${shop.name} has stored ${shop.sent} of ${ORDERS.length} orders in ${shop.attempts} Put Message calls, ${policy}.`
     : '';
   const faults =
     busy || late
