@@ -1,5 +1,5 @@
 // What an open inspector costs producers: 20,000 Put Messages from 16 concurrent callers (raw
-// keep-alive clients, scripts/lib/raw-queue-client.mjs) against `node www/server.mjs`, once with
+// keep-alive clients, scripts/lib/raw-queue-client.mjs) against `node hosts/node/server.mjs`, once with
 // no page open and once with the inspector (`/?view=inspect&queue=<q>`, a real headless Chromium)
 // open on the very queue they fill, alternated round by round in one run. The server's CPU is
 // read from /proc/<pid>/stat around each phase, the page's work is what Chromium does in its own

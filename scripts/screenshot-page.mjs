@@ -1,4 +1,4 @@
-// Draws the teaching page's pictures in docs/page.md from a real run: `node www/server.mjs` on
+// Draws the teaching page's pictures in docs/page.md from a real run: `node hosts/node/server.mjs` on
 // free ports, the page in Debian's Chromium as a first visit (guided mode and questions on), the
 // slow-consumer scenario walked with → and answered:
 // - docs/page-question.png: the stop where #2 comes back, with the answer to the question asked

@@ -84,8 +84,10 @@ layer wasm-webkit  'scripts/test-webkit.sh; s=$?; node --test tests/webkit/ && e
 # Rust code on the official Azure SDK against azqueue in its process (the azure-sdk feature,
 # docs/testing-rust.md): the feature's lint, transport tests and doc tests, then
 # examples/rust-consumer natively and, compiled to wasm32, in headless Chromium and Firefox,
-# then the crate as `cargo package` writes it, with the page's own crate built against it.
-layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport --test sdk_faults && cargo test --features azure-sdk --doc && (cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox) && node --test tests/crate/'
+# then the crate as `cargo package` writes it, with the page's own crate built against it;
+# last, azqueue's own test builds (native and wasm32) again after those crates' builds, as a
+# second `make test` meets them: every build must still link (one build of each dependency).
+layer rust-sdk     'cargo clippy --features azure-sdk --all-targets -- -D warnings && cargo test --features azure-sdk --test sdk_transport --test sdk_faults && cargo test --features azure-sdk --doc && (cd examples/rust-consumer && cargo fmt --check && cargo test && wasm-pack test --headless --chrome && wasm-pack test --headless --firefox) && node --test tests/crate/ && cargo test --no-run && cargo test --target wasm32-unknown-unknown --no-run'
 # The build, then its three modules read for the shapes of the JavaScriptCore faults that
 # research/webkit/investigation.md lists (three of which the WebKit setting above leaves in place): none may have one.
 layer build        'scripts/build.sh && cargo run -q --release --manifest-path research/webkit/repro/shapes/Cargo.toml -- --check pkg/web/azqueue_bg.wasm pkg/node/azqueue_bg.wasm pkg/edge/azqueue_bg.wasm'

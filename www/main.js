@@ -94,13 +94,30 @@ function warnIfEngineFailsItsCheck() {
   }
 }
 
+/** @type {Promise<typeof QueueService> | undefined} */
+let faultsBuild;
+/**
+ * The engine with fault rules, for a scenario that sets them: pkg/edge, which is pkg/web's
+ * build with the `faults` (and `sql-host`) features. pkg/web leaves faults out to stay under
+ * its size ceiling, so only a page that opens such a scenario downloads it (docs/page.md).
+ */
+function faultsEngine() {
+  faultsBuild ??= import('/pkg/edge/azqueue.js').then(async (m) => {
+    await m.default();
+    return /** @type {typeof QueueService} the same class, with `faults` */ (
+      /** @type {unknown} */ (m.QueueService)
+    );
+  });
+  return faultsBuild;
+}
+
 async function boot() {
   // The service worker forwards the Azure requests of code on this origin (the SDK snippet) to
   // this page; its listener must exist before the document finishes loading.
   const bridge = installBridge({ onState: showBridge });
   await init();
   warnIfEngineFailsItsCheck();
-  const demo = new Demo({ QueueService, origin: location.origin });
+  const demo = new Demo({ QueueService, origin: location.origin, faultsEngine });
   const settings = loadSettings();
   const session = new Session();
   const apply = actionApplier(demo);

@@ -1,4 +1,5 @@
-// The page's port: the files of www/, and the build output the page loads (pkg/web, pkg/vendor)
+// The page's port: the files of www/, and the build output the page loads (pkg/web, pkg/vendor,
+// and pkg/edge for a scenario with fault rules)
 // at the same paths, read-only and never outside those directories.
 
 import fs from 'node:fs';
@@ -23,7 +24,7 @@ const MIME = {
 };
 
 /**
- * Serves the files under www/, and pkg/web/ and pkg/vendor/ at /pkg/web/ and /pkg/vendor/ (GET/HEAD
+ * Serves the files under www/, and pkg/web/, pkg/edge/ and pkg/vendor/ at /pkg/web/, … (GET/HEAD
  * only, never outside those directories).
  * @param {string} www
  * @param {string} pkg the build output (pkg/)
@@ -42,7 +43,7 @@ export function staticListener(www, pkg) {
       res.writeHead(400).end();
       return;
     }
-    const built = /^\/pkg\/(web|vendor)\//.exec(pathname);
+    const built = /^\/pkg\/(web|edge|vendor)\//.exec(pathname);
     const root = built ? path.join(pkg, built[1]) : www;
     let file = path.join(root, built ? pathname.slice(built[0].length) : pathname);
     if (!file.startsWith(root + path.sep) && file !== root) {

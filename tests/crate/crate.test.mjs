@@ -89,13 +89,14 @@ test("the page's Cargo.toml and test build and pass against the unpacked .crate"
   );
   fs.writeFileSync(path.join(user, 'src', 'lib.rs'), '');
   fs.writeFileSync(path.join(user, 'tests', 'queue.rs'), rust.text);
-  // The versions examples/rust-consumer is tested with (the same dependencies).
+  // The versions examples/rust-consumer is tested with (the same dependencies), built in its
+  // target directory (examples/rust-consumer/.cargo/config.toml says why it is not target/).
   fs.copyFileSync(
     path.join(ROOT, 'examples', 'rust-consumer', 'Cargo.lock'),
     path.join(user, 'Cargo.lock'),
   );
   const out = cargo(
-    ['test', '--target-dir', path.join(ROOT, 'target'), '--test', 'queue'],
+    ['test', '--target-dir', path.join(ROOT, 'target', 'consumers'), '--test', 'queue'],
     user,
     1200,
   );

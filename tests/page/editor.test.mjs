@@ -142,6 +142,68 @@ describe('the scenario editor', () => {
     );
   });
 
+  test("faults in the editor are the engine's: a retrying producer, a duplicate, an idempotent consumer", async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    spec.title = 'Faults built in a test';
+    spec.producers = [
+      { name: 'Web', retry: { tries: 3, firstS: 2 }, messages: [{ at: 1, text: 'pay 7' }] },
+    ];
+    spec.consumers = [{ name: 'Ann', workS: 2, visibilityS: 30, startS: 6, idempotent: true }];
+    spec.moments = [];
+    spec.questions = [];
+    spec.faults = [
+      { operation: 'PutMessage', status: 503, times: 1 },
+      { operation: 'PutMessage', status: 500, code: 'OperationTimedOut', when: 'after', times: 1 },
+    ];
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /with faults: Run it/,
+    );
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await setStep(page, 1);
+    await stepTo(page, 12);
+    const puts = await page.$$eval('[data-testid=http-log] li[data-op="Put Message"]', (rows) =>
+      rows
+        .map(
+          (r) =>
+            `${/** @type {HTMLElement} */ (r).querySelector('.t')?.textContent} ${/** @type {HTMLElement} */ (r).dataset.status}`,
+        )
+        .reverse(),
+    );
+    // 503 at 1 s; retry after 2 s: committed, then 500; retry after 4 s: stored again.
+    assert.deepEqual(puts, ['00:01.0 503', '00:03.0 500', '00:07.0 201']);
+    const told = await page.$$eval('[data-testid=narration] li', (els) =>
+      els.map((e) => /** @type {HTMLElement} */ (e).dataset.kind),
+    );
+    for (const kind of ['throttled', 'timed-out', 'duplicated', 'deduplicated'])
+      assert.ok(told.includes(kind), `${kind} was told (${told.join(', ')})`);
+    assert.ok(!told.includes('processed-twice'), 'the idempotent consumer charged once');
+  });
+
+  test('a rule the engine refuses says what to fix and leaves the scenario on screen running', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    spec.faults = [{ operation: 'PutMessage', status: 400, code: 'NoSuchCode' }];
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() =>
+      /To fix/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
+    );
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /`code` `NoSuchCode` is not one the service knows: give its `message` too/,
+    );
+    assert.equal(await page.evaluate(() => document.body.dataset.scenario), 'slow-consumer');
+    await setStep(page, 5);
+    await stepTo(page, 5);
+    assert.ok((await cards(page)).length > 0, 'the scenario on screen still runs');
+  });
+
   test('exported as JSON, imported again: the same scenario and the same run', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);

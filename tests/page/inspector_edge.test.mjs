@@ -1,6 +1,6 @@
-// The inspector pointed at an edge runner (`node www/edge/dev.mjs`, the Worker under workerd):
+// The inspector pointed at an edge runner (`node hosts/edge/dev.mjs`, the Worker under workerd):
 // it has no account listing, event stream, clock or actions, and lets no other origin read its
-// queues, so the page (served by `node www/server.mjs`) recognises it from the Worker's answer
+// queues, so the page (served by `node hosts/node/server.mjs`) recognises it from the Worker's answer
 // to a path it does not serve, says why in a sentence, offers what it does serve (one queue
 // read whole, by a command), and offers none of the controls that cannot work there; it does
 // not advise `--devOrigin`, which dev.mjs does not take.

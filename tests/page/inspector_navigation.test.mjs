@@ -1,4 +1,4 @@
-// The inspector (`/?view=inspect`) with real queues, in Chromium against `node www/server.mjs`:
+// The inspector (`/?view=inspect`) with real queues, in Chromium against `node hosts/node/server.mjs`:
 // a queue of 100,000 messages (filled through the raw REST API by 16 keep-alive clients) whose
 // last page is one click away and any position one jump away, found in by message id and by a
 // piece of text, filtered by state; the selected message's detail with its times and whole

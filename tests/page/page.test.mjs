@@ -76,7 +76,14 @@ describe('the teaching page', () => {
     const options = await page.$$eval('[data-testid=scenario-select] option', (o) =>
       o.map((x) => /** @type {HTMLOptionElement} */ (x).value),
     );
-    assert.deepEqual(options, ['slow-consumer', 'lease', 'scheduled', 'poison', 'autoscale']);
+    assert.deepEqual(options, [
+      'slow-consumer',
+      'lease',
+      'scheduled',
+      'poison',
+      'autoscale',
+      'busy',
+    ]);
     assert.match(await textOf(page, '[data-testid=store]'), /Engine running in this tab/);
     const log = await page.$$eval('[data-testid=http-log] li', (rows) =>
       rows.map((r) => r.dataset.op),

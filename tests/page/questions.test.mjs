@@ -42,6 +42,17 @@ const EXPECTED = {
     'how-many': ['2', /Get Queue Metadata row says \d+/],
     'which-stop': ['idle', /stopped \d+ idle worker/],
   },
+  busy: {
+    'busy-stored': ['no', /held no message with “order 1 · charge €40” when the 503 ServerBusy/],
+    'busy-copies': [
+      '2',
+      /held 2 copies of “order 2 · charge €25”, #2 and #3: the Put that timed out/,
+    ],
+    'busy-idempotent': [
+      'skipped',
+      /Ida found “order 3 · charge €60” charged by Ida from #4 and deleted #5 with r1/,
+    ],
+  },
 };
 
 /** @param {Page} page */

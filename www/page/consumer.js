@@ -1,12 +1,16 @@
 // The consumer: receive one message, work on it, delete it with the receipt it was given. The
 // visibility timeout it asks for is its lease: if the work takes longer, the message reappears,
 // someone else may take it, and then this consumer's delete is refused. With a poison threshold
-// set it moves a message received too often to the poison queue instead of working on it.
+// set it moves a message received too often to the poison queue instead of working on it. With
+// a ledger it records each piece of work there, and if it is idempotent it reads the ledger
+// first and deletes a message whose work was already done without doing it again.
 
 import { S, Worker } from './actor.js';
+import { formatElapsed } from './clock.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { WireMessage } from './rest.js' */
+/** @import { Ledger } from './ledger.js' */
 
 /**
  * The message a consumer works on: its receipt (and the page's tag for it), since when and
@@ -24,11 +28,17 @@ export class Consumer extends Worker {
   /**
    * @param {Demo} demo
    * @param {{ name: string, processingS?: number, visibilityS?: number, pollS?: number,
-   *   startS?: number, failsOn?: (text: string) => string | undefined }} options
+   *   startS?: number, failsOn?: (text: string) => string | undefined, ledger?: Ledger,
+   *   idempotent?: boolean }} options
    */
-  constructor(demo, { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn }) {
+  constructor(
+    demo,
+    { name, processingS = 5, visibilityS = 30, pollS = 2, startS = 0, failsOn, ledger, idempotent },
+  ) {
     super(demo, name, { visibilityS, processingS, pollS, startS });
     this.failsOn = failsOn; // (text) => reason | undefined: simulates a bug on some input
+    this.ledger = ledger;
+    this.idempotent = idempotent === true && ledger !== undefined;
   }
 
   /** @override */
@@ -69,6 +79,8 @@ export class Consumer extends Worker {
         },
       );
     }
+    if (this.idempotent && this.ledger?.charges(m.messageText).length)
+      return this.#skipDone(m, label);
     const reason = this.failsOn?.(m.messageText);
     const workS = reason ? Math.max(1, this.processingS / 2) : this.processingS;
     this.holding = {
@@ -101,6 +113,7 @@ export class Consumer extends Worker {
   async #finish() {
     const h = /** @type {ConsumerHolding} it finishes what it holds */ (this.holding);
     const late = this.clock.now() > h.until;
+    this.#charge(h);
     const r = await this.rest.deleteMessage(this.name, this.demo.queue, h.messageId, h.popReceipt);
     const by = { actor: this.name, label: h.label, call: r.entry.seq };
     const facts = { actor: this.name, label: h.label, messageId: h.messageId };
@@ -146,6 +159,79 @@ export class Consumer extends Worker {
       );
     }
     this.holding = null;
+    await this.poll();
+  }
+
+  /**
+   * The work is done: written to the ledger, if there is one; a second charge for the same order
+   * is said, since that is what a duplicate costs a consumer that does not check.
+   * @param {ConsumerHolding} h
+   */
+  #charge(h) {
+    const charges = this.ledger?.charge(h.text, {
+      actor: this.name,
+      label: h.label,
+      at: this.clock.elapsed(),
+    });
+    if (!charges || charges.length < 2) return;
+    const first = charges[0];
+    this.demo.say(
+      `${this.name} charged “${h.text}” again, from ${h.label}: the ledger already had ${first.actor}'s charge from ${first.label} at ${formatElapsed(first.at)}. ${this.name} does not read the ledger before working, so the duplicate cost the customer a second charge (${charges.length} in all).`,
+      'processed-twice',
+      {
+        actor: this.name,
+        label: h.label,
+        call: null,
+        facts: {
+          actor: this.name,
+          label: h.label,
+          text: h.text,
+          charges: charges.length,
+          first: first.label,
+          firstBy: first.actor,
+        },
+      },
+    );
+  }
+
+  /**
+   * An idempotent consumer received a message whose work the ledger already records: it deletes
+   * it with its receipt and does nothing else.
+   * @param {WireMessage} m
+   * @param {string} label
+   */
+  async #skipDone(m, label) {
+    const first = /** @type {Ledger} only with a ledger */ (this.ledger).charges(m.messageText)[0];
+    this.state = 'working';
+    this.status = `deleting ${label}, already done`;
+    const del = await this.rest.deleteMessage(
+      this.name,
+      this.demo.queue,
+      m.messageId,
+      m.popReceipt,
+    );
+    this.outcome = del.ok
+      ? { ok: true, text: `skipped ${label}: already done` }
+      : { ok: false, text: `delete of ${label} refused: ${del.status} ${del.code ?? ''}` };
+    if (del.ok)
+      this.demo.say(
+        `${this.name} received ${label} “${m.messageText}” and found it in the ledger, charged by ${first.actor} from ${first.label} at ${formatElapsed(first.at)}: ${this.name} deleted ${label} with ${m.receipt} without charging again.`,
+        'deduplicated',
+        {
+          actor: this.name,
+          label,
+          call: del.entry.seq,
+          facts: {
+            actor: this.name,
+            label,
+            text: m.messageText,
+            receipt: m.receipt,
+            first: first.label,
+            firstBy: first.actor,
+            charges: /** @type {Ledger} */ (this.ledger).charges(m.messageText).length,
+          },
+        },
+      );
     await this.poll();
   }
 

@@ -10,7 +10,7 @@
 
 import { EPOCH, VirtualClock } from './clock.js';
 import { RestClient, ACCOUNT, changesQueues } from './rest.js';
-import { openEngine } from './engine.js';
+import { checkFaults, openEngine } from './engine.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
@@ -110,6 +110,8 @@ export class Demo {
   #pendingLabel;
   /** @type {typeof QueueService} */
   #QueueService;
+  /** @type {() => Promise<typeof QueueService>} */
+  #faultsEngine;
   /** @type {string} */
   #origin;
   #actorSeq = 0;
@@ -120,9 +122,12 @@ export class Demo {
    * @param {object} o
    * @param {typeof import("/pkg/web/azqueue.js").QueueService} o.QueueService the engine's class
    * @param {string} o.origin the page's origin (the REST client's base)
+   * @param {() => Promise<typeof QueueService>} o.faultsEngine the engine's class with fault
+   *   rules, loaded when a scenario sets `faults` (pkg/web leaves them out: docs/page.md)
    */
-  constructor({ QueueService, origin }) {
+  constructor({ QueueService, origin, faultsEngine }) {
     this.#QueueService = QueueService;
+    this.#faultsEngine = faultsEngine;
     this.#origin = origin;
     this.clock.observe({ wake: () => this.nextDeadline(), settle: () => this.#settle() });
   }
@@ -144,16 +149,21 @@ export class Demo {
     return this.narrator.moments;
   }
 
-  /** Opens the engine: IndexedDB when the build supports it, else memory (and says so). */
-  async #open() {
-    const opened = await openEngine(this.#QueueService, () => this.clock.now());
+  /**
+   * Opens the engine: IndexedDB when the build supports it, else memory (and says so), with the
+   * scenario's fault rules if it has any.
+   * @param {Scenario} scenario
+   */
+  async #open(scenario) {
+    const Service = scenario.faults ? await this.#faultsEngine() : this.#QueueService;
+    const opened = await openEngine(Service, () => this.clock.now(), scenario.faults);
     this.service = opened.service;
     this.store = opened.store;
     this.storeNote = opened.note;
     const handler = this.service.fetchHandler();
     this.rest = new RestClient({
       handler,
-      routeOf: this.#QueueService.routeOf,
+      routeOf: Service.routeOf,
       clock: this.clock,
       origin: this.#origin,
       nameOf: (id) => this.label(id),
@@ -170,19 +180,22 @@ export class Demo {
   }
 
   /**
-   * Tears everything down and starts `scenario` at time zero, paused. Replays identically.
+   * Tears everything down and starts `scenario` at time zero, paused. Replays identically. A
+   * rule set the engine refuses throws first, leaving the scenario on screen as it was.
    * @param {Scenario} scenario
    */
   load(scenario) {
     return this.clock.run(async () => {
+      if (scenario.faults) await checkFaults(await this.#faultsEngine(), scenario.faults);
       for (const a of this.actors) a.dispose();
       this.actors = [];
       this.clock.reset(EPOCH);
       if (this.service) {
         await this.service.close?.();
         this.service.free?.();
+        this.service = null; // what is drawn while the next one opens must not reach it
       }
-      await this.#open();
+      await this.#open(scenario);
       if (this.store !== 'memory') {
         // A durable store brings the last run's queues back; a scenario starts from nothing
         // (a reload is restored by replaying the session instead, see session.js).

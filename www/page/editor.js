@@ -36,7 +36,12 @@ export class Editor {
     el.run.addEventListener('click', async () => {
       const spec = this.#check();
       if (!spec) return;
-      await run(spec);
+      try {
+        await run(spec);
+      } catch (e) {
+        this.#say(`To fix: ${/** @type {Error} */ (e).message}`, true);
+        return;
+      }
       this.#say(`Running “${spec.title}” from time zero.`);
     });
     for (const [button, mode] of /** @type {[HTMLButtonElement, string][]} */ ([
@@ -115,7 +120,7 @@ export class Editor {
     const faults = spec.faults?.length || spec.limits?.queueMessagesPerSecond;
     this.#say(
       faults
-        ? 'A scenario. Its faults and limits are kept in it; this build of the engine does not apply them yet.'
+        ? 'A scenario with faults: Run it (the engine answers by its rules), or copy its link.'
         : 'A scenario: Run it, or copy its link.',
     );
     return spec;

@@ -42,6 +42,8 @@ const NO_CALL = {
   crashed:
     'No HTTP call: a crashed process sends nothing; the queue only sees the timeout run out.',
   removed: 'No HTTP call: the worker went away without telling the queue.',
+  'processed-twice':
+    'No HTTP call: the second charge happened inside the consumer; the queue only delivered the copy it held.',
 };
 
 export class Narrator {

@@ -8,6 +8,7 @@
 
 import { formatElapsed } from './clock.js';
 import { STAGES, parseJob } from './jobs.js';
+import { BUSY_QUESTIONS } from './busy-questions.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { Facts } from './narrator.js' */
@@ -305,6 +306,7 @@ export const QUESTIONS = {
         `It read ${s.count} messages and stopped ${s.stopped} idle worker(s): a worker holding a message is never stopped, so nothing it holds has to reappear.`,
     },
   ],
+  busy: BUSY_QUESTIONS,
 };
 
 /**

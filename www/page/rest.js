@@ -531,11 +531,12 @@ function clip(text, n = 44) {
 }
 
 /**
- * Whether a logged call may have changed a queue (reads and refused calls change nothing).
+ * Whether a logged call may have changed a queue: reads and refused calls (4xx) change nothing,
+ * but a server error may come after the change was committed (a timed-out write).
  * @param {LogEntry} entry
  */
 export function changesQueues(entry) {
-  if (entry.status >= 400) return false;
+  if (entry.status >= 400 && entry.status < 500) return false;
   if (entry.op === 'Get Messages') return entry.messages.length > 0;
   return ![
     'Peek Messages',

@@ -2,19 +2,21 @@
 // and lease workers with their timings and crash points, the poison threshold, delays and TTLs,
 // the moments to narrate and the questions to ask. `toScenario` turns it into a scenario that
 // runs on the same seeded engine as the built-in five; the same JSON opens the same run anywhere.
-// `faults` and `limits` carry fault rules and throttling in the shape of the fault rules
-// (issue 33: {operation, status, code, when, times, probability}, {queueMessagesPerSecond}):
-// they are kept, checked and carried by links and files; this page's engine applies them once
-// it has them (`faultsApplied` says whether it did). docs/page.md documents the format.
+// `faults` and `limits` are fault rules and throttling in the engine's own shape
+// (docs/faults.md): the page opens the build with fault rules for such a scenario, and the
+// engine answers by them. Producers may retry what it refuses, and consumers may be idempotent
+// (they share a payments ledger). docs/page.md documents the format.
 
 import { Consumer } from './consumer.js';
 import { LeaseWorker } from './lease-worker.js';
 import { Producer } from './producer.js';
 import { jobText } from './jobs.js';
+import { Ledger } from './ledger.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { Scenario } from './scenarios.js' */
 /** @import { Question } from './questions.js' */
+/** @import { FaultRuleSet } from '/pkg/web/azqueue.js' */
 
 export const FORMAT = 'azqueue-scenario/1';
 /** The events a moment or a question can be tied to (what the actors and the queue tell). */
@@ -31,24 +33,52 @@ export const EVENTS = {
   resumed: 'a worker resumes from a saved stage',
   expired: 'a message expires unprocessed',
   'scheduled-visible': 'a scheduled message comes due',
+  throttled: 'a Put is refused 503 ServerBusy',
+  'timed-out': 'a Put times out after it was stored',
+  retried: 'a retried Put is stored once',
+  duplicated: 'a retried Put stores a duplicate',
+  'processed-twice': 'a consumer does the same work twice',
+  deduplicated: 'an idempotent consumer skips a duplicate',
 };
 const FAULT_WHEN = ['before', 'after'];
+/** The operations a fault rule names (docs/faults.md). */
+const FAULT_OPERATIONS = [
+  'PutMessage',
+  'GetMessages',
+  'PeekMessages',
+  'DeleteMessage',
+  'UpdateMessage',
+  'ClearMessages',
+  'CreateQueue',
+  'DeleteQueue',
+  'ListQueues',
+  'GetQueueMetadata',
+  'SetQueueMetadata',
+  'GetQueueACL',
+  'SetQueueACL',
+  'GetQueueServiceProperties',
+  'SetQueueServiceProperties',
+  'GetQueueServiceStats',
+];
 
 /**
  * @typedef {{ at: number, text?: string, job?: string, delayS?: number, ttlS?: number }} SpecMessage
  *   one message a producer sends `at` seconds from time zero (`job`: a video job for lease
  *   workers, its text made as scenario 2's)
- * @typedef {{ name: string, messages: SpecMessage[] }} SpecProducer
+ * @typedef {{ name: string, messages: SpecMessage[], retry?: import('./producer.js').RetryPolicy }}
+ *   SpecProducer `retry`: sends a message again when the service answers 500 or 503
  * @typedef {{ name: string, kind?: 'consumer' | 'lease-worker', workS?: number,
  *   visibilityS?: number, startS?: number, pollS?: number, crashAtS?: number,
- *   failsOn?: string }} SpecConsumer a consumer (`workS` per message) or a lease worker
+ *   failsOn?: string, idempotent?: boolean }} SpecConsumer a consumer (`workS` per message;
+ *   `idempotent`: it skips a message whose text the ledger records as done) or a lease worker
  *   (`workS` per stage, `visibilityS` its lease, extended with Update Message)
  * @typedef {{ on: string, text: string, guide?: string }} SpecMoment
  * @typedef {{ ask: string, prompt: string, choices: string[], answer: number, why: string,
  *   settle?: string }} SpecQuestion asked at the moment `ask`; judged at once, or when `settle`
  *   happens
- * @typedef {{ operation: string, status: number, code?: string, when?: 'before' | 'after',
- *   times?: number, probability?: number }} SpecFault
+ * @typedef {{ operation: string, status: number, code?: string, message?: string,
+ *   when?: 'before' | 'after', skip?: number, times?: number, probability?: number }} SpecFault
+ *   a fault rule (docs/faults.md)
  * @typedef {object} Spec
  * @property {string} format always FORMAT
  * @property {string} title
@@ -141,6 +171,12 @@ export function check(value) {
       seconds(m?.delayS, `${at}.delayS`);
       need(m?.ttlS === undefined || m.ttlS === -1 || m.ttlS >= 0, `${at}.ttlS: -1, 0 or more`);
     }
+    const retry = p?.retry;
+    need(
+      retry === undefined ||
+        (Number.isInteger(retry?.tries) && retry.tries >= 0 && retry?.firstS > 0),
+      `producers[${i}].retry: { tries: 0 or more, firstS: seconds > 0 }`,
+    );
   }
   for (const [i, c] of (Array.isArray(o.consumers) ? o.consumers : []).entries()) {
     const at = `consumers[${i}]`;
@@ -157,6 +193,7 @@ export function check(value) {
     seconds(c?.pollS, `${at}.pollS`, 1);
     seconds(c?.crashAtS, `${at}.crashAtS`);
     need(c?.failsOn === undefined || typeof c.failsOn === 'string', `${at}.failsOn: text`);
+    need(c?.idempotent === undefined || typeof c.idempotent === 'boolean', `${at}.idempotent`);
   }
   for (const [i, m] of (o.moments ?? []).entries()) {
     need(m?.on in EVENTS, `moments[${i}].on: one of ${Object.keys(EVENTS).join(', ')}`);
@@ -181,12 +218,20 @@ export function check(value) {
   }
   for (const [i, f] of (o.faults ?? []).entries()) {
     const at = `faults[${i}]`;
-    need(typeof f?.operation === 'string', `${at}.operation: an Azure operation`);
+    need(
+      FAULT_OPERATIONS.includes(f?.operation),
+      `${at}.operation: one of ${FAULT_OPERATIONS.join(', ')}`,
+    );
     need(
       Number.isInteger(f?.status) && f.status >= 400 && f.status < 600,
       `${at}.status: 4xx or 5xx`,
     );
+    need(
+      f?.code !== undefined || f?.status === 500 || f?.status === 503,
+      `${at}.code: an Azure error code (a status alone is 500 or 503)`,
+    );
     need(f?.when === undefined || FAULT_WHEN.includes(f.when), `${at}.when: "before" or "after"`);
+    need(f?.skip === undefined || (Number.isInteger(f.skip) && f.skip >= 0), `${at}.skip`);
     need(f?.times === undefined || (Number.isInteger(f.times) && f.times > 0), `${at}.times`);
     need(
       f?.probability === undefined || (f.probability >= 0 && f.probability <= 1),
@@ -213,6 +258,7 @@ export function toScenario(spec) {
     title: `✎ ${spec.title}`,
     queue: spec.queue,
     poisonThreshold: spec.poisonThreshold ?? 0,
+    faults: ruleSet(spec),
     spec,
     caption: `${spec.title}: ${consumers.join(', ') || 'no consumers'}.${spec.poisonThreshold ? ` Poison after ${spec.poisonThreshold} dequeues.` : ''}`,
     intro:
@@ -221,9 +267,28 @@ export function toScenario(spec) {
       (spec.intro ?? ''),
     moments: (spec.moments ?? []).map((m) => ({ on: m.on, text: m.text, guide: m.guide })),
     async setup(demo) {
+      // One ledger for all, when a duplicate can arise or a consumer reads it.
+      const ledger =
+        ruleSet(spec) || spec.consumers.some((c) => c.idempotent) ? new Ledger() : undefined;
       for (const p of spec.producers) await produce(demo, p);
-      for (const c of spec.consumers) consume(demo, c);
+      for (const c of spec.consumers) consume(demo, c, ledger);
     },
+  };
+}
+
+/**
+ * The spec's faults and limits as the engine's rule set, or undefined when it has none.
+ * @param {Spec} spec
+ * @returns {FaultRuleSet | undefined}
+ */
+function ruleSet(spec) {
+  const rate = spec.limits?.queueMessagesPerSecond;
+  if (!spec.faults?.length && !rate) return undefined;
+  return {
+    rules: /** @type {FaultRuleSet['rules']} checked: operations are the engine's to refuse */ (
+      spec.faults ?? []
+    ),
+    limits: rate ? { queueMessagesPerSecond: rate } : undefined,
   };
 }
 
@@ -233,21 +298,24 @@ export function toScenario(spec) {
  * @param {SpecProducer} p
  */
 async function produce(demo, p) {
-  const producer = demo.addActor(new Producer(demo, { name: p.name }));
+  const producer = demo.addActor(new Producer(demo, { name: p.name, retry: p.retry }));
   const text = (/** @type {SpecMessage} */ m) => m.text ?? jobText(String(m.job), 'scan');
   const messages = [...p.messages].sort((a, b) => a.at - b.at);
-  for (const m of messages.filter((x) => x.at <= 0))
-    await producer.send(text(m), { delayS: m.delayS, ttlS: m.ttlS });
-  for (const m of messages.filter((x) => x.at > 0))
-    producer.later(m.at * 1000, () => producer.send(text(m), { delayS: m.delayS, ttlS: m.ttlS }));
+  const send = (/** @type {SpecMessage} */ m) =>
+    p.retry
+      ? producer.deliver(text(m), { delayS: m.delayS, ttlS: m.ttlS })
+      : producer.send(text(m), { delayS: m.delayS, ttlS: m.ttlS });
+  for (const m of messages.filter((x) => x.at <= 0)) await send(m);
+  for (const m of messages.filter((x) => x.at > 0)) producer.later(m.at * 1000, () => send(m));
 }
 
 /**
  * A consumer or a lease worker, and its crash point.
  * @param {Demo} demo
  * @param {SpecConsumer} c
+ * @param {Ledger} [ledger] the scenario's payments ledger, if it keeps one
  */
-function consume(demo, c) {
+function consume(demo, c, ledger) {
   const common = { name: c.name, startS: c.startS ?? 0, pollS: c.pollS ?? 2 };
   const failsOn = c.failsOn;
   const worker =
@@ -260,6 +328,8 @@ function consume(demo, c) {
             ...common,
             processingS: c.workS ?? 5,
             visibilityS: c.visibilityS ?? 30,
+            ledger,
+            idempotent: c.idempotent,
             failsOn: failsOn
               ? (text) => (text.includes(failsOn) ? `it cannot handle “${failsOn}”` : undefined)
               : undefined,

@@ -1,4 +1,4 @@
-// The five scenarios. Each sets up queues and actors at time zero; from then on only the
+// The six scenarios (the sixth, the service is busy, in busy.js). Each sets up queues and actors at time zero; from then on only the
 // engine and the actors' timers decide what happens, so a scenario replays identically.
 // `moments` are the things to watch for: each is an event (a message is redelivered, a stale
 // receipt is refused, a message is poisoned), ticked the first time it happens to anyone (and, with
@@ -9,6 +9,7 @@
 import { formatDuration, seededRandom } from './clock.js';
 import { Autoscaler, Consumer, LeaseWorker, Producer } from './actors.js';
 import { STAGES, jobText, parseJob } from './jobs.js';
+import { busy } from './busy.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { Facts, Moment } from './narrator.js' */
@@ -23,6 +24,8 @@ import { STAGES, jobText, parseJob } from './jobs.js';
  * @property {Words} caption
  * @property {Words} intro what the picture shows, said before the first step
  * @property {number} [poisonThreshold] DequeueCount beyond which a consumer moves a message
+ * @property {import('/pkg/web/azqueue.js').FaultRuleSet} [faults] fault rules the engine opens
+ *   with (docs/faults.md); the page then loads the build that has them
  * @property {Omit<Moment, 'done' | 'at' | 'facts' | 'call'>[]} moments
  * @property {(demo: Demo) => Promise<void>} setup
  * @property {import('./scenario-format.js').Spec} [spec] what an edited scenario was made from
@@ -357,6 +360,7 @@ export const scenarios = [
       demo.addActor(new Autoscaler(demo, { everyS: 5, perWorker: 4, min: 1, max: 6, makeWorker }));
     },
   },
+  busy,
 ];
 
 /** @type {Record<string, string>} */
