@@ -18,6 +18,11 @@ const KEEPALIVE_MS = 15_000;
 // of what an open inspector cost them (BENCHMARKS.md, "Producers with an open inspector").
 const FLUSH_MS = 20;
 
+// A summarised stream carries each flush's injected faults as they are, but only the newest
+// this many: the inspector lists a few recent faults and re-reads the rules' counts, so a
+// rule that fails every request of a burst costs it a few lines, not one per request.
+const FAULTS_PER_FLUSH = 10;
+
 /**
  * Where a stream's lines go: a `node:http` response or a raw socket, closed by the client.
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
@@ -26,9 +31,10 @@ const FLUSH_MS = 20;
 /**
  * Whether a stream asked for one event per changed queue (`GET /_azqueue/events?per=queue`):
  * each flush then writes, per queue that changed, `{type: "changed", account, queue, events}`
- * (how many of its events it stands for), and every `clock` event as it is. A viewer that only
- * re-reads what changed (the inspector) needs no more, and a burst of 20,000 sends is then a
- * few dozen lines for it to read rather than 20,000.
+ * (how many of its events it stands for), every `clock` event as it is, and the newest
+ * `fault` events (FAULTS_PER_FLUSH of each flush; a fault changes no queue by itself). A
+ * viewer that only re-reads what changed (the inspector) needs no more, and a burst of 20,000
+ * sends is then a few dozen lines for it to read rather than 20,000.
  * @param {string} url the request's target
  */
 export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
@@ -45,6 +51,9 @@ export class EventStreams {
     this.changed = new Map();
     /** The clock events not yet written to the summarised streams, in order. */
     this.clockLines = '';
+    /** The newest fault events not yet written to the summarised streams, oldest first. */
+    /** @type {string[]} */
+    this.faultLines = [];
     /** @type {(() => void) | null} */
     this.unsubscribe = null;
     /** The lines not yet written, in order. */
@@ -62,7 +71,9 @@ export class EventStreams {
     if (lines) for (const s of this.sinks) s.write(lines);
     let summary = this.clockLines;
     for (const c of this.changed.values()) summary += `data: ${JSON.stringify(c)}\n\n`;
+    summary += this.faultLines.join('');
     this.clockLines = '';
+    this.faultLines = [];
     this.changed.clear();
     if (summary) for (const s of this.summarised) s.write(summary);
   }
@@ -72,12 +83,17 @@ export class EventStreams {
    * @param {any} event
    */
   #take(event) {
-    if (this.sinks.size > 0 || event.type === 'clock') {
+    const asItIs = event.type === 'clock' || event.type === 'fault';
+    if (this.sinks.size > 0 || asItIs) {
       const line = `data: ${JSON.stringify(event)}\n\n`;
       if (this.sinks.size > 0) this.pending += line;
       if (event.type === 'clock' && this.summarised.size > 0) this.clockLines += line;
+      if (event.type === 'fault' && this.summarised.size > 0) {
+        this.faultLines.push(line);
+        if (this.faultLines.length > FAULTS_PER_FLUSH) this.faultLines.shift();
+      }
     }
-    if (event.type !== 'clock' && this.summarised.size > 0) {
+    if (!asItIs && this.summarised.size > 0) {
       const key = `${event.account}/${event.queue}`;
       const seen = this.changed.get(key);
       if (seen) seen.events++;

@@ -23,7 +23,30 @@
  * @typedef {{ now: number, offsetMs: number, paused: boolean }} ClockReading
  * @typedef {{ kind: 'edge', why: string }} EdgeTarget what an edge runner says of itself when
  *   asked for what it does not serve
+ * @typedef {{ id: string, account?: string, queue?: string, operation?: string,
+ *   probability: number, skip: number, times?: number, status?: number, code?: string,
+ *   message?: string, when?: string, delayMs: number, drop?: string, matched: number,
+ *   injected: number, retired: boolean }} FaultRule a rule as `GET /_azqueue/faults` shows it:
+ *   every value in effect, then its counts
+ * @typedef {{ queueMessagesPerSecond: number | null, accountRequestsPerSecond: number | null }}
+ *   Limits
+ * @typedef {{ rules: FaultRule[], limits: Limits,
+ *   throttled: { queueMessagesPerSecond: number, accountRequestsPerSecond: number },
+ *   seed: number }} FaultsView
  */
+
+/** A development path's refusal: its status, and its `error` in the server's own words. */
+export class RefusedError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} why
+   */
+  constructor(status, why) {
+    super(`${status}: ${why}`);
+    this.status = status;
+    this.why = why;
+  }
+}
 
 export class InspectorApi {
   /** @param {string} base the server's origin, e.g. `http://127.0.0.1:8080` */
@@ -34,13 +57,14 @@ export class InspectorApi {
   /**
    * @param {string} path under /_azqueue/
    * @param {unknown} [body] a POST's JSON body; a GET without
+   * @param {'GET' | 'POST' | 'DELETE'} [method] DELETE for a change without a body
    */
-  async #call(path, body) {
-    const post = body !== undefined;
+  async #call(path, body, method = body === undefined ? 'GET' : 'POST') {
+    const change = method !== 'GET';
     const res = await fetch(`${this.base}/_azqueue/${path}`, {
-      method: post ? 'POST' : 'GET',
-      headers: post ? { 'x-azqueue-dev': '1', 'content-type': 'application/json' } : {},
-      body: post ? JSON.stringify(body) : undefined,
+      method,
+      headers: change ? { 'x-azqueue-dev': '1', 'content-type': 'application/json' } : {},
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     if (!res.ok) {
@@ -50,7 +74,7 @@ export class InspectorApi {
       } catch {
         // not JSON: the text as it came
       }
-      throw new Error(`${res.status}: ${why}`);
+      throw new RefusedError(res.status, why);
     }
     return text ? JSON.parse(text) : null;
   }
@@ -129,6 +153,35 @@ export class InspectorApi {
    */
   setClock(change) {
     return this.#call('clock', change);
+  }
+
+  /**
+   * The fault rules with their counts, and the limits (`GET /_azqueue/faults`, docs/faults.md).
+   * @returns {Promise<FaultsView>}
+   */
+  faults() {
+    return this.#call('faults');
+  }
+
+  /**
+   * Adds rules, sets the seed or the limits: all of it, or nothing and a 400 with why.
+   * @param {Record<string, unknown>} body `{ rules?, seed?, limits? }`
+   * @returns {Promise<{ ids: string[] }>}
+   */
+  addFaults(body) {
+    return this.#call('faults', body);
+  }
+
+  /**
+   * Removes one rule, or with no id every rule (the limits the server started with come back).
+   * @param {string} [id]
+   */
+  removeFaults(id) {
+    return this.#call(
+      id === undefined ? 'faults' : `faults/${encodeURIComponent(id)}`,
+      undefined,
+      'DELETE',
+    );
   }
 
   /**

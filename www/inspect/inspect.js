@@ -4,8 +4,8 @@
 // page/cards.js in the lanes of page/lane-view.js) but in delivery order, kept live from the
 // server's pushed change events, and steered through the development paths (api.js): per
 // message delete, make visible, move to `<queue>-poison`; per queue clear (after a question);
-// and the server's clock. A deep queue is read a page at a time, found in by id or text and
-// filtered by state on the server. It knows no engine: what a live server cannot tell (who holds
+// and the server's clock; and its fault rules (faults-panel.js). A deep queue is read a page at
+// a time, found in by id or text and filtered by state on the server. It knows no engine: what a live server cannot tell (who holds
 // a lease, a message's story) is simply not drawn.
 
 import { CardModel, normalize } from '../page/cards.js';
@@ -14,6 +14,7 @@ import { formatDuration } from '../page/clock.js';
 import { h, setAttr, setText } from '../page/dom.js';
 import { InspectorApi } from './api.js';
 import { showDetail } from './detail.js';
+import { faultPanel } from './faults-panel.js';
 import { layout } from './layout.js';
 import { edgeNote, targetOf } from './target.js';
 
@@ -126,6 +127,8 @@ export function startInspector({
     report(new Error('`server` must be an http:// or https:// URL, e.g. http://127.0.0.1:10001'));
     return;
   }
+  const faults = faultPanel(api);
+  ui.root.append(faults.root);
 
   /**
    * An edge runner (hosts/edge/dev.mjs) serves one queue at a time to a client of its own
@@ -421,6 +424,8 @@ export function startInspector({
 
   const closeEvents = api.events(
     (e) => {
+      faults.onEvent(e);
+      if (e.type === 'fault') return;
       if (e.type === 'clock') {
         // Moved by anyone (this page, a test through the queue port): countdowns and
         // visibility follow the new reading.
@@ -435,6 +440,7 @@ export function startInspector({
     (open) => {
       setText(ui.live, open ? '● live' : '○ reconnecting…');
       setAttr(ui.live, 'data-live', String(open));
+      faults.onLive(open);
       // Whatever happened while the stream was down is read once it is back.
       if (open) {
         refreshQueues();

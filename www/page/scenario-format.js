@@ -12,6 +12,7 @@ import { LeaseWorker } from './lease-worker.js';
 import { Producer } from './producer.js';
 import { jobText } from './jobs.js';
 import { Ledger } from './ledger.js';
+import { FAULT_OPERATIONS } from './fault-operations.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { Scenario } from './scenarios.js' */
@@ -41,25 +42,6 @@ export const EVENTS = {
   deduplicated: 'an idempotent consumer skips a duplicate',
 };
 const FAULT_WHEN = ['before', 'after'];
-/** The operations a fault rule names (docs/faults.md). */
-const FAULT_OPERATIONS = [
-  'PutMessage',
-  'GetMessages',
-  'PeekMessages',
-  'DeleteMessage',
-  'UpdateMessage',
-  'ClearMessages',
-  'CreateQueue',
-  'DeleteQueue',
-  'ListQueues',
-  'GetQueueMetadata',
-  'SetQueueMetadata',
-  'GetQueueACL',
-  'SetQueueACL',
-  'GetQueueServiceProperties',
-  'SetQueueServiceProperties',
-  'GetQueueServiceStats',
-];
 
 /**
  * @typedef {{ at: number, text?: string, job?: string, delayS?: number, ttlS?: number }} SpecMessage
