@@ -1,12 +1,16 @@
 // `GET /_azqueue/events` on the page port of `node hosts/node/server.mjs` (hosts/node/event-stream.mjs):
 // every event, one `data:` line each; or, with `?per=queue` (the inspector's), one `changed`
 // line per queue that changed in each flush, counting the events it stands for, with every
-// clock event as it is.
+// clock event as it is and the newest fault events of the flush (EventStreams over a real
+// in-process service with fault rules).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startServer } from '../../scripts/lib/azqueue-server.mjs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT, startServer } from '../../scripts/lib/azqueue-server.mjs';
+import { EventStreams } from '../../hosts/node/event-stream.mjs';
 import { Client } from '../../scripts/lib/raw-queue-client.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -88,4 +92,48 @@ test('per=queue: one changed line per queue per flush, and the clock as it is', 
   for (const c of clients) c.close();
   every.close();
   summary.close();
+});
+
+test('per=queue: a flush carries its newest fault events as they are, and no change for them', async () => {
+  /** @type {typeof import('../../pkg/node/azqueue.js')} */
+  const { QueueService } = createRequire(import.meta.url)(
+    path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
+  );
+  const service = await QueueService.open();
+  const queue = await service.createQueue('refused');
+  const streams = new EventStreams(service);
+  /** A stream's sink: what was written to it, as events. */
+  const sink = () => {
+    let text = '';
+    return {
+      write: (/** @type {string} */ chunk) => (text += chunk),
+      once: () => {},
+      events: () =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => JSON.parse(l.slice(6))),
+    };
+  };
+  const every = sink();
+  const summary = sink();
+  streams.add(every);
+  streams.add(summary, true);
+  service.faults.add({ rules: [{ operation: 'PutMessage', status: 503 }] });
+  // 25 refused sends, all within one flush.
+  for (let i = 0; i < 25; i++)
+    await queue.sendMessage(`m${i}`).then(
+      () => assert.fail('the rule refuses every send'),
+      () => {},
+    );
+  streams.flush();
+  const faults = every.events().filter((e) => e.type === 'fault');
+  assert.equal(faults.length, 25);
+  assert.deepEqual(
+    summary.events(),
+    faults.slice(-10),
+    'the newest 10 faults, as they are, and no changed line for them',
+  );
+  assert.equal(service.faults.get().rules[0].injected, 25);
+  service.free();
 });

@@ -3,7 +3,8 @@
 // queues, so the page (served by `node hosts/node/server.mjs`) recognises it from the Worker's answer
 // to a path it does not serve, says why in a sentence, offers what it does serve (one queue
 // read whole, by a command), and offers none of the controls that cannot work there; it does
-// not advise `--devOrigin`, which dev.mjs does not take.
+// not advise `--devOrigin`, which dev.mjs does not take. Its fault panel says why the rules
+// cannot be shown or changed there (they come from the AZQUEUE_FAULTS variable).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +58,35 @@ test('an edge runner is recognised: a sentence why, its one read, and no control
     String(await page.locator('[data-testid=status]').textContent()),
     /devOrigin/,
   );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the fault panel says why an edge runner’s rules are unavailable, and offers no form', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.webUrl}?view=inspect&server=${encodeURIComponent(edge.origin)}`);
+  const unavailable = page.locator('[data-testid=faults-unavailable]');
+  await unavailable.waitFor();
+  assert.equal(
+    await unavailable.textContent(),
+    `Fault rules are unavailable: ${edge.origin} is an edge runner, which takes its fault ` +
+      'rules from the AZQUEUE_FAULTS variable as each Durable Object opens; they cannot be ' +
+      'read or changed by request (docs/faults.md, “At the edge”).',
+  );
+  for (const control of ['fault-form', 'fault-json', 'clear-faults', 'limits-form']) {
+    assert.equal(
+      await page.locator(`[data-testid=${control}]`).isVisible(),
+      false,
+      `${control} is not offered`,
+    );
+  }
+  // What the sentence says of the Worker: it does not serve the rules by request.
+  const res = await fetch(`${edge.origin}/_azqueue/faults`);
+  assert.equal(res.status, 404);
+  assert.match((await res.json()).error, /AZQUEUE_FAULTS/);
   assert.deepEqual(errors, []);
   await page.close();
 });
