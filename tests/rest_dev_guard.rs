@@ -316,7 +316,7 @@ fn an_opted_in_origin_reads_and_steers_and_no_other_does() {
         "",
         &[
             ("origin", INSPECTOR),
-            ("access-control-request-method", "DELETE"),
+            ("access-control-request-method", "PATCH"),
         ],
     );
     assert_eq!(r.status(), 403, "a method the paths do not take");
@@ -364,6 +364,66 @@ fn an_opted_in_origin_reads_and_steers_and_no_other_does() {
     let r = from(&mut h, "POST", "/_azqueue/nowhere", INSPECTOR);
     assert_eq!(r.status(), 404);
     assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+}
+
+/// The fault rules are removed with `DELETE` (docs/faults.md): an opted-in page's preflight for
+/// it is granted, so an inspector of this server from another origin can remove a rule and
+/// clear them all; another origin's is refused, and its `DELETE` changes nothing.
+#[test]
+fn an_opted_in_origin_may_delete_fault_rules_and_no_other_may() {
+    let mut h = opted_in();
+    let dev = [
+        ("origin", INSPECTOR),
+        ("x-azqueue-dev", "1"),
+        ("host", "127.0.0.1:10001"),
+    ];
+    let body = r#"{"rules": [{"operation": "PutMessage", "status": 503}, {"status": 500}]}"#;
+    let r = h.call_with("POST", "/_azqueue/faults", body, &dev);
+    assert_eq!(r.status(), 200, "{}", r.text());
+    let delete = |h: &mut Harness, path: &str, origin: &str| {
+        h.call_with(
+            "OPTIONS",
+            path,
+            "",
+            &[
+                ("origin", origin),
+                ("access-control-request-method", "DELETE"),
+                (
+                    "access-control-request-headers",
+                    "content-type, x-azqueue-dev",
+                ),
+                ("host", "127.0.0.1:10001"),
+            ],
+        )
+    };
+    for path in ["/_azqueue/faults/1", "/_azqueue/faults"] {
+        let r = delete(&mut h, path, INSPECTOR);
+        assert_eq!(r.status(), 204, "{path}: {}", r.text());
+        assert!(
+            r.header("access-control-allow-methods")
+                .unwrap()
+                .contains("DELETE")
+        );
+        let r = delete(&mut h, path, "https://attacker.example");
+        assert_eq!(r.status(), 403, "{path}");
+        assert_eq!(r.header("access-control-allow-origin"), None);
+    }
+    let r = from(
+        &mut h,
+        "DELETE",
+        "/_azqueue/faults/1",
+        "https://attacker.example",
+    );
+    assert_eq!(r.status(), 403);
+    h.call("GET", "/_azqueue/faults", "")
+        .assert_has(r#""id":"1""#);
+    let r = from(&mut h, "DELETE", "/_azqueue/faults/1", INSPECTOR);
+    assert_eq!(r.status(), 204, "{}", r.text());
+    assert_eq!(r.header("access-control-allow-origin"), Some(INSPECTOR));
+    let r = from(&mut h, "DELETE", "/_azqueue/faults", INSPECTOR);
+    assert_eq!(r.status(), 204, "{}", r.text());
+    h.call("GET", "/_azqueue/faults", "")
+        .assert_has(r#""rules":[]"#);
 }
 
 /// With real accounts configured the paths are off, opt-in or not.

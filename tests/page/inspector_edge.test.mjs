@@ -33,12 +33,18 @@ after(async () => {
   await edge?.stop();
 });
 
-test('an edge runner is recognised: a sentence why, its one read, and no controls', async () => {
+/** The inspector served by the Node server, pointed at the edge runner; `errors` it throws. */
+async function inspectEdge() {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${server.webUrl}?view=inspect&server=${encodeURIComponent(edge.origin)}`);
+  return { page, errors };
+}
+
+test('an edge runner is recognised: a sentence why, its one read, and no controls', async () => {
+  const { page, errors } = await inspectEdge();
   const note = page.locator('[data-testid=target-note]');
   await note.waitFor();
   assert.match(String(await note.textContent()), /is an edge runner \(hosts\/edge\/dev\.mjs\)/);
@@ -63,11 +69,7 @@ test('an edge runner is recognised: a sentence why, its one read, and no control
 });
 
 test('the fault panel says why an edge runner’s rules are unavailable, and offers no form', async () => {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.webUrl}?view=inspect&server=${encodeURIComponent(edge.origin)}`);
+  const { page, errors } = await inspectEdge();
   const unavailable = page.locator('[data-testid=faults-unavailable]');
   await unavailable.waitFor();
   assert.equal(

@@ -4,13 +4,15 @@
 // browser) sends to B and moves B's clock through B's queue port; the page shows each change,
 // pushed from B's /_azqueue/events, and its actions take effect on B for the SDK. Server C, started
 // without the opt-in, refuses the same page: its reads and its preflight carry no CORS grant,
-// and nothing changes.
+// and nothing changes. The page's fault panel adds, removes (a DELETE, in B's grant) and clears
+// B's rules, and says why C's cannot be read.
 
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { QueueServiceClient } from '@azure/storage-queue';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/azqueue-server.mjs';
 import { WITHIN_MS, shown, startSdk } from './inspector-harness.mjs';
@@ -140,6 +142,43 @@ test('a page on server A inspects and steers server B, which opted in to it', as
   assert.deepEqual(pageErrors, []);
 });
 
+test('the page on A adds, removes and clears B’s fault rules, and sees them fire', async () => {
+  await page.goto(`${a.webUrl}?view=inspect&server=${encodeURIComponent(b.origin)}`);
+  await page.locator('[data-testid=live][data-live=true]').waitFor();
+  await page.locator('[data-testid=faults-summary][data-rules="0"]').waitFor();
+  await page
+    .locator('[data-testid=fault-json]')
+    .fill('[{"operation": "PeekMessages", "queue": "remote", "status": 503}, {"status": 500}]');
+  await page.locator('[data-testid=add-json]').click();
+  await page.locator('[data-testid=fault-outcome]', { hasText: 'Added rules 1, 2.' }).waitFor();
+  const faults = async () => JSON.parse((await raw(b.origin, 'GET', '/_azqueue/faults', {})).body);
+  assert.deepEqual(
+    (await faults()).rules.map((/** @type {{ id: string }} */ r) => r.id),
+    ['1', '2'],
+  );
+  // A peek on B through the JS SDK (one try) is refused by rule 1, pushed from B's stream.
+  const remote = QueueServiceClient.fromConnectionString(b.connectionString, {
+    retryOptions: { maxTries: 1 },
+  }).getQueueClient('remote');
+  await assert.rejects(remote.peekMessages(), (/** @type {any} */ e) => e.statusCode === 503);
+  await page
+    .locator('[data-testid=recent-fault][data-rule="1"][data-operation=PeekMessages]')
+    .first()
+    .waitFor();
+  await page.locator('[data-testid=fault-rule][data-id="1"][data-injected="1"]').waitFor();
+  // Removing takes a DELETE, which B's grant to A's origin allows.
+  await page.locator('[data-testid=fault-rule][data-id="2"] [data-testid=remove-rule]').click();
+  await page.locator('[data-testid=fault-rule][data-id="2"]').waitFor({ state: 'detached' });
+  assert.deepEqual(
+    (await faults()).rules.map((/** @type {{ id: string }} */ r) => r.id),
+    ['1'],
+  );
+  await page.locator('[data-testid=clear-faults]').click();
+  await page.locator('[data-testid=faults-summary][data-rules="0"]').waitFor();
+  assert.deepEqual((await faults()).rules, []);
+  assert.deepEqual(pageErrors, []);
+});
+
 test('server C, without the opt-in, refuses the same page: no read, no preflight, no change', async () => {
   await page.goto(`${a.webUrl}?view=inspect`);
   const refused = await page.evaluate(async (target) => {
@@ -192,4 +231,11 @@ test('server C, without the opt-in, refuses the same page: no read, no preflight
   await page
     .locator('[data-testid=status]', { hasText: `--devOrigin ${pageOrigin}` })
     .waitFor({ timeout: 5000 });
+  // So does its fault panel, and it offers no form.
+  await page
+    .locator('[data-testid=faults-unavailable]', {
+      hasText: `Fault rules are unavailable: ${c.origin} could not be read from this page`,
+    })
+    .waitFor({ timeout: 5000 });
+  assert.equal(await page.locator('[data-testid=fault-form]').isVisible(), false);
 });

@@ -267,7 +267,8 @@ export function faultPanel(api) {
         '(docs/faults.md, “At the edge”).'
       : e instanceof RefusedError
         ? `${base} does not serve them: it answered ${e.status}, “${e.why}”.`
-        : `${base} could not be read from this page (${e instanceof Error ? e.message : e}).`;
+        : `${base} could not be read from this page: is it running, and was it started ` +
+          `with --devOrigin ${location.origin}?`;
     setText(ui.unavailable, `Fault rules are unavailable: ${why}`);
   };
 

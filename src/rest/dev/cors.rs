@@ -12,8 +12,8 @@ use http::header::{
 };
 use http::{HeaderValue, Request, Response};
 
-/// The methods the development paths take.
-const METHODS: &str = "GET, HEAD, POST, PUT";
+/// The methods the development paths take (`DELETE`: the fault rules, `/_azqueue/faults`).
+const METHODS: &str = "GET, HEAD, POST, PUT, DELETE";
 /// The request headers an inspector sends besides the safelisted ones.
 const HEADERS: &str = "content-type, x-azqueue-dev";
 /// How long a browser may keep a preflight's answer (seconds).
