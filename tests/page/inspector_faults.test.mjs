@@ -132,6 +132,11 @@ test('a rule added from the form fires on the SDK’s sends, counted live; remov
   await rule(page, '1').locator('[data-testid=remove-rule]').focus();
   await page.keyboard.press('Enter');
   await rule(page, '1').waitFor({ state: 'detached' });
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+    'Remove rule 2',
+    'the focus goes on to the rule now in its place',
+  );
   assert.deepEqual(
     (await rules()).rules.map((/** @type {{ id: string }} */ r) => r.id),
     ['2'],

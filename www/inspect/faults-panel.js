@@ -102,7 +102,12 @@ export function faultPanel(api) {
     }),
     body: h('div', { class: 'faults-body', hidden: true }),
     summary: h('p', { 'data-testid': 'faults-summary' }),
-    rules: h('ol', { class: 'fault-rules', 'data-testid': 'fault-rules', 'aria-label': 'Rules' }),
+    rules: h('ol', {
+      class: 'fault-rules',
+      'data-testid': 'fault-rules',
+      'aria-label': 'Rules',
+      tabindex: '-1',
+    }),
     clearAll: h('button', {
       type: 'button',
       'data-testid': 'clear-faults',

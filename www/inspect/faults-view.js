@@ -142,8 +142,12 @@ export class RuleList {
   /** @param {FaultRule[]} rules */
   show(rules) {
     const ids = new Set(rules.map((r) => r.id));
+    /** Where the focus was, when it was in a rule that goes: that rule's place in the list. */
+    let focusAt = -1;
     for (const [id, item] of this.items)
       if (!ids.has(id)) {
+        if (item.li.contains(document.activeElement))
+          focusAt = [...this.list.children].indexOf(item.li);
         item.li.remove();
         this.items.delete(id);
       }
@@ -161,5 +165,13 @@ export class RuleList {
     // one refresh can be out of place, and then the list is put in the server's order.
     const order = rules.map((r) => /** @type {RuleItem} */ (this.items.get(r.id)).li);
     if (order.some((li, i) => this.list.children[i] !== li)) this.list.append(...order);
+    // A keyboard user who removed a rule goes on from the rule now in its place (or the last),
+    // or from the list when none is left, rather than from the top of the page.
+    if (focusAt >= 0) {
+      const next = order[Math.min(focusAt, order.length - 1)];
+      const button = next?.querySelector('button');
+      if (button) button.focus();
+      else this.list.focus();
+    }
   }
 }
