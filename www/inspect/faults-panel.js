@@ -248,7 +248,8 @@ export function faultPanel(api) {
       setAttr(ui.limitsNow, `data-${name}`, view.limits[name] ?? 'none');
       setAttr(ui.limitsNow, `data-throttled-${name}`, view.throttled[name]);
     }
-    // The fields show the limits in force, except while someone is changing them.
+    // The fields are filled when the limits in force change, and only then: what someone is
+    // typing there stays until they set it.
     const limits = JSON.stringify(view.limits);
     if (limits !== shownLimits) {
       shownLimits = limits;
@@ -281,7 +282,7 @@ export function faultPanel(api) {
 
   /**
    * Runs a change, then shows the rules as they now are and says in `outcome` what happened:
-   * `done`'s words, or the server's refusal (which applied nothing).
+   * `done`'s words, the server's refusal (which applied nothing), or that it was not reached.
    * @template T
    * @param {() => Promise<T>} action
    * @param {(result: T) => string} done
@@ -294,8 +295,9 @@ export function faultPanel(api) {
         refresh();
       },
       (e) => {
-        const why = e instanceof RefusedError ? e.why : e instanceof Error ? e.message : String(e);
-        say(outcome, `Refused, and nothing was changed: ${why}`, true);
+        if (e instanceof RefusedError)
+          say(outcome, `Refused, and nothing was changed: ${e.why}`, true);
+        else say(outcome, `${api.base} could not be reached: ${e}`, true);
       },
     );
 
