@@ -102,12 +102,16 @@ test('per=queue: a flush carries its newest fault events as they are, and no cha
   const service = await QueueService.open();
   const queue = await service.createQueue('refused');
   const streams = new EventStreams(service);
-  /** A stream's sink: what was written to it, as events. */
+  /** A stream's sink: what was written to it, as events; `close()` as its client going. */
   const sink = () => {
     let text = '';
+    /** @type {Array<() => void>} */
+    const onClose = [];
     return {
       write: (/** @type {string} */ chunk) => (text += chunk),
-      once: () => {},
+      once: (/** @type {'close'} */ _event, /** @type {() => void} */ listener) =>
+        onClose.push(listener),
+      close: () => onClose.forEach((listener) => listener()),
       events: () =>
         text
           .split('\n')
@@ -135,5 +139,8 @@ test('per=queue: a flush carries its newest fault events as they are, and no cha
     'the newest 10 faults, as they are, and no changed line for them',
   );
   assert.equal(service.faults.get().rules[0].injected, 25);
+  // Both streams gone: their keepalive timers stop and the service is no longer listened to.
+  every.close();
+  summary.close();
   service.free();
 });
