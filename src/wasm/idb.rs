@@ -2,14 +2,15 @@
 //! `properties` and `meta` with one record per queue, per account and per meta value
 //! (`src/store/layout.rs`), `segments` with a queue's messages in blocks of consecutive
 //! insertion sequence numbers (`src/store/blocks.rs`; the object store keeps the name it was
-//! created with in version 3, see [`BLOCKS`]), and `log`, the write-ahead log
+//! created with in version 3, see [`BLOCKS`](schema::BLOCKS)), and `log`, the write-ahead log
 //! (`src/store/wal.rs`, which decides what each commit writes).
 //!
-//! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
-//!   adds, so a database written by an older build is upgraded in place. A database from a
-//!   newer build is refused (`UnsupportedVersion`) rather than misread. Versions 1 and 2 kept
-//!   one record per message in `messages`: the first load after the upgrade rewrites them as
-//!   blocks (`IdbStore::load`), in one transaction, and `messages` stays empty after.
+//! - **Schema** (`idb/schema.rs`). The database version is [`DB_VERSION`](schema::DB_VERSION);
+//!   `upgrade` creates what each version adds, so a database written by an older build is
+//!   upgraded in place. A database from a newer build is refused (`UnsupportedVersion`) rather
+//!   than misread. Versions 1 and 2 kept one record per message in `messages`: the first load
+//!   after the upgrade rewrites them as blocks (`IdbStore::load`), in one transaction, and
+//!   `messages` stays empty after.
 //! - **Writes** are one readwrite transaction per batch. A batch is durable when the
 //!   transaction's `complete` event fires; a request error, a transaction error or an abort
 //!   (quota included) rejects, as automerge-repo's `rejectOnFailure` does. The transaction asks
@@ -18,41 +19,32 @@
 //! - **One writer per database**: `open` takes the database's Web Lock (`web_lock.rs`) first.
 //! - If the browser closes the database (site data cleared) or another connection upgrades or
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
+//!
+//! IndexedDB's requests and transactions as futures, and their errors, are `idb/request.rs`.
 
+mod request;
+mod schema;
+
+pub use schema::delete_database;
+
+use self::request::{dom_error, request_result, thrown, transaction_done};
+use self::schema::{BLOCKS, LOG, factory, open_database, readwrite};
 use super::open_error::OpenError;
-use super::thrown::message_of;
 use super::web_lock::{LockError, acquire_lock};
 use crate::store::blocks::{self, Block};
 use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
 use crate::store::wal::{Wal, WalWrite};
 use crate::store::{Store, StoreError};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Promise, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DomException, IdbDatabase, IdbFactory, IdbKeyRange, IdbRequest, IdbTransaction};
+use web_sys::{IdbDatabase, IdbKeyRange, IdbRequest, IdbTransaction};
 
 /// A database event listener, kept alive by the store.
 type EventHandler = Closure<dyn FnMut(JsValue)>;
-
-/// The IndexedDB database version this build creates and reads.
-/// Version 2 added the write-ahead log store and changed the message value to schema 2
-/// (`src/store/layout.rs`); version 3 moved messages into blocks (`segments`). An older build
-/// refuses a newer database rather than misreading it.
-pub(crate) const DB_VERSION: u32 = 3;
-
-/// The object store of message blocks (database version 3, `src/store/blocks.rs`): key
-/// `[account, queue, block number]`, value the block's message values, one per line. It was
-/// created as `segments`, and IndexedDB names are part of the stored database: renaming it
-/// would take a version 4 whose only change is the name, and would lock version-3 builds out
-/// of databases they read today, so the code calls them blocks and the database keeps its name.
-const BLOCKS: &str = "segments";
-
-/// The write-ahead log's object store (database version 2): key a number counting up from 1,
-/// value one batch (`src/store/wal.rs`).
-const LOG: &str = "log";
 
 /// An IndexedDB-backed store. Opens its database (and takes the writer lock) on first use, or
 /// explicitly with [`IdbStore::open`].
@@ -534,145 +526,4 @@ fn record_key(key: &Key) -> Result<JsValue, StoreError> {
             ));
         }
     })
-}
-
-/// `indexedDB` from whatever global this is (window, worker, service worker, Node with
-/// fake-indexeddb).
-fn factory() -> Option<IdbFactory> {
-    Reflect::get(&js_sys::global(), &"indexedDB".into())
-        .ok()
-        .filter(|v| v.is_object())
-        .map(JsCast::unchecked_into)
-}
-
-/// Opens the database at [`DB_VERSION`], creating or upgrading its object stores.
-async fn open_database(factory: &IdbFactory, name: &str) -> Result<IdbDatabase, StoreError> {
-    let request = factory
-        .open_with_u32(name, DB_VERSION)
-        .map_err(|e| thrown("opening the database", e))?;
-    let upgrading = request.clone();
-    let on_upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new(
-        move |event: web_sys::IdbVersionChangeEvent| {
-            if let Err(e) = upgrade(&upgrading, event.old_version() as u32) {
-                web_sys::console::error_2(&"azqueue: IndexedDB upgrade failed".into(), &e);
-                if let Some(tx) = upgrading.transaction() {
-                    let _ = tx.abort();
-                }
-            }
-        },
-    );
-    request.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
-    let result = request_result(&request).await;
-    request.set_onupgradeneeded(None);
-    drop(on_upgrade);
-    let too_new = matches!(request.error(), Ok(Some(e)) if e.name() == "VersionError");
-    match result {
-        Ok(db) => Ok(db.unchecked_into()),
-        Err(_) if too_new => Err(StoreError::UnsupportedVersion {
-            found: stored_version(factory, name).await.unwrap_or(0),
-            supported: DB_VERSION,
-        }),
-        Err(e) => Err(e),
-    }
-}
-
-/// Creates what each schema version adds. Runs inside the `versionchange` transaction, so a
-/// failure aborts the whole upgrade and the database stays as it was.
-fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue> {
-    let db: IdbDatabase = request.result()?.unchecked_into();
-    if old < 1 {
-        for store in STORES {
-            db.create_object_store(store)?;
-        }
-    }
-    if old < 2 {
-        db.create_object_store(LOG)?;
-    }
-    // Version 2 also changed the message value (`src/store/layout.rs`); `GroupCommit::load`
-    // records schema 2 in `meta` on first open.
-    if old < 3 {
-        db.create_object_store(BLOCKS)?;
-    }
-    // Version 3 moves messages into blocks. The move needs every record read, which this
-    // transaction's event handler cannot wait for, so the first load does it
-    // (`IdbStore::rewrite`). Version 4 goes here: `if old < 4 { … }`.
-    Ok(())
-}
-
-/// The version of an existing database (to report a too-new one).
-async fn stored_version(factory: &IdbFactory, name: &str) -> Option<u32> {
-    let request = factory.open(name).ok()?;
-    let db: IdbDatabase = request_result(&request).await.ok()?.unchecked_into();
-    let version = db.version() as u32;
-    db.close();
-    Some(version)
-}
-
-/// A readwrite transaction over every store, with a durability hint (an unstable web-sys API,
-/// so called through Reflect; engines without it ignore the option).
-fn readwrite(db: &IdbDatabase, durability: &str) -> Result<IdbTransaction, JsValue> {
-    let names = Array::new();
-    for s in STORES.into_iter().chain([BLOCKS, LOG]) {
-        names.push(&s.into());
-    }
-    let options = Object::new();
-    Reflect::set(&options, &"durability".into(), &durability.into())?;
-    let transaction: Function = Reflect::get(db, &"transaction".into())?.dyn_into()?;
-    Ok(transaction
-        .call3(db, &names, &"readwrite".into(), &options)?
-        .unchecked_into())
-}
-
-/// Resolves on `complete`; rejects on `error` (a failed request bubbles here) or `abort`.
-fn transaction_done(tx: &IdbTransaction) -> Promise {
-    Promise::new(&mut |resolve, reject| {
-        tx.set_oncomplete(Some(&resolve));
-        tx.set_onerror(Some(&reject));
-        tx.set_onabort(Some(&reject));
-    })
-}
-
-/// A request's result once it succeeds, or its error.
-async fn request_result(request: &IdbRequest) -> Result<JsValue, StoreError> {
-    let settled = Promise::new(&mut |resolve, reject| {
-        request.set_onsuccess(Some(&resolve));
-        request.set_onerror(Some(&reject));
-    });
-    let outcome = JsFuture::from(settled).await;
-    request.set_onsuccess(None);
-    request.set_onerror(None);
-    match outcome {
-        Ok(_) => request
-            .result()
-            .map_err(|e| thrown("reading a request's result", e)),
-        Err(_) => Err(match request.error() {
-            Ok(Some(e)) => dom_error("the request failed", &e),
-            _ => StoreError::Failed("an IndexedDB request failed".into()),
-        }),
-    }
-}
-
-fn dom_error(what: &str, e: &DomException) -> StoreError {
-    if e.name() == "QuotaExceededError" {
-        StoreError::QuotaExceeded
-    } else {
-        StoreError::Failed(format!("{what}: {}: {}", e.name(), e.message()))
-    }
-}
-
-/// An exception thrown synchronously by an IndexedDB call.
-fn thrown(what: &str, e: JsValue) -> StoreError {
-    match e.dyn_ref::<DomException>() {
-        Some(d) => dom_error(what, d),
-        None => StoreError::Failed(format!("{what}: {}", message_of(&e))),
-    }
-}
-
-/// Deletes a database (tests and `reset` tooling). Resolves when it is gone.
-pub async fn delete_database(name: &str) -> Result<(), StoreError> {
-    let factory = factory().ok_or_else(|| StoreError::Failed("no IndexedDB here".into()))?;
-    let request = factory
-        .delete_database(name)
-        .map_err(|e| thrown("deleting the database", e))?;
-    request_result(&request).await.map(|_| ())
 }
