@@ -15,6 +15,7 @@ use azqueue::engine::{
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
+use proptest::test_runner::FileFailurePersistence;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -342,7 +343,13 @@ impl Pair {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(proptest_cases()))]
+    // Failing cases are kept with the crate's other proptest regressions, at the root.
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/tests/engine_tables_agree.txt",
+        ))),
+        ..ProptestConfig::with_cases(proptest_cases())
+    })]
 
     #[test]
     fn both_tables_give_every_answer_alike(seed in any::<u64>(), ops in prop::collection::vec(op(), 1..60)) {

@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 fn method() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -133,8 +134,18 @@ fn check(
     }
 }
 
+/// Failing cases are kept with the crate's other proptest regressions, at the root.
+fn regressions_kept() -> ProptestConfig {
+    ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/tests/rest_fuzz.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, ..regressions_kept() })]
 
     #[test]
     fn anonymous_service_never_panics(
@@ -206,7 +217,7 @@ proptest! {
 const OPTED_IN: &str = "http://127.0.0.1:8080";
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..regressions_kept() })]
 
     /// Every development path under arbitrary methods and the CORS and guard headers, on a
     /// server that opted in to one origin: never a panic, never a grant (any

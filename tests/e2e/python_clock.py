@@ -7,24 +7,14 @@ project's .venv:
 """
 
 import json
-import sys
 import urllib.error
 import urllib.request
 
 from azure.storage.queue import QueueServiceClient
-from azure.storage.queue import __version__ as sdk_version
 
-from python_smoke import start_server
+from python_harness import against_server, check, main, origin_of
 
 DAY_MS = 86_400_000
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    if not cond:
-        raise AssertionError(what)
-    checks += 1
 
 
 def clock(origin, change=None, headers=None):
@@ -105,20 +95,5 @@ def run(origin, connection_string):
     check(status == 403 and "x-azqueue-dev" in e["error"], f"no header: {status} {e}")
 
 
-def main():
-    proc, queue_url, connection_string = start_server()
-    try:
-        origin = queue_url.rsplit("/", 1)[0]
-        run(origin, connection_string)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    print(f"python smoke: clock, azure-storage-queue {sdk_version}: {checks} checks passed")
-
-
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as e:
-        print(f"python smoke: clock FAILED: {e}", file=sys.stderr)
-        sys.exit(1)
+    main("clock", lambda: against_server(lambda url, cs: run(origin_of(url), cs)))

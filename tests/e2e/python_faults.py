@@ -7,23 +7,12 @@ library). Nothing here sleeps. Exits non-zero on the first failure. Run in the p
 """
 
 import json
-import sys
 import urllib.request
 
 from azure.core.exceptions import HttpResponseError
 from azure.storage.queue import ExponentialRetry, QueueServiceClient
-from azure.storage.queue import __version__ as sdk_version
 
-from python_smoke import start_server
-
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    if not cond:
-        raise AssertionError(what)
-    checks += 1
+from python_harness import against_server, check, main, origin_of
 
 
 def dev(origin, method, path, body=None):
@@ -144,20 +133,5 @@ def run(origin, connection_string):
     dev(origin, "DELETE", "/_azqueue/faults")
 
 
-def main():
-    proc, queue_url, connection_string = start_server()
-    try:
-        origin = queue_url.rsplit("/", 1)[0]
-        run(origin, connection_string)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    print(f"python smoke: faults, azure-storage-queue {sdk_version}: {checks} checks passed")
-
-
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as e:
-        print(f"python smoke: faults FAILED: {e}", file=sys.stderr)
-        sys.exit(1)
+    main("faults", lambda: against_server(lambda url, cs: run(origin_of(url), cs)))

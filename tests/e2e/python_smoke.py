@@ -14,13 +14,8 @@ import hashlib
 import hmac
 import json
 import os
-import pathlib
-import queue
-import re
 import shutil
 import subprocess
-import sys
-import threading
 import time
 import urllib.parse
 
@@ -44,46 +39,8 @@ from azure.storage.queue import (
     generate_account_sas,
     generate_queue_sas,
 )
-from azure.storage.queue import __version__ as sdk_version
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-READY = re.compile(r'azqueue ready: queue (\S+) web (\S+) connection "([^"]+)"')
-
-
-NODE = shutil.which("node") or "node"
-
-
-def start_server(*extra):
-    proc = subprocess.Popen(
-        [NODE, str(ROOT / "hosts" / "node" / "server.mjs"), "--queuePort", "0", "--webPort", "0", "--silent",
-         *([] if "--location" in extra else ["--inMemoryPersistence"]), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
-    seen = []
-    while True:
-        try:
-            line = lines.get(timeout=15)
-        except queue.Empty:
-            proc.kill()
-            raise SystemExit("server not ready within 15 s:\n" + "".join(seen))
-        seen.append(line)
-        m = READY.search(line)
-        if m:
-            return proc, m.group(1), m.group(3)
-
-
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    if not cond:
-        raise AssertionError(what)
-    checks += 1
+from python_harness import NODE, ROOT, against_server, check, main, start_server
 
 
 def expect_error(fn, status, code, what, reason=None):
@@ -321,24 +278,14 @@ def run_https(cert):
         proc.wait(timeout=10)
 
 
-def main():
-    proc, queue_url, connection_string = start_server()
-    try:
-        run(queue_url, connection_string)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+def smoke():
+    against_server(run)
     cert = make_certificate()
     try:
         run_https(cert)
     finally:
         shutil.rmtree(cert["dir"], ignore_errors=True)
-    print(f"python smoke: azure-storage-queue {sdk_version}: {checks} checks passed")
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as e:
-        print(f"python smoke: FAILED: {e}", file=sys.stderr)
-        sys.exit(1)
+    main("", smoke)
