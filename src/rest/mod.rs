@@ -17,6 +17,7 @@ pub mod error;
 pub mod faults;
 pub mod ops;
 pub mod query;
+mod render;
 pub mod route;
 pub mod routed;
 pub mod service;
