@@ -7,7 +7,7 @@ use super::faults::{Fault, FaultError};
 use super::ops::Reply;
 use super::xml::XmlWriter;
 use crate::engine::Timestamp;
-use crate::extensions::{ReasonPhrase, Spelling};
+use crate::http_extensions::{ReasonPhrase, Spelling};
 use http::{HeaderMap, HeaderName, HeaderValue, Response};
 
 /// The operation's own answer.

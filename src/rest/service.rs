@@ -16,7 +16,7 @@ use super::render::{render_faulted, render_ran, set};
 use super::route::{Operation, Target};
 use super::routed::{Addressed, AzureRoute, Route, host_of};
 use crate::engine::{Emulator, Entropy, OsEntropy, QueueName, Timestamp};
-use crate::extensions::{ClientAddress, SecureTransport, Spelling};
+use crate::http_extensions::{ClientAddress, SecureTransport, Spelling};
 use http::{HeaderMap, HeaderValue, Request, Response};
 
 pub use super::render::render_error;

@@ -61,7 +61,7 @@ pub(crate) fn to_web(response: http::Response<Vec<u8>>) -> Result<web_sys::Respo
     let status = response.status();
     let init = web_sys::ResponseInit::new();
     init.set_status(status.as_u16());
-    init.set_status_text(crate::extensions::reason_of(&response));
+    init.set_status_text(crate::http_extensions::reason_of(&response));
     init.set_headers(&headers);
     let body = response.into_body();
     let null_body = matches!(status.as_u16(), 101 | 103 | 204 | 205 | 304) || body.is_empty();
