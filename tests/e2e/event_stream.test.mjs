@@ -1,7 +1,7 @@
 // `GET /_azqueue/events` on the page port of `node hosts/node/server.mjs` (hosts/node/event-stream.mjs):
 // every event, one `data:` line each; or, with `?per=queue` (the inspector's), one `changed`
 // line per queue that changed in each flush, counting the events it stands for, with every
-// clock event as it is and the newest fault events of the flush (EventStreams over a real
+// clock event as it is and the newest fault events of each write (EventStreams over a real
 // in-process service with fault rules).
 
 import { after, before, test } from 'node:test';
@@ -94,7 +94,7 @@ test('per=queue: one changed line per queue per flush, and the clock as it is', 
   summary.close();
 });
 
-test('per=queue: a flush carries its newest fault events as they are, and no change for them', async () => {
+test('per=queue: a write carries its newest fault events as they are, and no change for them', async () => {
   /** @type {typeof import('../../pkg/node/azqueue.js')} */
   const { QueueService } = createRequire(import.meta.url)(
     path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
@@ -124,13 +124,13 @@ test('per=queue: a flush carries its newest fault events as they are, and no cha
   streams.add(every);
   streams.add(summary, true);
   service.faults.add({ rules: [{ operation: 'PutMessage', status: 503 }] });
-  // 25 refused sends, all within one flush.
+  // 25 refused sends, all before one write.
   for (let i = 0; i < 25; i++)
     await queue.sendMessage(`m${i}`).then(
       () => assert.fail('the rule refuses every send'),
       () => {},
     );
-  streams.flush();
+  streams.flush(true);
   const faults = every.events().filter((e) => e.type === 'fault');
   assert.equal(faults.length, 25);
   assert.deepEqual(
