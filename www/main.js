@@ -5,6 +5,7 @@
 import init, { QueueService, selfCheck } from '/pkg/web/azqueue.js';
 import { EPOCH, formatElapsed } from './page/clock.js';
 import { Demo } from './page/demo.js';
+import { checkFaults } from './page/engine.js';
 import { isScenario, scenarios, scenarioById } from './page/scenarios.js';
 import { specQuestions } from './page/scenario-format.js';
 import { Edited, bindEditor } from './page/edited.js';
@@ -274,14 +275,37 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
 }
 
 /**
- * The first picture: the moment the address asks for (`?scenario=…&t=…`, with the actions and
- * horizon it carries), else the session a reload left (rebuilt by replaying it on a fresh seeded
- * engine), else the first scenario. The address bar then follows the moment (see `keepAddress`).
+ * The first picture. A scenario the link carries (`?sc=`) is read first; one that cannot be
+ * opened (damaged, or with a fault rule the engine refuses) is said in words above the page,
+ * which opens as if the link had not carried it.
  * @param {Page} page
  */
 async function start(page) {
+  /** @type {string | undefined} why the link's scenario could not be opened */
+  let problem;
+  await page.edited.openFromLink(location.href, page.editor, {
+    fail: (why) => (problem = why),
+    refusal: async (faults) => {
+      try {
+        await checkFaults(await faultsEngine(), faults);
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    },
+  });
+  await openFirst(page);
+  // Said once the page shows something: what opened in its place is part of the sentence.
+  if (problem) showLinkProblem(`${problem} Showing “${page.demo.scenario?.title}” instead.`);
+}
+
+/**
+ * The moment the address asks for (`?scenario=…&t=…`, with the actions and horizon it carries),
+ * else the session a reload left (rebuilt by replaying it on a fresh seeded engine), else the
+ * first scenario. The address bar then follows the moment (see `keepAddress`).
+ * @param {Page} page
+ */
+async function openFirst(page) {
   const { demo, session, timeline } = page;
-  await page.edited.openFromLink(location.href, page.editor, (why) => setText($('store'), why));
   const known = (/** @type {string} */ id) =>
     isScenario(id) || (id === 'custom' && page.edited.scenario !== null);
   const moment = momentFromUrl(location.href, known);
@@ -542,6 +566,16 @@ function showStore(demo, restored) {
   setText($('store'), tail ? `${engine} · ${tail}` : engine);
   setAttr($('store'), 'data-store', demo.store);
   setAttr($('store'), 'title', demo.storeNote || '');
+}
+
+/**
+ * Says on top of the page why the link it was opened from could not be followed.
+ * @param {string} why
+ */
+function showLinkProblem(why) {
+  const out = $('link-problem');
+  setText(out, why);
+  out.hidden = false;
 }
 
 /**

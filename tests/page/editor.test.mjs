@@ -204,6 +204,47 @@ describe('the scenario editor', () => {
     assert.ok((await cards(page)).length > 0, 'the scenario on screen still runs');
   });
 
+  test('a link whose fault rule the engine refuses opens the page and says why, in plain words', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    spec.title = 'Refused by the engine';
+    spec.faults = [{ operation: 'PutMessage', status: 400, code: 'NoSuchCode' }];
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    const links = [];
+    for (const mode of ['play', 'edit']) {
+      // The page's own check passes it: only the engine knows its codes.
+      await page.click(`[data-testid=editor-${mode}-link]`);
+      await page.waitForSelector(`[data-testid=editor-status][data-mode=${mode}]`);
+      links.push(
+        /** @type {string} */ (await page.getAttribute('[data-testid=editor-status]', 'data-link')),
+      );
+    }
+    const refusal = /`code` `NoSuchCode` is not one the service knows: give its `message` too/;
+
+    const played = await suite.open({ viewport: DESK });
+    await openLink(played, links[0]);
+    const problem = '[data-testid=link-problem]';
+    assert.equal(await played.isVisible(problem), true, 'the refusal is on screen');
+    const said = (await played.textContent(problem)) ?? '';
+    assert.match(said, /This link's scenario “Refused by the engine” could not be opened/);
+    assert.match(said, refusal);
+    assert.match(said, /Showing “1 · /, 'and says what opened instead');
+    assert.equal(await played.evaluate(() => document.body.dataset.scenario), 'slow-consumer');
+    assert.equal(await played.isHidden('[data-testid=editor]'), true);
+    await setStep(played, 5);
+    await stepTo(played, 5);
+    assert.ok((await cards(played)).length > 0, 'the scenario shown instead runs');
+
+    const edited = await suite.open({ viewport: { width: 390, height: 844 } });
+    await openLink(edited, links[1]);
+    assert.equal(await edited.isVisible(problem), true, 'said on a phone too');
+    assert.equal(await edited.isVisible('[data-testid=editor]'), true, 'the editor, to fix it');
+    assert.deepEqual(JSON.parse(await edited.inputValue('[data-testid=editor-json]')), spec);
+    assert.match((await edited.textContent('[data-testid=editor-status]')) ?? '', refusal);
+    assert.equal(await edited.getAttribute('[data-testid=editor-status]', 'data-bad'), 'true');
+  });
+
   test('exported as JSON, imported again: the same scenario and the same run', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);

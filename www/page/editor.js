@@ -90,13 +90,16 @@ export class Editor {
   }
 
   /**
-   * Shows the editor with `spec` in it.
+   * Shows the editor with `spec` in it, and `problem`, what keeps it from running, if it has one
+   * the page's own check cannot see (a fault rule the engine refuses).
    * @param {Spec} spec
+   * @param {string} [problem]
    */
-  show(spec) {
+  show(spec, problem) {
     this.el.box.hidden = false;
     this.el.json.value = JSON.stringify(spec, null, 2);
     this.#check();
+    if (problem) this.#say(problem, true);
   }
 
   hide() {
