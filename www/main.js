@@ -539,6 +539,8 @@ function draw(page, meter) {
   drawViews(page.views, page.demo, page.timeline, {
     stopped: page.guide.shown && page.demo.clock.paused,
   });
+  // Cards and consumers drawn after a question asked for one are its choices too.
+  page.guide.quizView.screen.mark();
   // Say the speed really achieved when it falls short of the one asked for.
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;
