@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cards, pageSuite, setStep, stepTo } from './harness.mjs';
+import { openLink, picture } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -28,41 +29,6 @@ async function build(page) {
   await page.click('[data-testid=editor-run]');
   await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
   return spec;
-}
-
-/**
- * What a run shows: the cards (with their receipts) and the HTTP log.
- * @param {Page} page
- */
-async function picture(page) {
-  const shown = (await cards(page))
-    .filter((c) => !c.state.startsWith('gone'))
-    .map(({ label, state, holder, dequeueCount, receipt, text }) => ({
-      label,
-      state,
-      holder,
-      dequeueCount,
-      receipt,
-      text,
-    }));
-  const log = await page.$$eval('[data-testid=http-log] li', (rows) =>
-    rows.map((r) => {
-      const d = /** @type {HTMLElement} */ (r).dataset;
-      // Not the seq: a durable store's queues from before are deleted first, and counted.
-      const t = r.querySelector('.t')?.textContent;
-      return [t, d.op, d.status, d.actor, d.receiptPresented, d.receiptIssued].join(' ');
-    }),
-  );
-  return { cards: shown, log };
-}
-
-/**
- * @param {Page} page
- * @param {string} link
- */
-async function openLink(page, link) {
-  await page.goto(link);
-  await page.waitForSelector("body[data-ready='true']");
 }
 
 describe('the scenario editor', () => {

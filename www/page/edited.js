@@ -78,6 +78,7 @@ export function bindEditor({ demo, edited, load, toggle }) {
   const editor = new Editor(
     {
       box: $('editor'),
+      form: $('editor-form'),
       json: /** @type {HTMLTextAreaElement} */ ($('editor-json')),
       status: $('editor-status'),
       run: /** @type {HTMLButtonElement} */ ($('editor-run')),

@@ -42,7 +42,7 @@ export const EVENTS = {
 };
 const FAULT_WHEN = ['before', 'after'];
 /** The operations a fault rule names (docs/faults.md). */
-const FAULT_OPERATIONS = [
+export const FAULT_OPERATIONS = [
   'PutMessage',
   'GetMessages',
   'PeekMessages',

@@ -1,0 +1,190 @@
+// The scenario editor's form (issue 36): a scenario built field by field, without touching the
+// JSON, makes the same JSON and link as one written by hand. Its play-only link opens in a fresh
+// page with the same run at three times; exported and imported again, the form shows it as it
+// was; faults and throttling are fields too; the JSON and the form follow each other; the
+// keyboard adds and removes.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { pageSuite, setStep, stepTo } from './harness.mjs';
+import { openLink, picture } from './scenario-run.mjs';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+const suite = pageSuite();
+const DESK = { width: 1280, height: 800 };
+
+/** @param {string} path */
+const field = (path) => `[data-testid=editor-form] [data-field="${path}"]`;
+/** @param {Page} page */
+const json = async (page) => JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+
+/**
+ * The example changed in the form only: a title, Bob slower, a third consumer that crashes, a
+ * fourth message with a time-to-live, a poison threshold, and a question.
+ * @param {Page} page
+ */
+async function buildInForm(page) {
+  await page.click('[data-testid=edit-toggle]');
+  await page.fill(field('title'), 'Built in the form');
+  await page.fill(field('poisonThreshold'), '3');
+  await page.fill(field('consumers.1.workS'), '35');
+  await page.click(field('consumers.add'));
+  await page.fill(field('consumers.2.name'), 'Cy');
+  await page.fill(field('consumers.2.workS'), '50');
+  await page.fill(field('consumers.2.visibilityS'), '20');
+  await page.fill(field('consumers.2.startS'), '3');
+  await page.fill(field('consumers.2.crashAtS'), '12');
+  await page.click(field('producers.0.messages.add'));
+  await page.fill(field('producers.0.messages.4.at'), '2');
+  await page.fill(field('producers.0.messages.4.text'), 'task 4');
+  await page.fill(field('producers.0.messages.4.ttlS'), '40');
+  await page.click(field('questions.add'));
+  await page.fill(field('questions.1.prompt'), 'Will Cy finish its task?');
+  await page.fill(field('questions.1.choices'), 'Yes\nNo: it crashes first');
+  await page.fill(field('questions.1.answer'), '2');
+  await page.fill(field('questions.1.why'), 'Cy crashes at 12 s, 9 s into 50 s of work.');
+  return json(page);
+}
+
+describe('the scenario editor, as a form', () => {
+  test('built in the form: the JSON it makes, and its link plays the same run in a fresh page', async () => {
+    const page = await suite.open({ viewport: DESK });
+    const spec = await buildInForm(page);
+    assert.equal(spec.title, 'Built in the form');
+    assert.equal(spec.poisonThreshold, 3);
+    assert.equal(spec.consumers[1].workS, 35);
+    assert.deepEqual(spec.consumers[2], {
+      name: 'Cy',
+      workS: 50,
+      visibilityS: 20,
+      startS: 3,
+      crashAtS: 12,
+    });
+    assert.deepEqual(spec.producers[0].messages[4], { at: 2, text: 'task 4', ttlS: 40 });
+    assert.deepEqual(spec.questions[1], {
+      ask: 'intro',
+      prompt: 'Will Cy finish its task?',
+      choices: ['Yes', 'No: it crashes first'],
+      answer: 1,
+      why: 'Cy crashes at 12 s, 9 s into 50 s of work.',
+    });
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /A scenario: Run it/,
+    );
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await page.click('[data-testid=editor-play-link]');
+    await page.waitForSelector('[data-testid=editor-status][data-mode=play]');
+    const link = /** @type {string} */ (
+      await page.getAttribute('[data-testid=editor-status]', 'data-link')
+    );
+
+    const fresh = await suite.open({ viewport: DESK });
+    await openLink(fresh, link);
+    assert.equal(await fresh.evaluate(() => document.body.dataset.mode), 'play');
+    assert.equal(await fresh.isHidden('[data-testid=editor]'), true, 'play-only');
+    for (const p of [page, fresh]) await setStep(p, 5);
+    for (const t of [10, 25, 45]) {
+      await stepTo(page, t);
+      await stepTo(fresh, t);
+      const [here, there] = [await picture(page), await picture(fresh)];
+      assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
+      assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
+    }
+    assert.ok(
+      await fresh.$('[data-testid=consumer][data-name=Cy][data-state=crashed]'),
+      'Cy crashed, as the form said',
+    );
+  });
+
+  test('exported and imported again: the form shows the scenario as it was built', async () => {
+    const page = await suite.open({ viewport: DESK });
+    const spec = await buildInForm(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=editor-export]'),
+    ]);
+    const file = /** @type {string} */ (await download.path());
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), spec);
+
+    const other = await suite.open({ viewport: DESK });
+    await other.click('[data-testid=edit-toggle]');
+    await other.setInputFiles('[data-testid=editor-import]', file);
+    await other.waitForFunction(() =>
+      /Imported/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
+    );
+    assert.deepEqual(await json(other), spec);
+    assert.equal(await other.inputValue(field('title')), 'Built in the form');
+    assert.equal(await other.inputValue(field('consumers.2.crashAtS')), '12');
+    assert.equal(await other.inputValue(field('producers.0.messages.4.ttlS')), '40');
+    assert.equal(await other.inputValue(field('questions.1.answer')), '2', 'counted from 1');
+  });
+
+  test('faults and throttling are fields: the engine answers by the rule the form made', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    await page.fill(field('producers.0.retry.tries'), '3');
+    await page.fill(field('producers.0.retry.firstS'), '2');
+    await page.click(field('faults.add'));
+    await page.selectOption(field('faults.0.operation'), 'PutMessage');
+    await page.fill(field('faults.0.status'), '503');
+    await page.fill(field('faults.0.times'), '1');
+    await page.fill(field('limits.queueMessagesPerSecond'), '100');
+    const spec = await json(page);
+    assert.deepEqual(spec.producers[0].retry, { tries: 3, firstS: 2 });
+    assert.deepEqual(spec.faults, [{ operation: 'PutMessage', status: 503, times: 1 }]);
+    assert.deepEqual(spec.limits, { queueMessagesPerSecond: 100 });
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /with faults: Run it/,
+    );
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await setStep(page, 1);
+    await stepTo(page, 3);
+    const puts = await page.$$eval('[data-testid=http-log] li[data-op="Put Message"]', (rows) =>
+      rows.map((r) => /** @type {HTMLElement} */ (r).dataset.status).reverse(),
+    );
+    assert.equal(puts[0], '503', 'the first Put refused by the rule');
+    assert.ok(
+      puts.slice(1).every((s) => s === '201'),
+      `the rest stored (${puts.join(', ')})`,
+    );
+    // Emptying a field leaves it out of the JSON, as if it had never been written.
+    await page.fill(field('limits.queueMessagesPerSecond'), '');
+    assert.equal((await json(page)).limits, undefined);
+  });
+
+  test('the JSON and the form follow each other; the keyboard adds and removes', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = await json(page);
+    spec.consumers[0].name = 'Ada';
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    assert.equal(await page.inputValue(field('consumers.0.name')), 'Ada', 'the form follows');
+
+    const consumers = () => json(page).then((s) => s.consumers.length);
+    assert.equal(await consumers(), 2);
+    await page.focus(field('consumers.1.failsOn'));
+    await page.keyboard.press('Tab'); // the idempotent box
+    await page.keyboard.press('Tab'); // Remove consumer 2
+    await page.keyboard.press('Tab'); // Add consumer
+    assert.equal(
+      await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).dataset.field),
+      'consumers.add',
+    );
+    await page.keyboard.press('Enter');
+    assert.equal(await consumers(), 3, 'Enter added one');
+    assert.equal(
+      await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).dataset.field),
+      'consumers.add',
+      'the focus stays on the button',
+    );
+    await page.focus(field('consumers.2.remove'));
+    await page.keyboard.press('Enter');
+    assert.equal(await consumers(), 2, 'and removed it');
+  });
+});
