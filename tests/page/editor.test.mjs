@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cards, pageSuite, setStep, stepTo } from './harness.mjs';
-import { openLink, picture } from './scenario-run.mjs';
+import { copiedLink, openLink, picture, sameRunAtThreeTimes } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -36,11 +36,7 @@ describe('the scenario editor', () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);
     assert.match((await page.textContent('#caption')) ?? '', /Built in a test: Ann .*Cy/);
-    await page.click('[data-testid=editor-play-link]');
-    await page.waitForSelector('[data-testid=editor-status][data-link]');
-    const link = /** @type {string} */ (
-      await page.getAttribute('[data-testid=editor-status]', 'data-link')
-    );
+    const link = await copiedLink(page, 'play');
     assert.match(link, /[?&]sc=[\w-]+/);
     assert.match(link, /[?&]mode=play/);
     assert.ok(link.length < 2000, `a compact link (${link.length} characters)`);
@@ -51,14 +47,7 @@ describe('the scenario editor', () => {
     assert.equal(await fresh.isHidden('[data-testid=edit-toggle]'), true, 'no editor in play mode');
     assert.equal(await fresh.isHidden('[data-testid=editor]'), true);
     assert.equal(await fresh.evaluate(() => document.body.dataset.scenario), 'custom');
-    for (const p of [page, fresh]) await setStep(p, 5);
-    for (const t of [10, 25, 45]) {
-      await stepTo(page, t);
-      await stepTo(fresh, t);
-      const [here, there] = [await picture(page), await picture(fresh)];
-      assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
-      assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
-    }
+    await sameRunAtThreeTimes(page, fresh);
     // The run is the one the scenario describes: Cy crashed at 12 s holding what it had taken.
     assert.ok(
       (await fresh.$$eval('[data-testid=narration] li', (l) => l.map((x) => x.textContent))).some(
@@ -72,11 +61,7 @@ describe('the scenario editor', () => {
   test('an edit link opens the editor on the scenario; a mistake says what to fix', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);
-    await page.click('[data-testid=editor-edit-link]');
-    await page.waitForSelector('[data-testid=editor-status][data-mode=edit]');
-    const link = /** @type {string} */ (
-      await page.getAttribute('[data-testid=editor-status]', 'data-link')
-    );
+    const link = await copiedLink(page, 'edit');
     const fresh = await suite.open({ viewport: DESK });
     await openLink(fresh, link);
     assert.equal(await fresh.isVisible('[data-testid=editor]'), true, 'the editor is open');
@@ -177,15 +162,8 @@ describe('the scenario editor', () => {
     spec.title = 'Refused by the engine';
     spec.faults = [{ operation: 'PutMessage', status: 400, code: 'NoSuchCode' }];
     await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
-    const links = [];
-    for (const mode of ['play', 'edit']) {
-      // The page's own check passes it: only the engine knows its codes.
-      await page.click(`[data-testid=editor-${mode}-link]`);
-      await page.waitForSelector(`[data-testid=editor-status][data-mode=${mode}]`);
-      links.push(
-        /** @type {string} */ (await page.getAttribute('[data-testid=editor-status]', 'data-link')),
-      );
-    }
+    // The page's own check passes it: only the engine knows its codes.
+    const links = [await copiedLink(page, 'play'), await copiedLink(page, 'edit')];
     const refusal = /`code` `NoSuchCode` is not one the service knows: give its `message` too/;
 
     const played = await suite.open({ viewport: DESK });

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { pageSuite, setStep, stepTo } from './harness.mjs';
-import { openLink, picture } from './scenario-run.mjs';
+import { copiedLink, openLink, sameRunAtThreeTimes } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -76,24 +76,13 @@ describe('the scenario editor, as a form', () => {
     );
     await page.click('[data-testid=editor-run]');
     await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
-    await page.click('[data-testid=editor-play-link]');
-    await page.waitForSelector('[data-testid=editor-status][data-mode=play]');
-    const link = /** @type {string} */ (
-      await page.getAttribute('[data-testid=editor-status]', 'data-link')
-    );
+    const link = await copiedLink(page, 'play');
 
     const fresh = await suite.open({ viewport: DESK });
     await openLink(fresh, link);
     assert.equal(await fresh.evaluate(() => document.body.dataset.mode), 'play');
     assert.equal(await fresh.isHidden('[data-testid=editor]'), true, 'play-only');
-    for (const p of [page, fresh]) await setStep(p, 5);
-    for (const t of [10, 25, 45]) {
-      await stepTo(page, t);
-      await stepTo(fresh, t);
-      const [here, there] = [await picture(page), await picture(fresh)];
-      assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
-      assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
-    }
+    await sameRunAtThreeTimes(page, fresh);
     assert.ok(
       await fresh.$('[data-testid=consumer][data-name=Cy][data-state=crashed]'),
       'Cy crashed, as the form said',

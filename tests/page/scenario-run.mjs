@@ -1,7 +1,8 @@
 // What the editor's tests compare between two pages running one scenario: the cards with their
-// receipts, and the HTTP log; and opening a page on a scenario's link.
+// receipts, and the HTTP log, at three times; the link the editor copies, and opening a page on it.
 
-import { cards } from './harness.mjs';
+import assert from 'node:assert/strict';
+import { cards, setStep, stepTo } from './harness.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -38,4 +39,33 @@ export async function picture(page) {
 export async function openLink(page, link) {
   await page.goto(link);
   await page.waitForSelector("body[data-ready='true']");
+}
+
+/**
+ * The link the editor copied for `mode` ("play" or "edit").
+ * @param {Page} page
+ * @param {string} mode
+ */
+export async function copiedLink(page, mode) {
+  await page.click(`[data-testid=editor-${mode}-link]`);
+  await page.waitForSelector(`[data-testid=editor-status][data-mode=${mode}]`);
+  return /** @type {string} */ (
+    await page.getAttribute('[data-testid=editor-status]', 'data-link')
+  );
+}
+
+/**
+ * Steps both pages to 10, 25 and 45 s and insists they show the same cards, receipts and log.
+ * @param {Page} page
+ * @param {Page} fresh
+ */
+export async function sameRunAtThreeTimes(page, fresh) {
+  for (const p of [page, fresh]) await setStep(p, 5);
+  for (const t of [10, 25, 45]) {
+    await stepTo(page, t);
+    await stepTo(fresh, t);
+    const [here, there] = [await picture(page), await picture(fresh)];
+    assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
+    assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
+  }
 }
