@@ -8,7 +8,8 @@
 # - pkg/node is read from disk by Node, so it is built for speed (`release`, opt-level 3)
 #   and keeps its function names for stack traces: at "z" the server spent about 1.5× the CPU
 #   per request.
-# BENCHMARKS.md, "Build size", has the figures behind each choice.
+# BENCHMARKS.md, "Build size", has the figures; research/benchmarks/notes.md, the same section,
+# what each choice measured.
 # Calls the wasm-bindgen CLI directly rather than wasm-pack, so no step can try to download
 # anything; the only wasm-opt it runs is npm's binaryen (Debian's breaks the output;
 # toolchain.md).
@@ -24,7 +25,7 @@ target_dir=$(cargo metadata --format-version 1 --no-deps --offline \
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg/web \
   "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
 # binaryen's -O1 over LLVM's "z" output: about 1% smaller gzipped. -Os and -Oz make the module
-# smaller but compress worse (BENCHMARKS.md, "Build size"). npm's binaryen (pinned in
+# smaller but compress worse (research/benchmarks/notes.md, "Build size"). npm's binaryen (pinned in
 # package.json), never Debian's, whose wasm-opt breaks the output; the features are the ones
 # rustc enables for wasm32-unknown-unknown.
 # --converge repeats -O1 until it finds nothing more: about 200 B less gzipped, for pkg/web only.

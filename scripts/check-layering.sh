@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The dependency direction of docs/architecture.md, checked by grep (docs/style.md, "Layers"):
-# the engine sees nothing above it, the REST layer never sees the store or JavaScript, the store
-# layer (record layouts included) stays pure Rust; in the JavaScript, the page and the hosts
+# the Rust layers in the order its layer table draws (each imports only the rows below it), the
+# branches it keeps apart, and no JavaScript below src/wasm/; in the JavaScript, the page and the hosts
 # never import each other, only tests/ imports tests/, and only the entry modules load the wasm
 # glue. Comment lines are skipped, because each layer's `//!` doc names exactly what it may not
 # import. Prints the offending lines.
@@ -19,12 +19,49 @@ forbid() {
     status=1
   fi
 }
-forbid engine 'crate::(rest|store|wasm|sdk)|web_sys|js_sys|wasm_bindgen' 'rest, store, wasm, sdk or JS bindings'
-forbid rest 'crate::(store|wasm|http1|sdk)|web_sys|js_sys' 'store, wasm, http1, sdk or JS bindings'
-forbid sdk 'crate::(store|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'store, wasm, http1 or JS bindings (it is the SDK transport over rest)'
-forbid store 'crate::(rest|wasm|http1)|web_sys|js_sys|wasm_bindgen' 'rest, wasm, http1 or JS bindings'
-forbid http1 'crate::(engine|rest|store|wasm)|web_sys|js_sys|wasm_bindgen' 'engine, rest, store, wasm or JS bindings'
-forbid extensions 'crate::|web_sys|js_sys|wasm_bindgen' 'anything of this crate or JS bindings (it is the leaf all layers share)'
+
+# The order of the Rust layers, top first, is the one docs/architecture.md draws: the `src/<layer>/`
+# rows of the code block under its "## Layers" heading. The table and src/ must name the same
+# folders, or the check cannot say what it checks.
+table=docs/architecture.md
+mapfile -t layers < <(awk '/^## Layers/ { on = 1; next } on && /^## / { exit }
+  on && /^```/ { block++; next } on && block == 1 && match($0, /^ *src\/[a-z0-9_]+\//) {
+    s = substr($0, RSTART, RLENGTH); sub(/^ *src\//, "", s); sub(/\/$/, "", s); print s }' "$table")
+if [ "${#layers[@]}" -eq 0 ]; then
+  echo "layering: found no src/ rows in the layer table under \"## Layers\" in $table" >&2
+  exit 1
+fi
+mapfile -t folders < <(find src -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+in_table=$(printf '%s\n' "${layers[@]}" | sort)
+for folder in $(comm -23 <(printf '%s\n' "${folders[@]}") <(echo "$in_table")); do
+  echo "layering: src/$folder/ is not in the layer table of $table: add its row where it sits" >&2
+  status=1
+done
+for row in $(comm -13 <(printf '%s\n' "${folders[@]}") <(echo "$in_table")); do
+  echo "layering: the layer table of $table names src/$row/, which does not exist" >&2
+  status=1
+done
+[ "$status" -eq 0 ] || exit "$status"
+
+# Down only: no layer names a layer above it, and only src/wasm/ touches JavaScript.
+above=()
+for layer in "${layers[@]}"; do
+  pattern='' what=''
+  if [ "${#above[@]}" -gt 0 ]; then
+    pattern="crate::($(IFS='|'; echo "${above[*]}"))\b"
+    what="$(IFS=,; echo "${above[*]}" | sed 's/,/, /g') (above it in $table)"
+  fi
+  if [ "$layer" != wasm ]; then
+    pattern="${pattern:+$pattern|}web_sys|js_sys|wasm_bindgen"
+    what="${what:+$what or }JS bindings"
+  fi
+  [ -n "$pattern" ] && forbid "$layer" "$pattern" "$what"
+  above+=("$layer")
+done
+# Beside the order: the branches that stay apart (docs/architecture.md, "Layers").
+forbid rest 'crate::(store|http1)\b' 'store or http1 (they are beside it, not below)'
+forbid sdk 'crate::(store|http1)\b' 'store or http1 (it is the SDK transport over rest)'
+forbid http1 'crate::(engine|store)\b' 'engine or store (it frames bytes and knows no queue)'
 
 # No circle among the files of one directory of src/, of any length: in a file, `super::x` and
 # `crate::<its directory's path>::x` name the sibling x.rs (or the folder x/); a file's unit
@@ -101,5 +138,5 @@ glue_loaders='www/main.js|www/sw.js|hosts/edge/wasm.mjs|hosts/edge/standalone.mj
 mapfile -t product < <(js_files www hosts package | grep -vxE "$glue_loaders")
 js_forbid "only $glue_loaders may load the build output (pkg/)" 'pkg/' "${product[@]}"
 
-[ "$status" -eq 0 ] && echo "layering: ok (engine, rest, sdk, store, http1 and extensions import nothing from the layers above; no circle among the files of a directory of src/; the page imports no host and no host the page; nothing outside tests/ imports tests/; only the entry modules load pkg/)"
+[ "$status" -eq 0 ] && echo "layering: ok (the src/ layers in docs/architecture.md's order, $(IFS=' '; echo "${layers[*]}" | sed 's/ / > /g'), import nothing from the layers above; no circle among the files of a directory of src/; the page imports no host and no host the page; nothing outside tests/ imports tests/; only the entry modules load pkg/)"
 exit "$status"

@@ -88,7 +88,7 @@
 //! The JavaScript faces (`QueueService`, `Queue`, `fetchHandler`) live in `wasm` (wasm32 only).
 //! The other public modules are layers of the service, public for the repository's own tests,
 //! benchmarks and fuzzers: [`store`] (persistence seam, IndexedDB log and snapshot format),
-//! [`http1`] (HTTP/1.1 framing for the Node server) and [`extensions`] (what hosts attach to
+//! [`http1`] (HTTP/1.1 framing for the Node server) and [`http_extensions`] (what hosts attach to
 //! `http` messages).
 //!
 //! Data flows down, never up: `engine` ← `rest` ← `sdk` / `wasm`, with `store` and `http1` beside
@@ -96,8 +96,8 @@
 //! and only then answers, so nothing acknowledged is lost.
 
 pub mod engine;
-pub mod extensions;
 pub mod http1;
+pub mod http_extensions;
 pub mod rest;
 #[cfg(feature = "azure-sdk")]
 pub mod sdk;

@@ -1,8 +1,9 @@
 //! The write-behind outbox: what each operation changed, for a store to make durable.
 //!
-//! The engine is authoritative and in memory. Every mutation appends [`Change`]s; the edge
-//! drains them with `Emulator::take_changes` and commits them before it answers (the flush
-//! barrier). A store persists; it never decides.
+//! The engine decides; its message table holds the state (in memory, or the SQL table's rows
+//! at the edge). Every mutation appends [`Change`]s; a host drains them with
+//! `Emulator::take_changes` and commits them before it answers (the flush barrier). A store
+//! persists; it never decides.
 
 use super::acl::SignedIdentifier;
 use super::ids::MessageId;

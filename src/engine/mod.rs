@@ -27,12 +27,14 @@ pub mod inspection;
 pub mod inspection_page;
 pub mod limits;
 pub mod message;
+mod message_operations;
 pub mod metadata;
 pub mod name;
 pub mod params;
 pub mod properties;
 mod properties_error;
 pub mod queue;
+mod queue_operations;
 pub mod table;
 pub mod time;
 
@@ -51,6 +53,7 @@ pub use ids::{Entropy, MessageId, OsEntropy, PopReceipt, SeededEntropy};
 pub use inspection::{MessageInspection, MessageState, QueueInspection};
 pub use inspection_page::{InspectedPage, PageQuery, StateCounts, StateFilter};
 pub use message::{MessageOrigin, MessageRecord};
+pub use message_operations::Updated;
 pub use metadata::{Metadata, MetadataError};
 pub use name::{NameError, QueueName};
 pub use params::{MessageCount, MessageText, RangeError, TextError, TimeToLive, VisibilityTimeout};
@@ -58,6 +61,7 @@ pub use properties::{
     Logging, Metrics, PropertiesError, RetentionPolicy, ServiceProperties, ServicePropertiesUpdate,
 };
 pub use queue::Queue;
+pub use queue_operations::{Created, QueuePage, QueueProperties};
 pub use table::{AnyTable, MemoryTable, MessageTable, Tables};
 #[cfg(any(feature = "sql-host", not(target_arch = "wasm32")))]
 pub use table::{HostBox, HostTable, SharedTableSource, TableSource};
@@ -66,37 +70,6 @@ pub use time::SystemClock;
 pub use time::{Clock, ManualClock, NEVER, Timestamp};
 
 use std::collections::BTreeMap;
-
-/// What Create Queue found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Created {
-    /// A new queue (201).
-    New,
-    /// The queue existed with identical metadata (204).
-    AlreadyExisted,
-}
-
-/// One page of List Queues.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueuePage {
-    pub queues: Vec<(QueueName, Metadata)>,
-    /// The first queue of the next page, if there is one.
-    pub next: Option<QueueName>,
-}
-
-/// Get Queue Metadata's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueueProperties {
-    pub metadata: Metadata,
-    pub approximate_message_count: usize,
-}
-
-/// Update Message's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Updated {
-    pub pop_receipt: PopReceipt,
-    pub time_next_visible: Timestamp,
-}
 
 #[derive(Debug, Default)]
 struct Account {
@@ -379,363 +352,6 @@ impl Emulator {
             self.emit(now, account, name, EventKind::Expired { id });
         }
         Ok(count)
-    }
-
-    /// Queues the durable rewrite of one message record.
-    fn queue_message_put(&mut self, account: &str, name: &QueueName, message: &MessageRecord) {
-        record_message(self.message_changes, &mut self.outbox, || {
-            Change::MessagePut {
-                account: account.to_owned(),
-                queue: name.clone(),
-                message: message.clone(),
-            }
-        });
-    }
-
-    /// [Create Queue](https://learn.microsoft.com/rest/api/storageservices/create-queue4).
-    ///
-    /// # Errors
-    /// `QueueAlreadyExists` when the queue exists with different metadata.
-    pub fn create_queue(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        metadata: Metadata,
-    ) -> Result<Created, QueueError> {
-        let exists = self.queue(account, name).is_ok();
-        if !exists {
-            self.admit_queue(account)?;
-        }
-        let acct = self.accounts.entry(account.to_owned()).or_default();
-        if let Some(q) = acct.queues.get(name) {
-            return if q.metadata().same_as(&metadata) {
-                Ok(Created::AlreadyExisted)
-            } else {
-                Err(QueueError::QueueAlreadyExists(name.clone()))
-            };
-        }
-        let table = self.tables.open(account, name)?;
-        let q = Queue::new(
-            QueueRecord {
-                name: name.clone(),
-                metadata,
-                acl: Vec::new(),
-            },
-            table,
-        );
-        let acct = self.accounts.entry(account.to_owned()).or_default();
-        record(&mut self.outbox, || Change::QueuePut {
-            account: account.to_owned(),
-            queue: q.record.clone(),
-        });
-        acct.queues.insert(name.clone(), q);
-        self.emit(now, account, name, EventKind::QueueCreated);
-        Ok(Created::New)
-    }
-
-    /// [Delete Queue](https://learn.microsoft.com/rest/api/storageservices/delete-queue3):
-    /// the queue and all its messages.
-    pub fn delete_queue(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<(), QueueError> {
-        let removed = self
-            .accounts
-            .get_mut(account)
-            .and_then(|a| a.queues.remove(name))
-            .ok_or_else(|| QueueError::QueueNotFound(name.clone()))?;
-        self.charged_bytes -= removed.stored_bytes();
-        removed.release()?;
-        record(&mut self.outbox, || Change::QueueDeleted {
-            account: account.to_owned(),
-            queue: name.clone(),
-        });
-        self.emit(now, account, name, EventKind::QueueDeleted);
-        Ok(())
-    }
-
-    /// [List Queues](https://learn.microsoft.com/rest/api/storageservices/list-queues1):
-    /// names starting with `prefix`, from `marker` (inclusive), at most `max` of them.
-    pub fn list_queues(
-        &self,
-        account: &str,
-        prefix: &str,
-        marker: Option<&str>,
-        max: usize,
-    ) -> QueuePage {
-        let Some(acct) = self.accounts.get(account) else {
-            return QueuePage {
-                queues: Vec::new(),
-                next: None,
-            };
-        };
-        let start = marker.unwrap_or("").max(prefix);
-        let mut matching = acct
-            .queues
-            .iter()
-            .skip_while(|(n, _)| n.as_str() < start)
-            .take_while(|(n, _)| n.as_str().starts_with(prefix));
-        let queues: Vec<_> = matching
-            .by_ref()
-            .take(max)
-            .map(|(n, q)| (n.clone(), q.metadata().clone()))
-            .collect();
-        let next = matching.next().map(|(n, _)| n.clone());
-        QueuePage { queues, next }
-    }
-
-    /// [Get Queue Metadata](https://learn.microsoft.com/rest/api/storageservices/get-queue-metadata),
-    /// with the approximate message count (expired messages are purged first, so not counted).
-    pub fn queue_properties(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<QueueProperties, QueueError> {
-        self.purge(now, account, name)?;
-        let q = self.queue(account, name)?;
-        Ok(QueueProperties {
-            metadata: q.metadata().clone(),
-            approximate_message_count: q.len(),
-        })
-    }
-
-    /// [Set Queue Metadata](https://learn.microsoft.com/rest/api/storageservices/set-queue-metadata):
-    /// replaces the whole set.
-    pub fn set_queue_metadata(
-        &mut self,
-        account: &str,
-        name: &QueueName,
-        metadata: Metadata,
-    ) -> Result<(), QueueError> {
-        self.rewrite_queue_record(account, name, |q| q.set_metadata(metadata))
-    }
-
-    /// [Get Queue ACL](https://learn.microsoft.com/rest/api/storageservices/get-queue-acl).
-    pub fn queue_acl(
-        &self,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<Vec<SignedIdentifier>, QueueError> {
-        Ok(self.queue(account, name)?.acl().to_vec())
-    }
-
-    /// [Set Queue ACL](https://learn.microsoft.com/rest/api/storageservices/set-queue-acl):
-    /// replaces the stored access policies (the REST layer enforces at most five).
-    pub fn set_queue_acl(
-        &mut self,
-        account: &str,
-        name: &QueueName,
-        acl: Vec<SignedIdentifier>,
-    ) -> Result<(), QueueError> {
-        self.rewrite_queue_record(account, name, |q| q.set_acl(acl))
-    }
-
-    /// Changes a queue's own record (not its messages) and queues the rewrite.
-    fn rewrite_queue_record(
-        &mut self,
-        account: &str,
-        name: &QueueName,
-        change: impl FnOnce(&mut Queue),
-    ) -> Result<(), QueueError> {
-        let queue = self.with_queue(account, name, |q, _| {
-            change(q);
-            Ok(q.record.clone())
-        })?;
-        record(&mut self.outbox, || Change::QueuePut {
-            account: account.to_owned(),
-            queue,
-        });
-        Ok(())
-    }
-
-    /// Whether a Put Message into `name` at `now` writes its table once and nothing else: the
-    /// queue exists and its table knows nothing in it has expired (so the put purges nothing
-    /// first). A host whose every statement costs a transaction may then run the put without
-    /// one (a single statement is atomic by itself). False says only "not known".
-    pub fn puts_one_row(&self, now: Timestamp, account: &str, name: &QueueName) -> bool {
-        self.queue(account, name)
-            .is_ok_and(|q| q.nothing_expired_by(now))
-    }
-
-    /// [Put Message](https://learn.microsoft.com/rest/api/storageservices/put-message).
-    /// The caller has checked that `ttl` outlasts `visibility`.
-    pub fn put_message(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        text: MessageText,
-        visibility: VisibilityTimeout,
-        ttl: TimeToLive,
-    ) -> Result<MessageRecord, QueueError> {
-        self.put_message_from(now, account, name, text, visibility, ttl, None)
-    }
-
-    /// [`Emulator::put_message`] of a message moved from `origin` (the inspector's move to a
-    /// poison queue), which its record keeps.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn put_message_from(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        text: MessageText,
-        visibility: VisibilityTimeout,
-        ttl: TimeToLive,
-        origin: Option<Box<MessageOrigin>>,
-    ) -> Result<MessageRecord, QueueError> {
-        self.purge(now, account, name)?;
-        self.admit_bytes(capacity::message_cost(text.as_str().len()))?;
-        let m = self.with_queue(account, name, |q, entropy| {
-            q.put(now, text, visibility, ttl, origin, entropy)
-        })?;
-        self.queue_message_put(account, name, &m);
-        self.emit(
-            now,
-            account,
-            name,
-            EventKind::Sent {
-                id: m.id,
-                visible_at: m.time_next_visible,
-            },
-        );
-        Ok(m)
-    }
-
-    /// [Get Messages](https://learn.microsoft.com/rest/api/storageservices/get-messages):
-    /// up to `count` visible messages, each hidden for `visibility` with a fresh receipt and
-    /// its dequeue count incremented.
-    pub fn get_messages(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        count: MessageCount,
-        visibility: VisibilityTimeout,
-    ) -> Result<Vec<MessageRecord>, QueueError> {
-        self.purge(now, account, name)?;
-        let got = self.with_queue(account, name, |q, entropy| {
-            q.get(now, count, visibility, entropy)
-        })?;
-        for m in &got {
-            self.queue_message_put(account, name, m);
-            self.emit(
-                now,
-                account,
-                name,
-                EventKind::Received {
-                    id: m.id,
-                    dequeue_count: m.dequeue_count,
-                    visible_at: m.time_next_visible,
-                },
-            );
-        }
-        Ok(got)
-    }
-
-    /// [Peek Messages](https://learn.microsoft.com/rest/api/storageservices/peek-messages):
-    /// up to `count` visible messages; visibility, receipts and counts are untouched.
-    pub fn peek_messages(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        count: MessageCount,
-    ) -> Result<Vec<MessageRecord>, QueueError> {
-        self.purge(now, account, name)?;
-        self.with_queue(account, name, |q, _| q.peek(now, count))
-    }
-
-    /// [Delete Message](https://learn.microsoft.com/rest/api/storageservices/delete-message2).
-    ///
-    /// # Errors
-    /// `MessageNotFound` when the message is gone, expired, or `receipt` is not its current one.
-    pub fn delete_message(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        id: &MessageId,
-        receipt: &PopReceipt,
-    ) -> Result<(), QueueError> {
-        self.purge(now, account, name)?;
-        if !self.with_queue(account, name, |q, _| q.delete(id, receipt))? {
-            return Err(QueueError::MessageNotFound(*id));
-        }
-        record_message(self.message_changes, &mut self.outbox, || {
-            Change::MessageDeleted {
-                account: account.to_owned(),
-                queue: name.clone(),
-                id: *id,
-            }
-        });
-        self.emit(now, account, name, EventKind::Deleted { id: *id });
-        Ok(())
-    }
-
-    /// [Update Message](https://learn.microsoft.com/rest/api/storageservices/update-message):
-    /// new text (if given) and visibility, a fresh receipt; the dequeue count is unchanged.
-    #[allow(clippy::too_many_arguments)] // the REST operation's own parameter list
-    pub fn update_message(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-        id: &MessageId,
-        receipt: &PopReceipt,
-        text: Option<MessageText>,
-        visibility: VisibilityTimeout,
-    ) -> Result<Updated, QueueError> {
-        // Purge first: an expired message is not found (404, not 503), and the bytes of expired
-        // messages are no longer charged when the growth is admitted.
-        self.purge(now, account, name)?;
-        if let Some(t) = &text {
-            self.admit_text_change(account, name, id, t.as_str().len())?;
-        }
-        let m = self
-            .with_queue(account, name, |q, entropy| {
-                q.update(now, id, receipt, text, visibility, entropy)
-            })?
-            .ok_or(QueueError::MessageNotFound(*id))?;
-        let updated = Updated {
-            pop_receipt: m.pop_receipt.clone(),
-            time_next_visible: m.time_next_visible,
-        };
-        self.emit(
-            now,
-            account,
-            name,
-            EventKind::Updated {
-                id: m.id,
-                visible_at: m.time_next_visible,
-            },
-        );
-        self.queue_message_put(account, name, &m);
-        Ok(updated)
-    }
-
-    /// [Clear Messages](https://learn.microsoft.com/rest/api/storageservices/clear-messages).
-    pub fn clear_messages(
-        &mut self,
-        now: Timestamp,
-        account: &str,
-        name: &QueueName,
-    ) -> Result<(), QueueError> {
-        // Purge first so expired messages are reported as expired, not as cleared.
-        self.purge(now, account, name)?;
-        let count = self.with_queue(account, name, |q, _| q.clear())?;
-        record_message(self.message_changes, &mut self.outbox, || {
-            Change::QueueCleared {
-                account: account.to_owned(),
-                queue: name.clone(),
-            }
-        });
-        self.emit(now, account, name, EventKind::Cleared { count });
-        Ok(())
     }
 
     /// [Get Queue Service Properties](https://learn.microsoft.com/rest/api/storageservices/get-queue-service-properties).

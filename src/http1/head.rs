@@ -3,7 +3,7 @@
 
 use super::Config;
 use super::target;
-use crate::extensions::Spelling;
+use crate::http_extensions::Spelling;
 use http::header::{self, Entry, HeaderName, HeaderValue};
 use http::{Method, Request, StatusCode, Version};
 use std::mem::MaybeUninit;

@@ -6,8 +6,8 @@
 //!
 //! Must not import `crate::engine`, `crate::rest`, `crate::store` or `crate::wasm`: it knows
 //! HTTP, not queues (the host decides how a rejected request's body reads). The header-name
-//! [`Spelling`](crate::extensions::Spelling) and [`ReasonPhrase`](crate::extensions::ReasonPhrase)
-//! it honours come from `crate::extensions`.
+//! [`Spelling`](crate::http_extensions::Spelling) and [`ReasonPhrase`](crate::http_extensions::ReasonPhrase)
+//! it honours come from `crate::http_extensions`.
 //!
 //! # Invariants
 //! - Never panics, whatever the bytes: malformed input becomes [`Item::Reject`] (a status to

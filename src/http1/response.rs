@@ -1,6 +1,6 @@
 //! `http::Response<Vec<u8>>` → the bytes of an HTTP/1.1 response (RFC 9112 §§ 4, 6, 9.6).
 
-use crate::extensions::{Spelling, reason_of};
+use crate::http_extensions::{Spelling, reason_of};
 use http::header::{self, HeaderName};
 use http::{Response, StatusCode};
 use std::time::SystemTime;
@@ -140,7 +140,7 @@ mod tests {
         *response.status_mut() = StatusCode::NOT_FOUND;
         response
             .extensions_mut()
-            .insert(crate::extensions::ReasonPhrase(
+            .insert(crate::http_extensions::ReasonPhrase(
                 "The specified queue does not exist.",
             ));
         let mut out = Vec::new();

@@ -3,7 +3,7 @@
 //!
 //! The ISO forms are read and written field by field, with chrono only for the calendar:
 //! chrono's `format`/`parse_from_str` interpret a format string at run time, and that
-//! interpreter was about 30 KiB of the shipped wasm (BENCHMARKS.md, "Build size").
+//! interpreter was about 30 KiB of the shipped wasm (research/benchmarks/notes.md, "Build size").
 
 use crate::engine::{PolicyTime, Timestamp};
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike};

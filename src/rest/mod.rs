@@ -1,6 +1,6 @@
 //! The Azure Queue REST protocol over `http` types: request in, response out, no I/O.
 //!
-//! May import `crate::engine` and `crate::extensions` (what hosts attach to requests and read
+//! May import `crate::engine` and `crate::http_extensions` (what hosts attach to requests and read
 //! from responses: the [`Spelling`] of header names, an error's [`ReasonPhrase`], the
 //! [`ClientAddress`], [`SecureTransport`]); never `crate::http1`, `crate::store`, `crate::wasm`,
 //! `web_sys` or `js_sys`.
@@ -17,12 +17,13 @@ pub mod error;
 pub mod faults;
 pub mod ops;
 pub mod query;
+mod render;
 pub mod route;
 pub mod routed;
 pub mod service;
 pub mod xml;
 
-pub use crate::extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
+pub use crate::http_extensions::{ClientAddress, ReasonPhrase, SecureTransport, Spelling};
 pub use config::{AccountConfig, OAuth, ServiceConfig};
 pub use dev::Listening;
 pub use error::{ErrorCode, RestError};

@@ -61,7 +61,7 @@ pub(crate) fn to_web(response: http::Response<Vec<u8>>) -> Result<web_sys::Respo
     let status = response.status();
     let init = web_sys::ResponseInit::new();
     init.set_status(status.as_u16());
-    init.set_status_text(crate::extensions::reason_of(&response));
+    init.set_status_text(crate::http_extensions::reason_of(&response));
     init.set_headers(&headers);
     let body = response.into_body();
     let null_body = matches!(status.as_u16(), 101 | 103 | 204 | 205 | 304) || body.is_empty();
@@ -85,9 +85,9 @@ pub(crate) fn internal_error() -> http::Response<Vec<u8>> {
 
 /// The Azure error response for the few failures that happen before the REST layer sees the
 /// request (unreadable body, unrepresentable URI, bad framing) or after it answered (store
-/// failure), rendered by the REST layer's one error renderer (`rest::service::render_error`),
-/// with a request id and time of its own. `status` may differ from the code's own (a framing
-/// rejection is 413, 431 or 501 with `InvalidInput`).
+/// failure), rendered by the REST layer's one error renderer (`render_error`,
+/// `src/rest/render.rs`), with a request id and time of its own. `status` may differ from the
+/// code's own (a framing rejection is 413, 431 or 501 with `InvalidInput`).
 pub(crate) fn plain_error(
     status: u16,
     code: ErrorCode,

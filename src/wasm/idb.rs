@@ -2,14 +2,15 @@
 //! `properties` and `meta` with one record per queue, per account and per meta value
 //! (`src/store/layout.rs`), `segments` with a queue's messages in blocks of consecutive
 //! insertion sequence numbers (`src/store/blocks.rs`; the object store keeps the name it was
-//! created with in version 3, see [`BLOCKS`]), and `log`, the write-ahead log
+//! created with in version 3, see [`BLOCKS`](schema::BLOCKS)), and `log`, the write-ahead log
 //! (`src/store/wal.rs`, which decides what each commit writes).
 //!
-//! - **Schema.** The database version is [`DB_VERSION`]; `upgrade` creates what each version
-//!   adds, so a database written by an older build is upgraded in place. A database from a
-//!   newer build is refused (`UnsupportedVersion`) rather than misread. Versions 1 and 2 kept
-//!   one record per message in `messages`: the first load after the upgrade rewrites them as
-//!   blocks (`IdbStore::load`), in one transaction, and `messages` stays empty after.
+//! - **Schema** (`idb/schema.rs`). The database version is [`DB_VERSION`](schema::DB_VERSION);
+//!   `upgrade` creates what each version adds, so a database written by an older build is
+//!   upgraded in place. A database from a newer build is refused (`UnsupportedVersion`) rather
+//!   than misread. Versions 1 and 2 kept one record per message in `messages`: the first load
+//!   after the upgrade rewrites them as blocks (`IdbStore::load`), in one transaction, and
+//!   `messages` stays empty after.
 //! - **Writes** are one readwrite transaction per batch. A batch is durable when the
 //!   transaction's `complete` event fires; a request error, a transaction error or an abort
 //!   (quota included) rejects, as automerge-repo's `rejectOnFailure` does. The transaction asks
@@ -18,41 +19,38 @@
 //! - **One writer per database**: `open` takes the database's Web Lock (`web_lock.rs`) first.
 //! - If the browser closes the database (site data cleared) or another connection upgrades or
 //!   deletes it, the store is lost: every later operation fails instead of writing nowhere.
+//!
+//! IndexedDB's requests and transactions as futures, and their errors, are `idb/request.rs`;
+//! the records' keys, chunked loads, the log's records and record writes, `idb/records.rs`.
 
+mod records;
+mod request;
+mod schema;
+
+pub use schema::delete_database;
+
+use self::records::{
+    BLOCK_CHUNK, LOAD_CHUNK, block_idb_key, block_key, drop_log, joined, load_chunked, message_key,
+    put_log, read_log, write_records,
+};
+use self::request::{dom_error, request_result, thrown, transaction_done};
+use self::schema::{BLOCKS, factory, open_database, readwrite};
 use super::open_error::OpenError;
-use super::thrown::message_of;
 use super::web_lock::{LockError, acquire_lock};
-use crate::store::blocks::{self, Block};
-use crate::store::layout::{self, Decoder, Key, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
+use crate::store::blocks;
+use crate::store::layout::{self, Decoder, Loaded, MESSAGES, META, Pending, RecordOp, STORES};
 use crate::store::wal::{Wal, WalWrite};
 use crate::store::{Store, StoreError};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Promise, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DomException, IdbDatabase, IdbFactory, IdbKeyRange, IdbRequest, IdbTransaction};
+use web_sys::{IdbDatabase, IdbTransaction};
 
 /// A database event listener, kept alive by the store.
 type EventHandler = Closure<dyn FnMut(JsValue)>;
-
-/// The IndexedDB database version this build creates and reads.
-/// Version 2 added the write-ahead log store and changed the message value to schema 2
-/// (`src/store/layout.rs`); version 3 moved messages into blocks (`segments`). An older build
-/// refuses a newer database rather than misreading it.
-pub(crate) const DB_VERSION: u32 = 3;
-
-/// The object store of message blocks (database version 3, `src/store/blocks.rs`): key
-/// `[account, queue, block number]`, value the block's message values, one per line. It was
-/// created as `segments`, and IndexedDB names are part of the stored database: renaming it
-/// would take a version 4 whose only change is the name, and would lock version-3 builds out
-/// of databases they read today, so the code calls them blocks and the database keeps its name.
-const BLOCKS: &str = "segments";
-
-/// The write-ahead log's object store (database version 2): key a number counting up from 1,
-/// value one batch (`src/store/wal.rs`).
-const LOG: &str = "log";
 
 /// An IndexedDB-backed store. Opens its database (and takes the writer lock) on first use, or
 /// explicitly with [`IdbStore::open`].
@@ -375,304 +373,4 @@ impl Store for IdbStore {
         }
         self.write_batch(ops, false).await
     }
-}
-
-/// Per-message records (versions 1 and 2) per `getAll` request when loading.
-const LOAD_CHUNK: u32 = 16_384;
-
-/// Blocks per `getAll` request when loading: about as many messages as [`LOAD_CHUNK`].
-const BLOCK_CHUNK: u32 = 256;
-
-/// Reads the object store `store` in key order, `chunk` values per request, into `decoder`;
-/// returns how many values it read. Each next request goes out before the chunk just received
-/// is decoded, so the browser reads chunk n+1 while wasm decodes chunk n (at 100k messages
-/// each took about half a second, one after the other, with a single `getAll`). The next
-/// request starts after the last key read, which `key_of` rebuilds from its value (values name
-/// their account, queue, id and sequence), so no keys need reading.
-async fn load_chunked(
-    store: &web_sys::IdbObjectStore,
-    chunk: u32,
-    key_of: fn(&str) -> Result<JsValue, StoreError>,
-    decoder: &mut Decoder,
-) -> Result<u32, StoreError> {
-    let read = |after: Option<JsValue>| -> Result<IdbRequest, StoreError> {
-        let range = match after {
-            None => JsValue::UNDEFINED,
-            Some(key) => IdbKeyRange::lower_bound_with_open(&key, true)
-                .map_err(|e| thrown("reading", e))?
-                .into(),
-        };
-        store
-            .get_all_with_key_and_limit(&range, chunk)
-            .map_err(|e| thrown("reading", e))
-    };
-    let mut request = read(None)?;
-    let mut count = 0;
-    loop {
-        let values: Array = request_result(&request)
-            .await?
-            .dyn_into()
-            .map_err(|_| StoreError::Failed("getAll gave no array".into()))?;
-        count += values.length();
-        let full = values.length() == chunk;
-        if full {
-            let last = values.get(chunk - 1).as_string().unwrap_or_default();
-            request = read(Some(key_of(&last)?))?;
-        }
-        decoder.add_lines(MESSAGES, &joined(&values))?;
-        if !full {
-            return Ok(count);
-        }
-    }
-}
-
-/// The key of the per-message record (versions 1 and 2) whose value this is.
-fn message_key(value: &str) -> Result<JsValue, StoreError> {
-    let place = layout::message_place(value)?;
-    Ok(Array::of3(
-        &place.account.into(),
-        &place.queue.into(),
-        &place.id.to_string().into(),
-    )
-    .into())
-}
-
-/// The key of the block whose value this is.
-fn block_key(value: &str) -> Result<JsValue, StoreError> {
-    Ok(block_idb_key(&Block::of_value(value)?))
-}
-
-fn block_idb_key(block: &Block) -> JsValue {
-    Array::of3(
-        &block.account.as_str().into(),
-        &block.queue.as_str().into(),
-        &(block.number as f64).into(),
-    )
-    .into()
-}
-
-/// A `getAll` result as one string, values separated by line feeds: one string crosses from
-/// JS instead of one per record (JSON values never contain a raw line feed).
-fn joined(values: &Array) -> String {
-    values.join("\n").as_string().unwrap_or_default()
-}
-
-/// Reads the write-ahead log (at open, before any write).
-async fn read_log(db: &IdbDatabase) -> Result<Wal, StoreError> {
-    let tx = db
-        .transaction_with_str(LOG)
-        .map_err(|e| thrown("starting a read", e))?;
-    let store = tx.object_store(LOG).map_err(|e| thrown("reading", e))?;
-    let keys = store.get_all_keys().map_err(|e| thrown("reading", e))?;
-    let values = store.get_all().map_err(|e| thrown("reading", e))?;
-    let keys: Array = request_result(&keys).await?.unchecked_into();
-    let values: Array = request_result(&values).await?.unchecked_into();
-    let number = |v: JsValue| v.as_f64().map(|n| n as u64);
-    let last = keys.length().max(1) - 1;
-    Wal::read(
-        number(keys.get(0)),
-        number(keys.get(last)),
-        &joined(&values),
-    )
-}
-
-/// Puts one log record.
-fn put_log(tx: &IdbTransaction, key: u64, value: &str) -> Result<(), StoreError> {
-    tx.object_store(LOG)
-        .and_then(|s| s.put_with_key(&value.into(), &(key as f64).into()))
-        .map(drop)
-        .map_err(|e| thrown("writing", e))
-}
-
-/// Deletes the log records `first..=last`.
-fn drop_log(tx: &IdbTransaction, first: u64, last: u64) -> Result<(), StoreError> {
-    IdbKeyRange::bound(&(first as f64).into(), &(last as f64).into())
-        .and_then(|range| tx.object_store(LOG)?.delete(&range))
-        .map(drop)
-        .map_err(|e| thrown("writing", e))
-}
-
-/// Writes record operations other than single messages' (a fold's plan keeps those for the
-/// blocks). `Clear` empties every store but the log (which the fold empties itself).
-fn write_records(tx: &IdbTransaction, ops: Vec<RecordOp>) -> Result<(), StoreError> {
-    let store = |name: &str| tx.object_store(name).map_err(|e| thrown("writing", e));
-    for op in ops {
-        let result = match op {
-            RecordOp::Put { key, value } => store(key.store())?
-                .put_with_key(&value.into(), &record_key(&key)?)
-                .map(drop),
-            RecordOp::Delete { key } => store(key.store())?.delete(&record_key(&key)?).map(drop),
-            RecordOp::DeleteMessagesOf { account, queue } => {
-                let (a, q): (JsValue, JsValue) = (account.into(), queue.as_str().into());
-                let blocks = store(BLOCKS)?;
-                // Arrays sort after numbers in IndexedDB, so [a, q, []] bounds every [a, q, n].
-                IdbKeyRange::bound(&Array::of2(&a, &q), &Array::of3(&a, &q, &Array::new()))
-                    .and_then(|range| blocks.delete(&range))
-                    .map(drop)
-            }
-            RecordOp::Clear => {
-                for name in STORES.into_iter().chain([BLOCKS]) {
-                    store(name)?.clear().map_err(|e| thrown("writing", e))?;
-                }
-                Ok(())
-            }
-        };
-        result.map_err(|e| thrown("writing", e))?;
-    }
-    Ok(())
-}
-
-/// The IndexedDB key of a record other than a message's (messages live in blocks).
-fn record_key(key: &Key) -> Result<JsValue, StoreError> {
-    Ok(match key {
-        Key::Queue { account, queue } => Array::of2(&account.into(), &queue.as_str().into()).into(),
-        Key::Properties { account } => account.into(),
-        Key::Meta { name } => (*name).into(),
-        Key::Message { .. } => {
-            return Err(StoreError::Failed(
-                "a single message's record reached the record writer, not a block".into(),
-            ));
-        }
-    })
-}
-
-/// `indexedDB` from whatever global this is (window, worker, service worker, Node with
-/// fake-indexeddb).
-fn factory() -> Option<IdbFactory> {
-    Reflect::get(&js_sys::global(), &"indexedDB".into())
-        .ok()
-        .filter(|v| v.is_object())
-        .map(JsCast::unchecked_into)
-}
-
-/// Opens the database at [`DB_VERSION`], creating or upgrading its object stores.
-async fn open_database(factory: &IdbFactory, name: &str) -> Result<IdbDatabase, StoreError> {
-    let request = factory
-        .open_with_u32(name, DB_VERSION)
-        .map_err(|e| thrown("opening the database", e))?;
-    let upgrading = request.clone();
-    let on_upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new(
-        move |event: web_sys::IdbVersionChangeEvent| {
-            if let Err(e) = upgrade(&upgrading, event.old_version() as u32) {
-                web_sys::console::error_2(&"azqueue: IndexedDB upgrade failed".into(), &e);
-                if let Some(tx) = upgrading.transaction() {
-                    let _ = tx.abort();
-                }
-            }
-        },
-    );
-    request.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
-    let result = request_result(&request).await;
-    request.set_onupgradeneeded(None);
-    drop(on_upgrade);
-    let too_new = matches!(request.error(), Ok(Some(e)) if e.name() == "VersionError");
-    match result {
-        Ok(db) => Ok(db.unchecked_into()),
-        Err(_) if too_new => Err(StoreError::UnsupportedVersion {
-            found: stored_version(factory, name).await.unwrap_or(0),
-            supported: DB_VERSION,
-        }),
-        Err(e) => Err(e),
-    }
-}
-
-/// Creates what each schema version adds. Runs inside the `versionchange` transaction, so a
-/// failure aborts the whole upgrade and the database stays as it was.
-fn upgrade(request: &web_sys::IdbOpenDbRequest, old: u32) -> Result<(), JsValue> {
-    let db: IdbDatabase = request.result()?.unchecked_into();
-    if old < 1 {
-        for store in STORES {
-            db.create_object_store(store)?;
-        }
-    }
-    if old < 2 {
-        db.create_object_store(LOG)?;
-    }
-    // Version 2 also changed the message value (`src/store/layout.rs`); `GroupCommit::load`
-    // records schema 2 in `meta` on first open.
-    if old < 3 {
-        db.create_object_store(BLOCKS)?;
-    }
-    // Version 3 moves messages into blocks. The move needs every record read, which this
-    // transaction's event handler cannot wait for, so the first load does it
-    // (`IdbStore::rewrite`). Version 4 goes here: `if old < 4 { … }`.
-    Ok(())
-}
-
-/// The version of an existing database (to report a too-new one).
-async fn stored_version(factory: &IdbFactory, name: &str) -> Option<u32> {
-    let request = factory.open(name).ok()?;
-    let db: IdbDatabase = request_result(&request).await.ok()?.unchecked_into();
-    let version = db.version() as u32;
-    db.close();
-    Some(version)
-}
-
-/// A readwrite transaction over every store, with a durability hint (an unstable web-sys API,
-/// so called through Reflect; engines without it ignore the option).
-fn readwrite(db: &IdbDatabase, durability: &str) -> Result<IdbTransaction, JsValue> {
-    let names = Array::new();
-    for s in STORES.into_iter().chain([BLOCKS, LOG]) {
-        names.push(&s.into());
-    }
-    let options = Object::new();
-    Reflect::set(&options, &"durability".into(), &durability.into())?;
-    let transaction: Function = Reflect::get(db, &"transaction".into())?.dyn_into()?;
-    Ok(transaction
-        .call3(db, &names, &"readwrite".into(), &options)?
-        .unchecked_into())
-}
-
-/// Resolves on `complete`; rejects on `error` (a failed request bubbles here) or `abort`.
-fn transaction_done(tx: &IdbTransaction) -> Promise {
-    Promise::new(&mut |resolve, reject| {
-        tx.set_oncomplete(Some(&resolve));
-        tx.set_onerror(Some(&reject));
-        tx.set_onabort(Some(&reject));
-    })
-}
-
-/// A request's result once it succeeds, or its error.
-async fn request_result(request: &IdbRequest) -> Result<JsValue, StoreError> {
-    let settled = Promise::new(&mut |resolve, reject| {
-        request.set_onsuccess(Some(&resolve));
-        request.set_onerror(Some(&reject));
-    });
-    let outcome = JsFuture::from(settled).await;
-    request.set_onsuccess(None);
-    request.set_onerror(None);
-    match outcome {
-        Ok(_) => request
-            .result()
-            .map_err(|e| thrown("reading a request's result", e)),
-        Err(_) => Err(match request.error() {
-            Ok(Some(e)) => dom_error("the request failed", &e),
-            _ => StoreError::Failed("an IndexedDB request failed".into()),
-        }),
-    }
-}
-
-fn dom_error(what: &str, e: &DomException) -> StoreError {
-    if e.name() == "QuotaExceededError" {
-        StoreError::QuotaExceeded
-    } else {
-        StoreError::Failed(format!("{what}: {}: {}", e.name(), e.message()))
-    }
-}
-
-/// An exception thrown synchronously by an IndexedDB call.
-fn thrown(what: &str, e: JsValue) -> StoreError {
-    match e.dyn_ref::<DomException>() {
-        Some(d) => dom_error(what, d),
-        None => StoreError::Failed(format!("{what}: {}", message_of(&e))),
-    }
-}
-
-/// Deletes a database (tests and `reset` tooling). Resolves when it is gone.
-pub async fn delete_database(name: &str) -> Result<(), StoreError> {
-    let factory = factory().ok_or_else(|| StoreError::Failed("no IndexedDB here".into()))?;
-    let request = factory
-        .delete_database(name)
-        .map_err(|e| thrown("deleting the database", e))?;
-    request_result(&request).await.map(|_| ())
 }

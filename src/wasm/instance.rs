@@ -1,9 +1,17 @@
 //! One service instance: the state a `QueueService` shares with its `Queue`s, connections and
 //! fetch handlers, and the single path every operation takes: engine op under a short borrow →
 //! commit → notify subscribers.
+//!
+//! The host's SQL transaction around a request is `instance/sql_transaction.rs`; the
+//! subscribers and what they are told, `instance/subscribers.rs`.
+
+#[cfg(feature = "sql-host")]
+mod sql_transaction;
+mod subscribers;
 
 use super::clock::{JsClock, ServiceClock};
 use super::error::coded;
+#[cfg(feature = "server-clock")]
 use super::events;
 use super::faulted::{Ask, settle};
 use super::sql_host::SqlHost;
@@ -23,10 +31,6 @@ use wasm_bindgen::JsValue;
 
 /// An operation's result, with the changes to commit and the events to deliver after.
 type Applied<T> = (Result<T, JsValue>, Vec<Change>, Vec<Event>);
-
-/// Why the host rolled a request's statements back.
-#[cfg(feature = "sql-host")]
-const ROLLED_BACK: &str = "a statement failed, so none of the request's writes stand";
 
 /// A REST answer, with the changes to commit and the events and faults to deliver after.
 type Handled = (
@@ -78,19 +82,6 @@ impl Instance {
     #[cfg(feature = "sql-host")]
     pub(crate) fn needs_reopen(&self) -> bool {
         self.needs_reopen.get()
-    }
-
-    /// Notes a statement that failed since the last look.
-    #[cfg(feature = "sql-host")]
-    fn note_sql_failure(&self) -> bool {
-        let failed = self
-            .sql
-            .as_ref()
-            .is_some_and(|host| host.sql.take_failure());
-        if failed {
-            self.needs_reopen.set(true);
-        }
-        failed
     }
 
     /// Read once per operation, before any borrow: a callback clock is JS code and may call
@@ -412,79 +403,6 @@ impl Instance {
         ))
     }
 
-    /// [`Instance::handle`] with the host's SQL: a Put Message that writes one row
-    /// ([`Emulator::puts_one_row`]) runs as that one statement, atomic by itself, and any
-    /// other request inside the host's `transaction`, which costs a Durable Object about a
-    /// tenth of a Put's CPU (workerd prepares its SAVEPOINT and RELEASE on every call).
-    #[cfg(feature = "sql-host")]
-    fn handle_with_sql(
-        self: &Rc<Self>,
-        host: &SqlHost,
-        clocks: Clocks,
-        req: &http::Request<Vec<u8>>,
-        route: Route,
-    ) -> Result<Handled, JsValue> {
-        let one_row = self
-            .service
-            .try_borrow()
-            .is_ok_and(|service| service.puts_one_row(clocks, &route));
-        if !one_row {
-            let (handled, rolled_back) =
-                self.in_transaction(host, || self.handle(clocks, req, route))?;
-            if rolled_back {
-                return Err(js_sys::Error::new(ROLLED_BACK).into());
-            }
-            return handled;
-        }
-        let handled = host.sql.writing_once(|| self.handle(clocks, req, route))?;
-        if self.note_sql_failure() {
-            return Err(js_sys::Error::new("the request's one statement failed").into());
-        }
-        Ok(handled)
-    }
-
-    /// Runs `work` inside the host's `transaction`: every statement it runs commits together,
-    /// and if one failed, the callback throws and the host rolls them all back. Returns what
-    /// `work` returned, and whether it was rolled back (the failure is noted for a reopen).
-    #[cfg(feature = "sql-host")]
-    fn in_transaction<R>(
-        &self,
-        host: &SqlHost,
-        work: impl FnOnce() -> R,
-    ) -> Result<(R, bool), JsValue> {
-        let mut work = Some(work);
-        let mut out = None;
-        let mut rolled_back = false;
-        let mut run = || -> Result<(), JsValue> {
-            if let Some(work) = work.take() {
-                out = Some(work());
-            }
-            if self.note_sql_failure() {
-                rolled_back = true;
-                return Err(js_sys::Error::new(ROLLED_BACK).into());
-            }
-            Ok(())
-        };
-        let callback =
-            wasm_bindgen::closure::ScopedClosure::<dyn FnMut() -> Result<(), JsValue>>::borrow_mut(
-                &mut run,
-            );
-        let called = host.transaction.call1(&JsValue::NULL, callback.as_ref());
-        drop(callback);
-        match (out, called) {
-            (Some(out), Ok(_)) => Ok((out, false)),
-            (Some(out), Err(_)) if rolled_back => Ok((out, true)),
-            // The host's own failure (its commit): what the engine holds may not be stored.
-            (_, Err(e)) => {
-                self.needs_reopen.set(true);
-                Err(e)
-            }
-            (None, Ok(_)) => {
-                Err(js_sys::Error::new("sql.transaction did not run its callback").into())
-            }
-        }
-    }
-
     /// The whole state as a snapshot document, once everything in it is durable.
     pub(crate) async fn export_document(&self) -> Result<String, JsValue> {
         self.store
@@ -514,33 +432,6 @@ impl Instance {
         self.store.flush().await.map_err(|e| store_error_to_js(&e))
     }
 
-    /// Adds a listener for engine events; returns its id for [`Instance::unsubscribe`].
-    pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
-        let id = self.next_listener.get();
-        self.next_listener.set(id.wrapping_add(1));
-        let mut listeners = self.listeners.borrow_mut();
-        if listeners.is_empty() {
-            self.service
-                .try_borrow_mut()
-                .map_err(|_| busy())?
-                .emulator_mut()
-                .record_events(true);
-        }
-        listeners.push((id, listener));
-        Ok(id)
-    }
-
-    pub(crate) fn unsubscribe(&self, id: u32) {
-        let mut listeners = self.listeners.borrow_mut();
-        listeners.retain(|(i, _)| *i != id);
-        if listeners.is_empty() {
-            // Stop recording so an unobserved service does not accumulate events.
-            if let Ok(mut service) = self.service.try_borrow_mut() {
-                service.emulator_mut().record_events(false);
-            }
-        }
-    }
-
     /// Applies clock changes (`POST /_azqueue/clock`), keeps the adjustment in the store (so
     /// a restart resumes it), tells subscribers (a `clock` event: an inspector's countdowns
     /// and visibility change with it), and answers the new reading once that is durable.
@@ -557,43 +448,6 @@ impl Instance {
         let reading = self.clock.reading();
         self.notify(&[events::clock_to_js(&reading)]);
         Ok(reading.to_json())
-    }
-
-    /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
-    /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
-    /// logged and does not affect the others or the operation, which has already happened.
-    fn deliver_events(&self, drained: Vec<Event>) {
-        if drained.is_empty() {
-            return;
-        }
-        let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
-        self.notify(&values);
-    }
-
-    /// Hands each injected fault to every listener as a `fault` event.
-    fn deliver_faults(&self, injected: &[Injected]) {
-        if !cfg!(feature = "faults") || injected.is_empty() {
-            return;
-        }
-        let values: Vec<JsValue> = injected.iter().map(events::fault_to_js).collect();
-        self.notify(&values);
-    }
-
-    /// Calls every listener with each of `values`, in order (see [`Instance::deliver_events`]).
-    fn notify(&self, values: &[JsValue]) {
-        let listeners: Vec<js_sys::Function> = self
-            .listeners
-            .borrow()
-            .iter()
-            .map(|(_, f)| f.clone())
-            .collect();
-        for value in values {
-            for listener in &listeners {
-                if let Err(e) = listener.call1(&JsValue::NULL, value) {
-                    web_sys::console::error_2(&"azqueue: an event listener threw".into(), &e);
-                }
-            }
-        }
     }
 }
 

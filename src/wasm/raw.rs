@@ -8,7 +8,7 @@
 use super::fetch::{latin1_bytes, latin1_string, lenient_uri, plain_error};
 use super::instance::Instance;
 use super::serve::serve;
-use crate::extensions::Spelling;
+use crate::http_extensions::Spelling;
 use crate::rest::{ClientAddress, ErrorCode};
 use http::header::{HeaderName, HeaderValue};
 use std::borrow::Cow;
@@ -177,7 +177,7 @@ fn to_http(
 /// The REST layer's response as plain values. Statuses that may not carry a body get none.
 pub(super) fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
     let status = response.status().as_u16();
-    let status_text = crate::extensions::reason_of(&response);
+    let status_text = crate::http_extensions::reason_of(&response);
     let mut headers = String::with_capacity(64 * response.headers().len());
     let spelling = response.extensions().get::<Spelling>();
     for (name, value) in response.headers() {

@@ -9,8 +9,8 @@ import { PATH_WITHOUT_RUST, USER_ENV, installedProject } from './project.mjs';
 
 /**
  * The ceiling for pkg/web's wasm gzipped, measured as issue 12's 457 KiB starting figure was
- * (`gzip -9`): the issue's target of 300 KiB. BENCHMARKS.md, "Build size", has what each
- * cut saved and what is left to cut.
+ * (`gzip -9`): the issue's target of 300 KiB. BENCHMARKS.md, "Build size", has the figure;
+ * research/benchmarks/notes.md, what each cut saved and what is left to cut.
  */
 const WASM_BUDGET_BYTES = 300 * 1024;
 

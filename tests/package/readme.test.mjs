@@ -114,21 +114,26 @@ async function roundTrip(/** @type {string} */ connectionString, /** @type {stri
   await queue.delete();
 }
 
-test('every link and image of the installed README resolves inside node_modules/azqueue', () => {
-  const pkg = path.join(installedProject().dir, 'node_modules', 'azqueue');
-  const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
-  const targets = [...readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({
+/**
+ * The local links and images of one installed Markdown page: each resolves inside
+ * node_modules/azqueue (a PNG where it is an image), and a fragment names a heading there.
+ * @param {string} pkg
+ * @param {string} page
+ * @returns {number} how many local links the page has
+ */
+function checkLinks(pkg, page) {
+  const text = fs.readFileSync(path.join(pkg, page), 'utf8');
+  const targets = [...text.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({
     image: m[1] === '!',
     target: m[2],
   }));
   const local = targets.filter(
     ({ target }) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'),
   );
-  assert.ok(local.length >= 15, `only ${local.length} local links found`);
   for (const { image, target } of local) {
     const [file, fragment] = target.split('#');
-    const at = path.join(pkg, decodeURIComponent(file));
-    assert.ok(fs.existsSync(at), `README links to ${target}, which the package does not hold`);
+    const at = path.join(pkg, path.dirname(page), decodeURIComponent(file));
+    assert.ok(fs.existsSync(at), `${page} links to ${target}, which the package does not hold`);
     if (image) {
       const png = fs.readFileSync(at).subarray(0, 8);
       assert.deepEqual(
@@ -144,6 +149,26 @@ test('every link and image of the installed README resolves inside node_modules/
       assert.ok(headings.includes(fragment), `${file} has no heading for #${fragment}`);
     }
   }
+  return local.length;
+}
+
+test('every link and image of the installed README resolves inside node_modules/azqueue', () => {
+  const pkg = path.join(installedProject().dir, 'node_modules', 'azqueue');
+  const local = checkLinks(pkg, 'README.md');
+  assert.ok(local >= 15, `only ${local} local links found`);
+});
+
+test('so does every link of the other documents the package ships (docs/, BENCHMARKS.md, …)', () => {
+  const pkg = path.join(installedProject().dir, 'node_modules', 'azqueue');
+  const pages = [
+    ...fs.readdirSync(pkg).filter((f) => f.endsWith('.md') && f !== 'README.md'),
+    ...fs
+      .readdirSync(path.join(pkg, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  assert.ok(pages.length >= 10, `only ${pages.length} documents shipped: ${pages.join(', ')}`);
+  for (const page of pages) checkLinks(pkg, page);
 });
 
 /** The pages whose blocks a user copies, in the order a reader meets them. */

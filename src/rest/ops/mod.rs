@@ -10,7 +10,7 @@ use super::error::{ErrorCode, RestError};
 use super::query::Query;
 use super::route::Target;
 use crate::engine::{Emulator, Metadata, QueueName, Timestamp};
-use crate::extensions::Spelling;
+use crate::http_extensions::Spelling;
 use http::HeaderMap;
 
 /// Everything an operation may read, and the engine it may change.

@@ -1,0 +1,75 @@
+//! The listeners of `QueueService.subscribe`: adding and removing them (the engine records
+//! events only while one listens), and handing them events and injected faults once the
+//! changes behind them are durable.
+
+use super::{Instance, busy};
+use crate::engine::Event;
+use crate::rest::faults::Injected;
+use crate::wasm::events;
+use wasm_bindgen::JsValue;
+
+impl Instance {
+    /// Adds a listener for engine events; returns its id for [`Instance::unsubscribe`].
+    pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
+        let id = self.next_listener.get();
+        self.next_listener.set(id.wrapping_add(1));
+        let mut listeners = self.listeners.borrow_mut();
+        if listeners.is_empty() {
+            self.service
+                .try_borrow_mut()
+                .map_err(|_| busy())?
+                .emulator_mut()
+                .record_events(true);
+        }
+        listeners.push((id, listener));
+        Ok(id)
+    }
+
+    pub(crate) fn unsubscribe(&self, id: u32) {
+        let mut listeners = self.listeners.borrow_mut();
+        listeners.retain(|(i, _)| *i != id);
+        if listeners.is_empty() {
+            // Stop recording so an unobserved service does not accumulate events.
+            if let Ok(mut service) = self.service.try_borrow_mut() {
+                service.emulator_mut().record_events(false);
+            }
+        }
+    }
+
+    /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
+    /// so a listener may use the service (e.g. call `inspect()`); a listener that throws is
+    /// logged and does not affect the others or the operation, which has already happened.
+    pub(super) fn deliver_events(&self, drained: Vec<Event>) {
+        if drained.is_empty() {
+            return;
+        }
+        let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
+        self.notify(&values);
+    }
+
+    /// Hands each injected fault to every listener as a `fault` event.
+    pub(super) fn deliver_faults(&self, injected: &[Injected]) {
+        if !cfg!(feature = "faults") || injected.is_empty() {
+            return;
+        }
+        let values: Vec<JsValue> = injected.iter().map(events::fault_to_js).collect();
+        self.notify(&values);
+    }
+
+    /// Calls every listener with each of `values`, in order (see [`Instance::deliver_events`]).
+    pub(super) fn notify(&self, values: &[JsValue]) {
+        let listeners: Vec<js_sys::Function> = self
+            .listeners
+            .borrow()
+            .iter()
+            .map(|(_, f)| f.clone())
+            .collect();
+        for value in values {
+            for listener in &listeners {
+                if let Err(e) = listener.call1(&JsValue::NULL, value) {
+                    web_sys::console::error_2(&"azqueue: an event listener threw".into(), &e);
+                }
+            }
+        }
+    }
+}
