@@ -147,6 +147,36 @@ describe('the scenario editor, as a form', () => {
     assert.equal((await json(page)).limits, undefined);
   });
 
+  test('a question made in the form is answered by clicking the consumer it names', async () => {
+    const page = await suite.open({ viewport: DESK, firstVisit: true });
+    await page.click('[data-testid=edit-toggle]');
+    await page.click(field('questions.add'));
+    await page.fill(
+      field('questions.1.prompt'),
+      'Who needs more time than the visibility timeout?',
+    );
+    await page.fill(field('questions.1.choices'), 'Ann\nBob');
+    await page.fill(field('questions.1.answer'), '2');
+    await page.fill(field('questions.1.why'), "Bob's 30 s of work outlast his 20 s timeout.");
+    await page.selectOption(field('questions.1.pick'), 'consumer');
+    assert.equal((await json(page)).questions[1].pick, 'consumer');
+    await page.fill(field('questions.1.choices'), 'Ann\nZed');
+    assert.match(
+      (await page.textContent('[data-testid=editor-status]')) ?? '',
+      /questions\[1\]\.choices: consumers' names/,
+      'a name no consumer has is said',
+    );
+    await page.fill(field('questions.1.choices'), 'Ann\nBob');
+    await page.click('[data-testid=editor-run]');
+    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await page.waitForSelector('[data-question=q2][data-pick=consumer]');
+    await page.click('[data-testid=consumer][data-name=Bob] header');
+    const feedback = '[data-testid=feedback][data-question=q2]';
+    await page.waitForSelector(feedback);
+    assert.equal(await page.getAttribute(feedback, 'data-verdict'), 'right');
+    assert.match((await page.textContent(feedback)) ?? '', /^Right: Bob\. Bob's 30 s of work/);
+  });
+
   test('the JSON and the form follow each other; the keyboard adds and removes', async () => {
     const page = await suite.open({ viewport: DESK });
     await page.click('[data-testid=edit-toggle]');

@@ -88,6 +88,12 @@ const LISTS = [
       { key: 'prompt', label: 'Question', type: 'text', wide: true },
       { key: 'choices', label: 'Choices (one a line)', type: 'lines', wide: true },
       { key: 'answer', label: 'Right choice (1, 2, …)', type: 'number', offset: 1 },
+      {
+        key: 'pick',
+        label: 'Answered by clicking',
+        type: 'select',
+        options: ['', 'card', 'consumer'],
+      },
       { key: 'why', label: 'Why (the evidence)', type: 'text', wide: true },
     ],
     fresh: () => ({ ask: 'intro', prompt: '', choices: ['Yes', 'No'], answer: 0, why: '' }),
