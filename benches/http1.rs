@@ -1,5 +1,5 @@
 //! The HTTP/1.1 codec's cost per request next to the REST layer's, for the Node server's
-//! socket path (one Put Message of 100 B, as `scripts/bench-node.mjs` sends it):
+//! socket path (one Put Message of 100 B, as `scripts/bench/node.mjs` sends it):
 //! - `decode_put`: request bytes → `http::Request` (head, headers, URI, body);
 //! - `encode_201`: a Put Message answer → response bytes;
 //! - `handle_put`: `Service::handle` on the decoded request (anonymous access, so no HMAC:

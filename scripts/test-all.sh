@@ -68,7 +68,7 @@ layer fmt          cargo fmt --check
 layer clippy       cargo clippy --all-targets -- -D warnings
 layer clippy-wasm  cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 # The import rules (Rust and JavaScript), then every repository path the docs and comments cite.
-layer layering     'scripts/check-layering.sh; s=$?; scripts/check-cited-paths.sh && exit $s'
+layer layering     'scripts/checks/layering.sh; s=$?; scripts/checks/cited-paths.sh && exit $s'
 layer cargo-test   cargo test
 # Every fuzz target for a few seconds (the debug build cargo test just made; make fuzz runs long).
 layer fuzz         cargo run --example fuzz -- run --seconds 15

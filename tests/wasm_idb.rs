@@ -693,12 +693,12 @@ async fn the_log_folds_and_replays_to_the_engine_state() {
 
 /// The same sequence again and again in one page, each time on a new database: many times the
 /// work, tier-ups and heap layouts per browser start. Issue 23's stress loop
-/// (`scripts/loop-browser-test.sh webkit N wasm_idb the_log_sequence_again_and_again`, which
+/// (`scripts/loops/browser-test.sh webkit N wasm_idb the_log_sequence_again_and_again`, which
 /// runs ignored tests by name); ignored in `make test`, where one run of the sequence is the
 /// test and this would take minutes. Each pass logs its number first, so a failure says after
 /// how many passes it came.
 #[wasm_bindgen_test]
-#[ignore = "issue 23's stress loop, run by name by scripts/loop-browser-test.sh"]
+#[ignore = "issue 23's stress loop, run by name by scripts/loops/browser-test.sh"]
 async fn the_log_sequence_again_and_again() {
     for pass in 0..STRESS_PASSES {
         web_sys::console::log_1(&format!("pass {pass}").into());

@@ -18,6 +18,14 @@ const KEEPALIVE_MS = 15_000;
 // of what an open inspector cost them (BENCHMARKS.md, "Producers with an open inspector").
 const FLUSH_MS = 20;
 
+// A stream of one event per changed queue is written at most this often: the first change after
+// a quiet spell goes with the next flush, later ones wait out the gap. Its reader re-reads what
+// changed at most twice a second (www/inspect/throttled.js), so a line every flush (about 55 a
+// second under a burst of producers) only woke the browser's network process, its renderer and
+// the page's script for nothing, on the cores the producers run on (BENCHMARKS.md, "Producers
+// with an open inspector").
+const SUMMARY_GAP_MS = 250;
+
 /**
  * Where a stream's lines go: a `node:http` response or a raw socket, closed by the client.
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
@@ -25,10 +33,10 @@ const FLUSH_MS = 20;
 
 /**
  * Whether a stream asked for one event per changed queue (`GET /_azqueue/events?per=queue`):
- * each flush then writes, per queue that changed, `{type: "changed", account, queue, events}`
- * (how many of its events it stands for), and every `clock` event as it is. A viewer that only
- * re-reads what changed (the inspector) needs no more, and a burst of 20,000 sends is then a
- * few dozen lines for it to read rather than 20,000.
+ * it is then written, at most every SUMMARY_GAP_MS, per queue that changed since,
+ * `{type: "changed", account, queue, events}` (how many of its events it stands for), and every
+ * `clock` event as it is. A viewer that only re-reads what changed (the inspector) needs no
+ * more, and a burst of 20,000 sends is then a few lines for it to read rather than 20,000.
  * @param {string} url the request's target
  */
 export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
@@ -51,20 +59,39 @@ export class EventStreams {
     this.pending = '';
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.flushTimer = null;
+    /** When the summarised streams were last written to (`performance.now()`). */
+    this.summaryAt = -Infinity;
+    /** @type {ReturnType<typeof setTimeout> | null} the summary's write once its gap is over */
+    this.summaryTimer = null;
   }
 
-  /** Writes the pending lines to every open stream. */
-  flush() {
+  /**
+   * Writes the pending lines to every open stream, and the pending summary to the summarised
+   * ones once SUMMARY_GAP_MS has passed since their last write (at once with `now`).
+   * @param {boolean} [now]
+   */
+  flush(now = false) {
     const lines = this.pending;
     this.pending = '';
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (lines) for (const s of this.sinks) s.write(lines);
+    const wait = this.summaryAt + SUMMARY_GAP_MS - performance.now();
+    if (now || wait <= 0) this.#writeSummary();
+    else this.summaryTimer ??= setTimeout(() => this.#writeSummary(), wait);
+  }
+
+  /** Writes what changed since the last summary to every summarised stream. */
+  #writeSummary() {
+    if (this.summaryTimer) clearTimeout(this.summaryTimer);
+    this.summaryTimer = null;
     let summary = this.clockLines;
     for (const c of this.changed.values()) summary += `data: ${JSON.stringify(c)}\n\n`;
     this.clockLines = '';
     this.changed.clear();
-    if (summary) for (const s of this.summarised) s.write(summary);
+    if (!summary) return;
+    for (const s of this.summarised) s.write(summary);
+    this.summaryAt = performance.now();
   }
 
   /**
@@ -100,7 +127,7 @@ export class EventStreams {
    */
   add(sink, summarised = false) {
     // What happened before this stream opened is not its to see.
-    this.flush();
+    this.flush(true);
     sink.write(': azqueue events\n\n');
     const set = summarised ? this.summarised : this.sinks;
     set.add(sink);
@@ -112,7 +139,7 @@ export class EventStreams {
       if (this.sinks.size + this.summarised.size === 0 && this.unsubscribe) {
         this.unsubscribe();
         this.unsubscribe = null;
-        this.flush();
+        this.flush(true);
       }
     });
   }

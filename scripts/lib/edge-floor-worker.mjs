@@ -1,4 +1,4 @@
-// The edge Worker with a floor beside it, for scripts/bench-edge.mjs: every azqueue request goes to
+// The edge Worker with a floor beside it, for scripts/bench/edge.mjs: every azqueue request goes to
 // hosts/edge/worker.mjs unchanged, and `POST /_floor/<name>` goes to FloorObject, a bare
 // SQLite-backed Durable Object that inserts the request's body as one row and answers 201. Both
 // run in the same workerd, behind the same Worker-to-object hop, so CPU per Put can be compared

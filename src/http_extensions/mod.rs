@@ -8,7 +8,7 @@
 //! | [`ClientAddress`] | request  | the Node server's socket host       | REST (SAS `sip`)             |
 //! | [`SecureTransport`] | request | the socket host with TLS           | REST (Bearer, `spr`, endpoints) |
 //!
-//! A leaf: imports nothing from this crate (`scripts/check-layering.sh`).
+//! A leaf: imports nothing from this crate (`scripts/checks/layering.sh`).
 
 mod reason;
 mod spelling;

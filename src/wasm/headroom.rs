@@ -13,7 +13,7 @@
 //!
 //! Not a quarter, as it was: memory never shrinks, and on the edge one Worker isolate's 128 MB
 //! holds every queue object it runs. A cold load of 100k messages of 1 KiB needed 135 MiB and
-//! a quarter more made it 169 MiB after the first operation (`scripts/wasm-memory.mjs`).
+//! a quarter more made it 169 MiB after the first operation (`scripts/bench/wasm-memory.mjs`).
 
 use std::cell::Cell;
 

@@ -1,5 +1,5 @@
 // The commands docs/inspector.md and docs/page.md give for redrawing their pictures, `node
-// scripts/screenshot-inspector.mjs` and `node scripts/screenshot-page.mjs`, run as written to a
+// scripts/screenshots/inspector.mjs` and `node scripts/screenshots/page.mjs`, run as written to a
 // temporary place: each must exit 0 (it fails when the page does not show the scene) and leave
 // PNGs of the documented sizes.
 
@@ -9,27 +9,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runNode } from '../../scripts/lib/run-node.mjs';
-import { PICTURE } from '../../scripts/screenshot-inspector.mjs';
-import { PICTURES } from '../../scripts/screenshot-page.mjs';
+import { PICTURE } from '../../scripts/screenshots/inspector.mjs';
+import { PICTURES } from '../../scripts/screenshots/page.mjs';
 import { ROOT } from './harness.mjs';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-test('scripts/screenshot-inspector.mjs writes a PNG of the picture’s size', async (t) => {
+test('scripts/screenshots/inspector.mjs writes a PNG of the picture’s size', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'azqueue-shot-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'inspector.png');
-  const run = await runNode([join(ROOT, 'scripts', 'screenshot-inspector.mjs'), out], {
+  const run = await runNode([join(ROOT, 'scripts', 'screenshots', 'inspector.mjs'), out], {
     timeoutMs: 60_000,
   });
   assert.equal(run.code, 0, `exit ${run.code} ${run.signal ?? ''}\n${run.stdout}\n${run.stderr}`);
   assertPng(out, PICTURE);
 });
 
-test('scripts/screenshot-page.mjs writes the page’s PNGs of their sizes', async (t) => {
+test('scripts/screenshots/page.mjs writes the page’s PNGs of their sizes', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'azqueue-shot-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const run = await runNode([join(ROOT, 'scripts', 'screenshot-page.mjs'), dir], {
+  const run = await runNode([join(ROOT, 'scripts', 'screenshots', 'page.mjs'), dir], {
     timeoutMs: 90_000,
   });
   assert.equal(run.code, 0, `exit ${run.code} ${run.signal ?? ''}\n${run.stdout}\n${run.stderr}`);

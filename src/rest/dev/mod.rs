@@ -47,7 +47,7 @@
 //! The files import downwards only: `route` → `clock`, `faults`, `guard`, `cors`, `path`,
 //! `json`; `answer` → `views`, `act`, `faults`, `host`, `cors`, `path`, `json`; `faults` →
 //! `path`, `json`; `cors` → `guard`; `path` →
-//! `host`; `json` and `guard` import none of them (`scripts/check-layering.sh` finds circles).
+//! `host`; `json` and `guard` import none of them (`scripts/checks/layering.sh` finds circles).
 
 #[cfg(feature = "inspector")]
 mod act;

@@ -6,7 +6,7 @@
 # paths; pkg/ is build output and counts when it names one of its four directories. Prints each
 # missing path with where it is cited, and fails if there is one.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 tops='src|www|hosts|package|scripts|tests|docs|research|benches|examples|fuzz|types|pkg'
 mapfile -t files < <(git ls-files -- '*.md' '*.rs' '*.js' '*.mjs' '*.cjs' '*.ts' '*.sh' '*.py' \

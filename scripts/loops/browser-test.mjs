@@ -1,7 +1,7 @@
 // Runs one wasm browser test alone, again and again, each run in a fresh browser, and counts
-// (issue 23). Called by scripts/loop-browser-test.sh, which builds the test binary and sets the
+// (issue 23). Called by scripts/loops/browser-test.sh, which builds the test binary and sets the
 // environment:
-//   node scripts/loop-browser-test.mjs <webkit|chrome|firefox> <runs> <test .wasm> <test name>
+//   node scripts/loops/browser-test.mjs <webkit|chrome|firefox> <runs> <test .wasm> <test name>
 // wasm-bindgen's runner serves the test page once (its interactive mode: NO_HEADLESS), so the
 // 45 MB debug wasm is processed once, not per run; each run is then a new WebDriver session
 // (a new browser process) that loads the page, which runs the one test, and the page's output

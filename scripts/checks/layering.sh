@@ -6,7 +6,7 @@
 # glue. Comment lines are skipped, because each layer's `//!` doc names exactly what it may not
 # import. Prints the offending lines.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # grep -rn output is `file:line:text`; drop hits whose text is a comment.
 code_only() { grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; }

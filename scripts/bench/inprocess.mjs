@@ -9,12 +9,12 @@
 // median of the rounds for each and their ratio. Wall-clock rates move with the machine's
 // load; CPU time per operation (process.cpuUsage) much less, so both are shown.
 //
-// Usage: node scripts/bench-inprocess.mjs            (make bench runs it)
+// Usage: node scripts/bench/inprocess.mjs            (make bench runs it)
 // Environment: BENCH_BASE (a commit), BENCH_ROUNDS (default 5 per build), BENCH_MESSAGES
 // (default 50000 per round); BENCH_BASE_TREE, a checkout already built (its pkg/node), taken as
 // the previous build instead of building BENCH_BASE.
-// Internal: node scripts/bench-inprocess.mjs --child <pkg/node dir> <messages> [rules] runs one
-// round (with `rules` fault rules that match nothing, scripts/bench-faults.mjs) and prints its
+// Internal: node scripts/bench/inprocess.mjs --child <pkg/node dir> <messages> [rules] runs one
+// round (with `rules` fault rules that match nothing, scripts/bench/faults.mjs) and prints its
 // figures as JSON.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,7 +24,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * One round's figures: operations per second and µs of CPU per operation.
@@ -37,7 +37,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * @param {number} n
  */
 export function unmatchedRules(n) {
-  /** @type {import('../pkg/node/azqueue.js').FaultRule[]} */
+  /** @type {import('../../pkg/node/azqueue.js').FaultRule[]} */
   const rules = [];
   for (let i = 0; i < n; i++)
     rules.push({ queue: `no-such-queue-${i}`, operation: 'PutMessage', status: 503 });
@@ -51,7 +51,7 @@ export function unmatchedRules(n) {
  * @param {number} rules fault rules that match nothing (0: the service opens as before them)
  */
 async function round(pkgDir, messages, rules) {
-  /** @type {typeof import('../pkg/node/azqueue.js')} */
+  /** @type {typeof import('../../pkg/node/azqueue.js')} */
   const { QueueService } = createRequire(import.meta.url)(path.join(pkgDir, 'azqueue.js'));
   const service = await QueueService.open({
     store: 'memory',

@@ -3,7 +3,7 @@
 // 1 KiB SharedKey-signed Put Message into one queue each, workerd's CPU per Put from /proc.
 // For deciding whether a change to the edge path pays: the ratio is the median of the rounds'.
 //
-// Usage: node scripts/bench-edge-ab.mjs <baseline root>
+// Usage: node scripts/bench/edge-ab.mjs <baseline root>
 //   The baseline root holds a built checkout's hosts/edge and pkg/edge (for example
 //   `git worktree add /tmp/base HEAD~1`, then `cp -r pkg/edge` of its build, or a copy of both).
 // Environment: BENCH_PHASE_MS (default 3000), BENCH_AB_ROUNDS (default 8), BENCH_AB_CLIENTS
@@ -14,12 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Miniflare } from 'miniflare';
-import { phase } from './lib/bench-phase.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
-import { reconnecting } from './lib/reconnecting.mjs';
-import { workerdPids } from './lib/workerd-process.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { reconnecting } from '../lib/reconnecting.mjs';
+import { workerdPids } from '../lib/workerd-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 8);
 const CLIENTS = Number(process.env.BENCH_AB_CLIENTS ?? 1);
@@ -28,7 +28,7 @@ const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
 const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`;
 
 const baseline = process.argv[2];
-if (!baseline) throw new Error('usage: node scripts/bench-edge-ab.mjs <baseline root>');
+if (!baseline) throw new Error('usage: node scripts/bench/edge-ab.mjs <baseline root>');
 
 /**
  * Starts the Worker of the tree at `root` in its own workerd.

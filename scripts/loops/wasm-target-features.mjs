@@ -2,7 +2,7 @@
 // its transforms: `+reference-types` turns on the externref table glue, `+multivalue` the
 // multi-value returns of its adapters. Issue 23's experiment builds the test with and without
 // them (research/webkit/investigation.md):
-//   node scripts/wasm-target-features.mjs <in.wasm> <out.wasm> [+feature ...]
+//   node scripts/loops/wasm-target-features.mjs <in.wasm> <out.wasm> [+feature ...]
 // With no features the section is dropped. Prints the features before and after.
 import { readFileSync, writeFileSync } from 'node:fs';
 

@@ -3,7 +3,7 @@
 // (@azure/storage-queue), its clock moved an hour ahead over POST /_azqueue/clock, and the page
 // `/?view=inspect` with `orders` open and its received message selected, in Debian's Chromium (never a downloaded browser).
 //
-//   node scripts/screenshot-inspector.mjs [out.png]    (default: docs/inspector.png)
+//   node scripts/screenshots/inspector.mjs [out.png]    (default: docs/inspector.png)
 //
 // tests/page/screenshot.test.mjs runs it to a temporary file, so the command cannot rot.
 
@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QueueServiceClient } from '@azure/storage-queue';
-import { ROOT, TARGET, startServer } from './lib/azqueue-server.mjs';
-import { launchChromium } from './lib/chromium.mjs';
+import { ROOT, TARGET, startServer } from '../lib/azqueue-server.mjs';
+import { launchChromium } from '../lib/chromium.mjs';
 
 /** The picture's size in CSS pixels, drawn at device scale 1, so the PNG is this size too. */
 export const PICTURE = { width: 1200, height: 600 };

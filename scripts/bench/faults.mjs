@@ -10,7 +10,7 @@
 // load hits each alike; the table gives each one's median and the ratios' medians with their
 // spread (lowest–highest round), and the 1-minute load average before and after.
 //
-// Usage: node scripts/bench-faults.mjs            (make bench runs it)
+// Usage: node scripts/bench/faults.mjs            (make bench runs it)
 // Environment:
 //   BENCH_PREVIOUS  a previous build's checkout, built (its pkg/node, hosts/ and www/). From a
 //                   git revision:
@@ -36,12 +36,12 @@ import {
   checkoutPrevious,
   runChild,
   unmatchedRules,
-} from './bench-inprocess.mjs';
-import { phase } from './lib/bench-phase.mjs';
-import { startAzqueue } from './lib/bench-server.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
+} from './inprocess.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { startAzqueue } from '../lib/bench-server.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -112,7 +112,7 @@ let serial = 0;
 /**
  * Puts into a fresh queue of `server` for `ms`, then deletes the queue (so every phase starts
  * at the same depth); resolves to µs of server CPU per Put.
- * @param {import('./lib/bench-server.mjs').Server} server
+ * @param {import('../lib/bench-server.mjs').Server} server
  * @param {number} ms
  */
 async function putPhase(server, ms) {
@@ -147,7 +147,7 @@ async function main() {
   if (!fs.existsSync(path.join(current, 'azqueue.js')))
     throw new Error('run scripts/build.sh first');
   const previous = previousBuild();
-  /** @type {import('./lib/bench-server.mjs').Server[]} */
+  /** @type {import('../lib/bench-server.mjs').Server[]} */
   const servers = [];
   try {
     servers.push(await startAzqueue('previous', path.join(previous.tree, 'www'), previous.tree));

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs one wasm browser test alone, again and again, each run in a fresh browser, and counts:
-#   scripts/loop-browser-test.sh <webkit|chrome|firefox> <runs> [test binary] [test name]
+#   scripts/loops/browser-test.sh <webkit|chrome|firefox> <runs> [test binary] [test name]
 # Defaults: tests/wasm_idb.rs, the_log_folds_and_replays_to_the_engine_state (issue 23). The
-# test binary is built once; scripts/loop-browser-test.mjs then serves its page once and runs
+# test binary is built once; scripts/loops/browser-test.mjs then serves its page once and runs
 # it in a new browser each time (WebKitGTK under one Xvfb, with the settings of
 # scripts/test-webkit.sh unless JSC_* is set). A failed run's page output is kept in
 # $LOOP_LOGS (default /tmp/loop-<browser>), the driver's and browser's own output in
 # $LOOP_LOGS/driver.log; the last line is the tally. Nothing is retried. Ignored tests run too
 # when named (the_log_sequence_again_and_again, the stress variant).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 browser=${1:?browser: webkit, chrome or firefox}
 runs=${2:?number of runs}
 binary=${3:-wasm_idb}
@@ -17,7 +17,7 @@ test=${4:-the_log_folds_and_replays_to_the_engine_state}
 logs=${LOOP_LOGS:-/tmp/loop-$browser}
 mkdir -p "$logs"
 
-# LOOP_WASM: a test binary built (or rewritten, scripts/wasm-target-features.mjs) elsewhere.
+# LOOP_WASM: a test binary built (or rewritten, scripts/loops/wasm-target-features.mjs) elsewhere.
 wasm=${LOOP_WASM:-}
 [ -n "$wasm" ] || wasm=$(cargo test --target wasm32-unknown-unknown --test "$binary" --no-run --message-format=json 2>/dev/null |
   node -e '
@@ -44,6 +44,6 @@ env | grep '^JSC_' | sort | sed 's/^/loop setting: /' || true
 
 if [ "$browser" = webkit ]; then
   exec xvfb-run -a -s '-screen 0 1280x1024x24 -noreset' \
-    node scripts/loop-browser-test.mjs "$browser" "$runs" "$wasm" "$test"
+    node scripts/loops/browser-test.mjs "$browser" "$runs" "$wasm" "$test"
 fi
-exec node scripts/loop-browser-test.mjs "$browser" "$runs" "$wasm" "$test"
+exec node scripts/loops/browser-test.mjs "$browser" "$runs" "$wasm" "$test"

@@ -8,7 +8,7 @@
 // time includes the C++ it calls. It says where to look; `bench-edge-ab.mjs` says what a change
 // saves.
 //
-// Usage: node --experimental-websocket scripts/profile-edge.mjs [side]
+// Usage: node --experimental-websocket scripts/bench/profile-edge.mjs [side]
 //   side: azqueue (default), floor or table; the flag gives Node 20 its WebSocket.
 // Environment: PROFILE_WARM_MS (default 10000) of puts before sampling, PROFILE_MS (default
 // 5000) of sampled puts, PROFILE_CLIENTS (default 1), PROFILE_TOP (default 40 rows).
@@ -17,10 +17,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
-import { phase } from './lib/bench-phase.mjs';
-import { FLOOR, FloorClient, TABLE_FLOOR, floorOptions } from './lib/edge-floor.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
-import { workerdPid } from './lib/workerd-process.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { FLOOR, FloorClient, TABLE_FLOOR, floorOptions } from '../lib/edge-floor.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { workerdPid } from '../lib/workerd-process.mjs';
 
 const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
 const PUT_BODY = `<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`;
@@ -125,7 +125,7 @@ function kindOf(f) {
  * Self time by function, in µs per Put.
  * @param {{ nodes: { id: number, callFrame: { functionName: string, url: string,
  *   lineNumber: number }, positionTicks?: { line: number, ticks: number }[] }[], samples: number[], timeDeltas: number[] }} profile
- * @param {import('./lib/bench-phase.mjs').Measured} measured
+ * @param {import('../lib/bench-phase.mjs').Measured} measured
  */
 function report(profile, measured) {
   /** @type {Map<number, string>} */

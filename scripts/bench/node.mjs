@@ -7,11 +7,11 @@
 // Measures: put, peek and receive+delete at 100 B and 48 KiB with 1, 8 and 32 clients (ratios
 // azqueue/Azurite, server CPU per message), with a bare Node `http` server as the floor; Get
 // Messages(32) latency against queue depth; the in-process `Queue` API's receive latency up to
-// 1M messages (its throughput, against the previous build, is scripts/bench-inprocess.mjs).
+// 1M messages (its throughput, against the previous build, is scripts/bench/inprocess.mjs).
 // Prints markdown tables (progress on stderr); runs in about 3–4 minutes on the project's
 // 2-core machines.
 //
-// Usage: node scripts/bench-node.mjs
+// Usage: node scripts/bench/node.mjs
 // Environment: BENCH_PHASE_MS (default 1500) per phase; BENCH_MAX_DEPTH (default 100000) the
 // deepest server queue for the latency table (1000000 adds the 1M row, a few minutes of Puts);
 // BENCH_FILL_S (default 90) time allowed to fill the deepest queue (server, and in process to 1M).
@@ -21,14 +21,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { phase } from './lib/bench-phase.mjs';
-import { startAzqueue, startServer } from './lib/bench-server.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
-import { API_VERSION } from './lib/shared-key.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { startAzqueue, startServer } from '../lib/bench-server.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { API_VERSION } from '../lib/shared-key.mjs';
 
-/** @typedef {import('./lib/bench-server.mjs').Server} Server */
+/** @typedef {import('../lib/bench-server.mjs').Server} Server */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
 const MAX_DEPTH = Number(process.env.BENCH_MAX_DEPTH ?? 100_000);
 const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
@@ -184,7 +184,7 @@ async function fillAndProbe(server, fillers, depths, fillSeconds) {
 
 /**
  * receiveMessages(32) latency in this process at growing depths (sendMessage fills the queue).
- * @param {typeof import('../pkg/node/azqueue.js').QueueService} QueueService
+ * @param {typeof import('../../pkg/node/azqueue.js').QueueService} QueueService
  * @param {number[]} depths
  * @param {number} fillSeconds
  * @returns {Promise<DepthRow[]>}
@@ -512,7 +512,7 @@ async function main() {
   }
 
   // The in-process throughput, against the previous build side by side, is
-  // scripts/bench-inprocess.mjs (make bench runs it after this).
+  // scripts/bench/inprocess.mjs (make bench runs it after this).
   console.log('\n## In-process `Queue` API (the wasm package in this process, memory store)\n');
   const depths = [1_000, 10_000, 100_000, 1_000_000];
   console.log(

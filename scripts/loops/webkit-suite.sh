@@ -2,7 +2,7 @@
 # Runs all of wasm_idb (or the tests a filter picks) again and again through wasm-bindgen-test-
 # runner's own headless mode in WebKitGTK, as make test's wasm-webkit layer runs it (issue 23,
 # research/webkit/investigation.md): a new runner, browser and page each run, nothing retried.
-#   scripts/loop-webkit-suite.sh <runs> [test filter ...]
+#   scripts/loops/webkit-suite.sh <runs> [test filter ...]
 # Settings as scripts/test-webkit.sh's unless JSC_* is set. Output in $LOOP_LOGS (default
 # /tmp/loop-webkit-suite): out.txt (a line a run, the tally last) and each failed run's log.
 # A run still going after HANG_AFTER s (default 120; a run takes 40-60 s here) gets its
@@ -13,7 +13,7 @@
 set -uo pipefail
 runs=${1:?number of runs}; shift
 dir=${LOOP_LOGS:-/tmp/loop-webkit-suite}; mkdir -p "$dir"
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export SAFARIDRIVER=/usr/bin/WebKitWebDriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
 export JSC_useWasmIPInt=${JSC_useWasmIPInt:-0} JSC_useWasmLLInt=${JSC_useWasmLLInt:-0} JSC_useOMGJIT=${JSC_useOMGJIT:-0}

@@ -2,9 +2,9 @@
 // one run, so a build choice (opt-level, wasm-opt, a dependency) is weighed by what it costs the
 // server, as a ratio, while both share the same machine load. The two servers take turns phase
 // by phase (put, peek, receive+delete; the load generator and phases are bench-node.mjs's).
-// scripts/bench-inprocess.mjs does the same for the in-process `Queue` API.
+// scripts/bench/inprocess.mjs does the same for the in-process `Queue` API.
 //
-// Usage: [BENCH_THIS=DIR] BENCH_BASELINE=DIR node scripts/bench-build.mjs
+// Usage: [BENCH_THIS=DIR] BENCH_BASELINE=DIR node scripts/bench/build.mjs
 //   DIR is the www/ directory of the other build's checkout (its www/server.mjs starts the
 //   server, which loads ../pkg/node/, or www/'s pkg-node/ in checkouts older than pkg/),
 //   e.g. made with `git worktree add /tmp/old <commit> && (cd /tmp/old && scripts/build.sh)`.
@@ -17,10 +17,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { throughput, warmUp } from './bench-node.mjs';
-import { startAzqueue } from './lib/bench-server.mjs';
+import { throughput, warmUp } from './node.mjs';
+import { startAzqueue } from '../lib/bench-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BASELINE = process.env.BENCH_BASELINE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = /** @type {[string, number][]} */ ([
@@ -62,7 +62,7 @@ async function main() {
     if (!nodeBuild(b.www)) throw new Error(`the nodejs build beside ${b.www} is missing`);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'azqueue-bench-build-'));
-  /** @type {import('./lib/bench-server.mjs').Server[]} */
+  /** @type {import('../lib/bench-server.mjs').Server[]} */
   const servers = [];
   const load0 = os.loadavg();
   console.log(

@@ -11,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveHarness } from './lib/browser-harness.mjs';
-import { BROWSERS, launchBrowser, virtualDisplay } from './lib/browsers.mjs';
+import { serveHarness } from '../lib/browser-harness.mjs';
+import { BROWSERS, launchBrowser, virtualDisplay } from '../lib/browsers.mjs';
 
 const MS = Number(process.env.BENCH_MS ?? 3000);
 const PRODUCERS = [1, 8, 32];

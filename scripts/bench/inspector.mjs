@@ -8,16 +8,16 @@
 // Prints a markdown table (progress on stderr): producer throughput without and with the page,
 // their ratio, and server CPU per message.
 //
-// Usage: node scripts/bench-inspector.mjs
+// Usage: node scripts/bench/inspector.mjs
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
 // BENCH_INSPECTOR_ROUNDS (default 5).
 
 import fs from 'node:fs';
 import os from 'node:os';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
-import { startServer } from './lib/azqueue-server.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { startServer } from '../lib/azqueue-server.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
 
 const SENDS = Number(process.env.BENCH_INSPECTOR_SENDS ?? 20000);
 const CALLERS = Number(process.env.BENCH_INSPECTOR_CALLERS ?? 16);

@@ -6,7 +6,7 @@
 // - fill (memory): the same puts with `store: 'memory'`, so the adapter's share shows;
 // - load: a fresh instance opening an adapter whose load() yields the fill's N records one row
 //   at a time, as a queue object's cold start does.
-// Usage: node scripts/wasm-memory.mjs [messages=50000] [bytes=1024] [clients=32]
+// Usage: node scripts/bench/wasm-memory.mjs [messages=50000] [bytes=1024] [clients=32]
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,15 +14,15 @@ import path from 'node:path';
 const N = Number(process.argv[2] ?? 50_000);
 const SIZE = Number(process.argv[3] ?? 1024);
 const CLIENTS = Number(process.argv[4] ?? 32);
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const WASM = fs.readFileSync(path.join(ROOT, 'pkg', 'web', 'azqueue_bg.wasm'));
-const GLUE = new URL('../pkg/web/azqueue.js', import.meta.url).href;
+const GLUE = new URL('../../pkg/web/azqueue.js', import.meta.url).href;
 const TEXT = 'x'.repeat(SIZE);
 let instances = 0;
 
 /** A fresh wasm instance: { QueueService, bytes() } with bytes() its memory size now. */
 async function fresh() {
-  /** @type {typeof import('../pkg/web/azqueue.js')} */
+  /** @type {typeof import('../../pkg/web/azqueue.js')} */
   const glue = await import(`${GLUE}?instance=${++instances}`);
   const exports = glue.initSync({ module: new WebAssembly.Module(WASM) });
   return { QueueService: glue.QueueService, bytes: () => exports.memory.buffer.byteLength };
@@ -31,7 +31,7 @@ async function fresh() {
 /**
  * A storage adapter over `records` (a Map), loading row by row like SqliteStore.rows().
  * @param {Map<string, string>} records
- * @returns {import('../pkg/web/azqueue.js').StorageAdapter}
+ * @returns {import('../../pkg/web/azqueue.js').StorageAdapter}
  */
 function mapAdapter(records) {
   return {
@@ -50,7 +50,7 @@ function mapAdapter(records) {
   };
 }
 
-/** @param {import('../pkg/web/azqueue.js').OpenOptions['store']} store */
+/** @param {import('../../pkg/web/azqueue.js').OpenOptions['store']} store */
 async function fill(store) {
   const { QueueService, bytes } = await fresh();
   const service = await QueueService.open({ store });

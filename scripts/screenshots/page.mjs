@@ -6,15 +6,15 @@
 // - docs/page-results.png: the summary of answers a student copies out;
 // - docs/page-editor.png: the scenario editor open on the scenario it starts from.
 //
-//   node scripts/screenshot-page.mjs [out-dir]    (default: docs/)
+//   node scripts/screenshots/page.mjs [out-dir]    (default: docs/)
 //
 // tests/page/screenshot.test.mjs runs it to a temporary directory, so the command cannot rot.
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, startServer } from './lib/azqueue-server.mjs';
-import { launchChromium } from './lib/chromium.mjs';
+import { ROOT, startServer } from '../lib/azqueue-server.mjs';
+import { launchChromium } from '../lib/chromium.mjs';
 
 /** The pictures' size in CSS pixels, drawn at device scale 1, so each PNG is this size too. */
 export const PICTURES = {

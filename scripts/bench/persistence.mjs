@@ -13,13 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Client } from './lib/raw-queue-client.mjs';
-import { Journal } from '../hosts/node/journal.mjs';
-import { launch, serveHarness } from './lib/browser-harness.mjs';
-import { startServer } from './lib/azqueue-server.mjs';
-import { bigSnapshot } from './lib/harness-pages/big-snapshot.js';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { Journal } from '../../hosts/node/journal.mjs';
+import { launch, serveHarness } from '../lib/browser-harness.mjs';
+import { startServer } from '../lib/azqueue-server.mjs';
+import { bigSnapshot } from '../lib/harness-pages/big-snapshot.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { QueueService } = createRequire(import.meta.url)(
   path.join(ROOT, 'pkg', 'node', 'azqueue.js'),
 );

@@ -1,6 +1,6 @@
 // Edge benchmark: the edge Worker under workerd (hosts/edge/dev.mjs, one Durable Object per queue,
 // SQLite storage) and the Node server with its durable journal (hosts/node/server.mjs --location), side by
-// side in one run, driven by the same load generator as scripts/bench-node.mjs (scripts/lib/raw-queue-client.mjs: keep-alive
+// side in one run, driven by the same load generator as scripts/bench/node.mjs (scripts/lib/raw-queue-client.mjs: keep-alive
 // HTTP/1.1 on raw sockets, every request SharedKey-signed). Both answer only after the change is
 // on disk.
 //
@@ -15,7 +15,7 @@
 // A third side stores the body as azqueue's table stores a message, so the ratio splits into
 // azqueue's storage (table ÷ floor) and the rest of its Put (azqueue ÷ table).
 //
-// Usage: node scripts/bench-edge.mjs [--floor]   (--floor: the floor comparison alone)
+// Usage: node scripts/bench/edge.mjs [--floor]   (--floor: the floor comparison alone)
 // Environment: BENCH_PHASE_MS (default 3000) per phase; BENCH_FLOOR_ROUNDS (default 5);
 // BENCH_FLOOR_WARM_MS (default 10000) of puts per side before the floor's rounds.
 
@@ -25,13 +25,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
-import { phase } from './lib/bench-phase.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
-import { FloorClient, TABLE_FLOOR, floorOptions } from './lib/edge-floor.mjs';
-import { reconnecting } from './lib/reconnecting.mjs';
-import { workerdPid } from './lib/workerd-process.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { FloorClient, TABLE_FLOOR, floorOptions } from '../lib/edge-floor.mjs';
+import { reconnecting } from '../lib/reconnecting.mjs';
+import { workerdPid } from '../lib/workerd-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const TEXT = 'azqueue-edge-bench-'.repeat(60).slice(0, 1024);
 const QUEUES = [1, 16];
@@ -49,7 +49,7 @@ const FLOOR_WARM_MS = Number(process.env.BENCH_FLOOR_WARM_MS ?? 10_000);
 /** @type {Side[]} */
 const SIDES = ['azqueue', 'floor', 'table'];
 
-/** @typedef {import('./lib/bench-phase.mjs').Measured} Measured */
+/** @typedef {import('../lib/bench-phase.mjs').Measured} Measured */
 /** @typedef {{ name: string, port: number, pid: number, stop: () => Promise<unknown> }} Started */
 
 /**

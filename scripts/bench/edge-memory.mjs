@@ -1,13 +1,13 @@
 // What one queue object of the edge Worker costs at depth, under workerd (Miniflare, in this
 // process; workerd's CPU read from /proc).
 //
-// Fill: `node scripts/edge-memory.mjs [messages=100000] [clients=16]` puts that many 1 KiB
+// Fill: `node scripts/bench/edge-memory.mjs [messages=100000] [clients=16]` puts that many 1 KiB
 // messages into one queue through the API (signed raw HTTP, scripts/lib/raw-queue-client.mjs),
 // failing on any refusal, sampling the isolate's wasm memory as it goes; then restarts workerd
 // on the same storage and times the object's first request.
 //
-// Depth: `node scripts/edge-memory.mjs --cold N [bytes=1024]` puts one message of that size in
-// one queue, copies its row into N (scripts/edge-clone-messages.bun.mjs, straight into the
+// Depth: `node scripts/bench/edge-memory.mjs --cold N [bytes=1024]` puts one message of that size in
+// one queue, copies its row into N (scripts/bench/edge-clone-messages.bun.mjs, straight into the
 // object's SQLite), then runs ROUNDS rounds; each starts workerd twice, once for the deep queue
 // and once for an empty one (alternating which goes first), and measures, on that fresh
 // workerd: the first request (Peek Messages, which opens the object), then after a short
@@ -25,14 +25,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
-import { workerOptions } from '../hosts/edge/miniflare-options.mjs';
-import { cpuSeconds } from './lib/bench-server.mjs';
-import { phase } from './lib/bench-phase.mjs';
-import { Client } from './lib/raw-queue-client.mjs';
-import { reconnecting } from './lib/reconnecting.mjs';
-import { workerdPid } from './lib/workerd-process.mjs';
+import { workerOptions } from '../../hosts/edge/miniflare-options.mjs';
+import { cpuSeconds } from '../lib/bench-server.mjs';
+import { phase } from '../lib/bench-phase.mjs';
+import { Client } from '../lib/raw-queue-client.mjs';
+import { reconnecting } from '../lib/reconnecting.mjs';
+import { workerdPid } from '../lib/workerd-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const COLD = process.argv[2] === '--cold';
 const TOTAL = Number(process.argv[COLD ? 3 : 2] ?? 100_000);
 const SIZE = COLD ? Number(process.argv[4] ?? 1024) : 1024;
@@ -153,7 +153,7 @@ async function depth(dir) {
     .map((f) => path.join(objects, f))
     .find((file) => {
       const out = execFileSync(path.join(ROOT, 'node_modules', '.bin', 'bun'), [
-        path.join(ROOT, 'scripts', 'edge-clone-messages.bun.mjs'),
+        path.join(ROOT, 'scripts', 'bench', 'edge-clone-messages.bun.mjs'),
         file,
         String(TOTAL),
       ]);

@@ -1,4 +1,4 @@
-// Run by Bun on a stopped queue object's SQLite file (scripts/edge-memory.mjs): copies the one
+// Run by Bun on a stopped queue object's SQLite file (scripts/bench/edge-memory.mjs): copies the one
 // message of its queue's table (`azqueue_messages/<account>/<queue>`, src/store/sql/schema.rs)
 // into `count` messages with fresh ids and sequence numbers, as if they had been put one by one,
 // and sets the table's kept counts to match, so a queue of any depth can be measured without
