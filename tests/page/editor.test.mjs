@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cards, pageSuite, setStep, stepTo } from './harness.mjs';
-import { copiedLink, openLink, picture, sameRunAtThreeTimes } from './scenario-run.mjs';
+import { copiedLink, openLink, picture, runEdited, sameRunAtThreeTimes } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -26,8 +26,7 @@ async function build(page) {
   spec.consumers.push({ name: 'Cy', workS: 50, visibilityS: 20, startS: 3, crashAtS: 12 });
   spec.producers[0].messages.push({ at: 2, text: 'task 4' });
   await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
-  await page.click('[data-testid=editor-run]');
-  await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+  await runEdited(page);
   return spec;
 }
 
@@ -113,8 +112,7 @@ describe('the scenario editor', () => {
       (await page.textContent('[data-testid=editor-status]')) ?? '',
       /with faults: Run it/,
     );
-    await page.click('[data-testid=editor-run]');
-    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(page);
     await setStep(page, 1);
     await stepTo(page, 12);
     const puts = await page.$$eval('[data-testid=http-log] li[data-op="Put Message"]', (rows) =>
@@ -210,8 +208,7 @@ describe('the scenario editor', () => {
       /Imported/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
     );
     assert.deepEqual(JSON.parse(await other.inputValue('[data-testid=editor-json]')), spec);
-    await other.click('[data-testid=editor-run]');
-    await other.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(other);
     await setStep(other, 5);
     await stepTo(other, 20);
     assert.deepEqual(await picture(other), before, 'the same run');

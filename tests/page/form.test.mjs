@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { pageSuite, setStep, stepTo } from './harness.mjs';
-import { copiedLink, openLink, sameRunAtThreeTimes } from './scenario-run.mjs';
+import { copiedLink, openLink, runEdited, sameRunAtThreeTimes } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -74,8 +74,7 @@ describe('the scenario editor, as a form', () => {
       (await page.textContent('[data-testid=editor-status]')) ?? '',
       /A scenario: Run it/,
     );
-    await page.click('[data-testid=editor-run]');
-    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(page);
     const link = await copiedLink(page, 'play');
 
     const fresh = await suite.open({ viewport: DESK });
@@ -130,8 +129,7 @@ describe('the scenario editor, as a form', () => {
       (await page.textContent('[data-testid=editor-status]')) ?? '',
       /with faults: Run it/,
     );
-    await page.click('[data-testid=editor-run]');
-    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(page);
     await setStep(page, 1);
     await stepTo(page, 3);
     const puts = await page.$$eval('[data-testid=http-log] li[data-op="Put Message"]', (rows) =>
@@ -167,8 +165,7 @@ describe('the scenario editor, as a form', () => {
       'a name no consumer has is said',
     );
     await page.fill(field('questions.1.choices'), 'Ann\nBob');
-    await page.click('[data-testid=editor-run]');
-    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(page);
     await page.waitForSelector('[data-question=q2][data-pick=consumer]');
     await page.click('[data-testid=consumer][data-name=Bob] header');
     const feedback = '[data-testid=feedback][data-question=q2]';

@@ -69,3 +69,12 @@ export async function sameRunAtThreeTimes(page, fresh) {
     assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
   }
 }
+
+/**
+ * Runs the scenario in the editor ("Run it") and waits until it is the one on screen.
+ * @param {Page} page
+ */
+export async function runEdited(page) {
+  await page.click('[data-testid=editor-run]');
+  await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+}
