@@ -22,6 +22,7 @@ import { startLoop } from './page/loop.js';
 import { clearViews, createViews, drawViews } from './page/views.js';
 import { bindSnippet } from './page/snippet.js';
 import { installBridge } from './page/sw-bridge.js';
+import { showBridge, showLinkProblem, showStore } from './page/status-lines.js';
 import { $, $input, $select, setAttr, setText } from './page/dom.js';
 
 /** @import { Action } from './page/actions.js' */
@@ -556,46 +557,6 @@ function draw(page, meter) {
 /** @param {number} rate */
 function formatRate(rate) {
   return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1);
-}
-
-/**
- * @param {Demo} demo
- * @param {string} [restored]
- */
-function showStore(demo, restored) {
-  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === 'indexeddb' ? ' (relaxed)' : ''}`;
-  const tail = restored ?? (demo.store === 'memory' ? 'a reload replays your session' : undefined);
-  setText($('store'), tail ? `${engine} · ${tail}` : engine);
-  setAttr($('store'), 'data-store', demo.store);
-  setAttr($('store'), 'title', demo.storeNote || '');
-}
-
-/**
- * Says on top of the page why the link it was opened from could not be followed.
- * @param {string} why
- */
-function showLinkProblem(why) {
-  const out = $('link-problem');
-  setText(out, why);
-  out.hidden = false;
-}
-
-/**
- * @param {string} state
- * @param {string} [detail]
- */
-function showBridge(state, detail) {
-  document.body.dataset.sw = state;
-  const out = $('sw-status');
-  if (!out) return;
-  /** @type {Record<string, string>} */
-  const says = {
-    registering: 'Starting the service worker…',
-    forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
-  };
-  const text = says[state] ?? detail ?? '';
-  setText(out, text);
-  setAttr(out, 'data-bridge', state);
 }
 
 // `/?view=inspect`: the inspector of the server's own queues (www/inspect/) instead.
