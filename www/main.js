@@ -5,6 +5,7 @@
 import init, { QueueService, selfCheck } from '/pkg/web/azqueue.js';
 import { EPOCH, formatElapsed } from './page/clock.js';
 import { Demo } from './page/demo.js';
+import { checkFaults } from './page/engine.js';
 import { isScenario, scenarios, scenarioById } from './page/scenarios.js';
 import { specQuestions } from './page/scenario-format.js';
 import { Edited, bindEditor } from './page/edited.js';
@@ -21,6 +22,7 @@ import { startLoop } from './page/loop.js';
 import { clearViews, createViews, drawViews } from './page/views.js';
 import { bindSnippet } from './page/snippet.js';
 import { installBridge } from './page/sw-bridge.js';
+import { showBridge, showLinkProblem, showStore } from './page/status-lines.js';
 import { $, $input, $select, setAttr, setText } from './page/dom.js';
 
 /** @import { Action } from './page/actions.js' */
@@ -274,14 +276,37 @@ async function loadScenario(page, scenario, { resume = false } = {}) {
 }
 
 /**
- * The first picture: the moment the address asks for (`?scenario=…&t=…`, with the actions and
- * horizon it carries), else the session a reload left (rebuilt by replaying it on a fresh seeded
- * engine), else the first scenario. The address bar then follows the moment (see `keepAddress`).
+ * The first picture. A scenario the link carries (`?sc=`) is read first; one that cannot be
+ * opened (damaged, or with a fault rule the engine refuses) is said in words above the page,
+ * which opens as if the link had not carried it.
  * @param {Page} page
  */
 async function start(page) {
+  /** @type {string | undefined} why the link's scenario could not be opened */
+  let problem;
+  await page.edited.openFromLink(location.href, page.editor, {
+    fail: (why) => (problem = why),
+    refusal: async (faults) => {
+      try {
+        await checkFaults(await faultsEngine(), faults);
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    },
+  });
+  await openFirst(page);
+  // Said once the page shows something: what opened in its place is part of the sentence.
+  if (problem) showLinkProblem(`${problem} Showing “${page.demo.scenario?.title}” instead.`);
+}
+
+/**
+ * The moment the address asks for (`?scenario=…&t=…`, with the actions and horizon it carries),
+ * else the session a reload left (rebuilt by replaying it on a fresh seeded engine), else the
+ * first scenario. The address bar then follows the moment (see `keepAddress`).
+ * @param {Page} page
+ */
+async function openFirst(page) {
   const { demo, session, timeline } = page;
-  await page.edited.openFromLink(location.href, page.editor, (why) => setText($('store'), why));
   const known = (/** @type {string} */ id) =>
     isScenario(id) || (id === 'custom' && page.edited.scenario !== null);
   const moment = momentFromUrl(location.href, known);
@@ -515,6 +540,8 @@ function draw(page, meter) {
   drawViews(page.views, page.demo, page.timeline, {
     stopped: page.guide.shown && page.demo.clock.paused,
   });
+  // Cards and consumers drawn after a question asked for one are its choices too.
+  page.guide.quizView.screen.mark();
   // Say the speed really achieved when it falls short of the one asked for.
   const wanted = page.demo.clock.speed;
   const short = meter.rate !== null && meter.rate < wanted * 0.9;
@@ -530,36 +557,6 @@ function draw(page, meter) {
 /** @param {number} rate */
 function formatRate(rate) {
   return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1);
-}
-
-/**
- * @param {Demo} demo
- * @param {string} [restored]
- */
-function showStore(demo, restored) {
-  const engine = `Engine running in this tab (Rust → WebAssembly) · ${demo.store} store${demo.store === 'indexeddb' ? ' (relaxed)' : ''}`;
-  const tail = restored ?? (demo.store === 'memory' ? 'a reload replays your session' : undefined);
-  setText($('store'), tail ? `${engine} · ${tail}` : engine);
-  setAttr($('store'), 'data-store', demo.store);
-  setAttr($('store'), 'title', demo.storeNote || '');
-}
-
-/**
- * @param {string} state
- * @param {string} [detail]
- */
-function showBridge(state, detail) {
-  document.body.dataset.sw = state;
-  const out = $('sw-status');
-  if (!out) return;
-  /** @type {Record<string, string>} */
-  const says = {
-    registering: 'Starting the service worker…',
-    forwarding: `Service worker ready: requests to ${location.origin}/devstoreaccount1/… from this tab reach the queue drawn above.`,
-  };
-  const text = says[state] ?? detail ?? '';
-  setText(out, text);
-  setAttr(out, 'data-bridge', state);
 }
 
 // `/?view=inspect`: the inspector of the server's own queues (www/inspect/) instead.

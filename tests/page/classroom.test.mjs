@@ -1,6 +1,7 @@
-// The classroom additions of issue 36 held to the lecture hall's bar: a question at a stop, its
-// feedback, the summary of answers and the scenario editor meet WCAG AA contrast, fit a phone
-// (390 px) without horizontal scrolling, and hold at 150 % zoom on a 1280×800 projector.
+// The classroom additions of issue 36 held to the lecture hall's bar: a question at a stop (one
+// answered by clicking a card too), its feedback, the summary of answers and the scenario editor
+// meet WCAG AA contrast, fit a phone (390 px) without horizontal scrolling, and hold at 150 %
+// zoom on a 1280×800 projector.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,6 +43,11 @@ describe('questions, answers and the editor at every size', () => {
     test(`${name}: AA contrast and nothing past its box`, async () => {
       const page = await suite.open({ viewport, firstVisit: true });
       await chooseScenario(page, 'slow-consumer');
+      // A question answered by clicking a card: the cards it offers are marked on screen.
+      await page.waitForSelector('[data-question=twice] .quiz-point');
+      await page.waitForSelector('[data-testid=message][data-pickable]');
+      assert.deepEqual(await page.evaluate(contrastFailures), [], 'a question about the cards');
+      assert.deepEqual(await overflow(page), []);
       await page.click('[data-question=comes-back] button[data-choice=back]');
       await page.keyboard.press('ArrowRight');
       await stopAt(page, 'reappeared');

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cards, pageSuite, setStep, stepTo } from './harness.mjs';
+import { copiedLink, openLink, picture, runEdited, sameRunAtThreeTimes } from './scenario-run.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -25,44 +26,8 @@ async function build(page) {
   spec.consumers.push({ name: 'Cy', workS: 50, visibilityS: 20, startS: 3, crashAtS: 12 });
   spec.producers[0].messages.push({ at: 2, text: 'task 4' });
   await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
-  await page.click('[data-testid=editor-run]');
-  await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+  await runEdited(page);
   return spec;
-}
-
-/**
- * What a run shows: the cards (with their receipts) and the HTTP log.
- * @param {Page} page
- */
-async function picture(page) {
-  const shown = (await cards(page))
-    .filter((c) => !c.state.startsWith('gone'))
-    .map(({ label, state, holder, dequeueCount, receipt, text }) => ({
-      label,
-      state,
-      holder,
-      dequeueCount,
-      receipt,
-      text,
-    }));
-  const log = await page.$$eval('[data-testid=http-log] li', (rows) =>
-    rows.map((r) => {
-      const d = /** @type {HTMLElement} */ (r).dataset;
-      // Not the seq: a durable store's queues from before are deleted first, and counted.
-      const t = r.querySelector('.t')?.textContent;
-      return [t, d.op, d.status, d.actor, d.receiptPresented, d.receiptIssued].join(' ');
-    }),
-  );
-  return { cards: shown, log };
-}
-
-/**
- * @param {Page} page
- * @param {string} link
- */
-async function openLink(page, link) {
-  await page.goto(link);
-  await page.waitForSelector("body[data-ready='true']");
 }
 
 describe('the scenario editor', () => {
@@ -70,11 +35,7 @@ describe('the scenario editor', () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);
     assert.match((await page.textContent('#caption')) ?? '', /Built in a test: Ann .*Cy/);
-    await page.click('[data-testid=editor-play-link]');
-    await page.waitForSelector('[data-testid=editor-status][data-link]');
-    const link = /** @type {string} */ (
-      await page.getAttribute('[data-testid=editor-status]', 'data-link')
-    );
+    const link = await copiedLink(page, 'play');
     assert.match(link, /[?&]sc=[\w-]+/);
     assert.match(link, /[?&]mode=play/);
     assert.ok(link.length < 2000, `a compact link (${link.length} characters)`);
@@ -85,14 +46,7 @@ describe('the scenario editor', () => {
     assert.equal(await fresh.isHidden('[data-testid=edit-toggle]'), true, 'no editor in play mode');
     assert.equal(await fresh.isHidden('[data-testid=editor]'), true);
     assert.equal(await fresh.evaluate(() => document.body.dataset.scenario), 'custom');
-    for (const p of [page, fresh]) await setStep(p, 5);
-    for (const t of [10, 25, 45]) {
-      await stepTo(page, t);
-      await stepTo(fresh, t);
-      const [here, there] = [await picture(page), await picture(fresh)];
-      assert.ok(here.log.length > 0 && here.cards.length > 0, `something to compare at ${t} s`);
-      assert.deepEqual(there, here, `the same cards, receipts and log at ${t} s`);
-    }
+    await sameRunAtThreeTimes(page, fresh);
     // The run is the one the scenario describes: Cy crashed at 12 s holding what it had taken.
     assert.ok(
       (await fresh.$$eval('[data-testid=narration] li', (l) => l.map((x) => x.textContent))).some(
@@ -106,11 +60,7 @@ describe('the scenario editor', () => {
   test('an edit link opens the editor on the scenario; a mistake says what to fix', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);
-    await page.click('[data-testid=editor-edit-link]');
-    await page.waitForSelector('[data-testid=editor-status][data-mode=edit]');
-    const link = /** @type {string} */ (
-      await page.getAttribute('[data-testid=editor-status]', 'data-link')
-    );
+    const link = await copiedLink(page, 'edit');
     const fresh = await suite.open({ viewport: DESK });
     await openLink(fresh, link);
     assert.equal(await fresh.isVisible('[data-testid=editor]'), true, 'the editor is open');
@@ -162,8 +112,7 @@ describe('the scenario editor', () => {
       (await page.textContent('[data-testid=editor-status]')) ?? '',
       /with faults: Run it/,
     );
-    await page.click('[data-testid=editor-run]');
-    await page.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(page);
     await setStep(page, 1);
     await stepTo(page, 12);
     const puts = await page.$$eval('[data-testid=http-log] li[data-op="Put Message"]', (rows) =>
@@ -204,6 +153,40 @@ describe('the scenario editor', () => {
     assert.ok((await cards(page)).length > 0, 'the scenario on screen still runs');
   });
 
+  test('a link whose fault rule the engine refuses opens the page and says why, in plain words', async () => {
+    const page = await suite.open({ viewport: DESK });
+    await page.click('[data-testid=edit-toggle]');
+    const spec = JSON.parse(await page.inputValue('[data-testid=editor-json]'));
+    spec.title = 'Refused by the engine';
+    spec.faults = [{ operation: 'PutMessage', status: 400, code: 'NoSuchCode' }];
+    await page.fill('[data-testid=editor-json]', JSON.stringify(spec, null, 2));
+    // The page's own check passes it: only the engine knows its codes.
+    const links = [await copiedLink(page, 'play'), await copiedLink(page, 'edit')];
+    const refusal = /`code` `NoSuchCode` is not one the service knows: give its `message` too/;
+
+    const played = await suite.open({ viewport: DESK });
+    await openLink(played, links[0]);
+    const problem = '[data-testid=link-problem]';
+    assert.equal(await played.isVisible(problem), true, 'the refusal is on screen');
+    const said = (await played.textContent(problem)) ?? '';
+    assert.match(said, /This link's scenario “Refused by the engine” could not be opened/);
+    assert.match(said, refusal);
+    assert.match(said, /Showing “1 · /, 'and says what opened instead');
+    assert.equal(await played.evaluate(() => document.body.dataset.scenario), 'slow-consumer');
+    assert.equal(await played.isHidden('[data-testid=editor]'), true);
+    await setStep(played, 5);
+    await stepTo(played, 5);
+    assert.ok((await cards(played)).length > 0, 'the scenario shown instead runs');
+
+    const edited = await suite.open({ viewport: { width: 390, height: 844 } });
+    await openLink(edited, links[1]);
+    assert.equal(await edited.isVisible(problem), true, 'said on a phone too');
+    assert.equal(await edited.isVisible('[data-testid=editor]'), true, 'the editor, to fix it');
+    assert.deepEqual(JSON.parse(await edited.inputValue('[data-testid=editor-json]')), spec);
+    assert.match((await edited.textContent('[data-testid=editor-status]')) ?? '', refusal);
+    assert.equal(await edited.getAttribute('[data-testid=editor-status]', 'data-bad'), 'true');
+  });
+
   test('exported as JSON, imported again: the same scenario and the same run', async () => {
     const page = await suite.open({ viewport: DESK });
     const spec = await build(page);
@@ -225,8 +208,7 @@ describe('the scenario editor', () => {
       /Imported/.test(document.querySelector('[data-testid=editor-status]')?.textContent ?? ''),
     );
     assert.deepEqual(JSON.parse(await other.inputValue('[data-testid=editor-json]')), spec);
-    await other.click('[data-testid=editor-run]');
-    await other.waitForFunction(() => document.body.dataset.scenario === 'custom');
+    await runEdited(other);
     await setStep(other, 5);
     await stepTo(other, 20);
     assert.deepEqual(await picture(other), before, 'the same run');

@@ -19,6 +19,8 @@ const DESK = { width: 1280, height: 800 };
 const EXPECTED = {
   'slow-consumer': {
     'comes-back': ['back', /DequeueCount 1 while Bob still held r1/],
+    twice: ['#2', /Ann's Get Messages returned it again: DequeueCount 2, receipt r2/],
+    'who-deletes': ['Ann', /Ann deleted #2 with r2, the receipt the latest receive issued/],
     'next-count': ['2', /Get Messages returned #2 with DequeueCount 2 and issued r2/],
     'stale-delete': ['404', /presented r1, but the current receipt was r2: 404 MessageNotFound/],
   },
@@ -76,7 +78,8 @@ async function walk(page, id, right) {
   /** @type {Record<string, { verdict: string, text: string }>} */
   const feedback = {};
   const expected = EXPECTED[id];
-  for (let stop = 0; stop < 20 && Object.keys(feedback).length < 3; stop++) {
+  const count = Object.keys(expected).length;
+  for (let stop = 0; stop < 20 && Object.keys(feedback).length < count; stop++) {
     for (const question of await page.$$('[data-testid=question]')) {
       const qid = /** @type {string} */ (await question.getAttribute('data-question'));
       const choices = await question.$$eval('button:not(:disabled)', (bs) =>
@@ -97,7 +100,7 @@ async function walk(page, id, right) {
       })),
     ))
       feedback[f.q] = { verdict: f.verdict, text: f.text };
-    if (Object.keys(feedback).length >= 3) break;
+    if (Object.keys(feedback).length >= count) break;
     const before = await banner(page);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(
@@ -167,6 +170,66 @@ describe('the keyboard path through a question', () => {
       'true',
     );
     assert.equal(await page.evaluate(() => document.body.dataset.scenario), 'slow-consumer');
+  });
+});
+
+describe('answered on screen: the card or the consumer', () => {
+  test('a click on a card answers "which card", a key on a consumer answers "which consumer"', async () => {
+    const page = await suite.open({ viewport: DESK, firstVisit: true });
+    await chooseScenario(page, 'slow-consumer');
+    await page.waitForSelector('[data-question=twice][data-pick=card]');
+    assert.equal(await page.evaluate(() => document.body.dataset.picking), 'card');
+    const card = '[data-testid=queue-lane] [data-testid=message][data-label="#2"]';
+    assert.equal(await page.getAttribute(card, 'data-pickable'), 'true', 'marked as a choice');
+    await page.click(card);
+    assert.equal(
+      await page.getAttribute('[data-question=twice] button[data-choice="#2"]', 'aria-pressed'),
+      'true',
+      'the card clicked is the answer',
+    );
+    assert.equal(await page.isVisible('[data-testid=card-history]'), false, 'not its history');
+    assert.equal(await page.evaluate(() => document.body.dataset.picking), undefined);
+    await page.keyboard.press('ArrowRight');
+    await stopAt(page, 'reappeared');
+    await page.keyboard.press('ArrowRight');
+    await stopAt(page, 'redelivered');
+    assert.match(
+      await textOf(page, '[data-testid=feedback][data-question=twice]'),
+      /^Right: #2 “order 2”\. #2 came back .*Ann's Get Messages returned it again: DequeueCount 2, receipt r2/,
+    );
+
+    assert.equal(await page.evaluate(() => document.body.dataset.picking), 'consumer');
+    const ann = '[data-testid=consumer][data-name=Ann]';
+    await page.focus(ann);
+    assert.equal(
+      await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).dataset.name),
+      'Ann',
+      'Tab reaches the consumer',
+    );
+    await page.keyboard.press('Enter');
+    assert.equal(
+      await page.getAttribute(
+        '[data-question=who-deletes] button[data-choice=Ann]',
+        'aria-pressed',
+      ),
+      'true',
+    );
+    assert.equal(await page.getAttribute(ann, 'tabindex'), null, 'no longer a stop for Tab');
+    // The other question at this stop still takes its digit.
+    await page.keyboard.press('1');
+    await page.keyboard.press('ArrowRight');
+    await stopAt(page, 'stale-delete'); // Bob's delete, refused
+    await page.keyboard.press('ArrowRight');
+    await stopAt(page, 'answer'); // Ann's, which settles the question
+    await page.waitForSelector('[data-testid=feedback][data-question=who-deletes]');
+    assert.equal(
+      await page.getAttribute('[data-testid=feedback][data-question=who-deletes]', 'data-verdict'),
+      'right',
+    );
+    assert.match(
+      await textOf(page, '[data-testid=feedback][data-question=who-deletes]'),
+      /Ann deleted #2 with r2/,
+    );
   });
 });
 

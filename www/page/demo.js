@@ -1,11 +1,12 @@
 // The world a scenario runs in: one engine (QueueService, opened on the virtual clock), the REST
-// client every actor uses, the actors, and what only this page knows about the messages (their
-// labels, who was handed which receipt, where a copy came from). The cards' view model
-// (cards.js) and the narrator (narrator.js) are its parts: after every jump of the clock it hands
-// the engine's inspection to the one, and what happened to the other.
+// client every actor uses, and the actors. Its parts: what only this page knows about the
+// messages (message-memory.js: their labels, who was handed which receipt, where a copy came
+// from), the cards' view model (cards.js), what is said when a card changes by itself
+// (card-notices.js) and the narrator (narrator.js). After every jump of the clock it hands the
+// engine's inspection to the cards, and what happened to the narrator.
 //
 // Nothing here decides queue behaviour. Visibility, dequeue counts, pop receipts and expiry are
-// the engine's; this file only remembers who was handed which receipt, so a card can say who
+// the engine's; the page only remembers who was handed which receipt, so a card can say who
 // holds it.
 
 import { EPOCH, VirtualClock } from './clock.js';
@@ -14,19 +15,16 @@ import { checkFaults, openEngine } from './engine.js';
 import { Receipts } from './receipts.js';
 import { MessageHistory } from './history.js';
 import { CardModel, normalize } from './cards.js';
-import { Narrator, whyBack } from './narrator.js';
+import { Narrator } from './narrator.js';
+import { cameDue, expired, reappeared, relayed } from './card-notices.js';
+import { MessageMemory } from './message-memory.js';
 
 const HISTORY_LIMIT = 900; // samples, one per virtual second
 
-/**
- * @typedef {{ holder: Consumer | LeaseWorker, popReceipt: string, from: number, until: number,
- *   released: string | undefined }} Lease who was handed a message's receipt, until when, and
- *   why they let go of it without deleting (crashed, failed, removed)
- * @typedef {{ t: number, length: number, visible: number, workers: number }} Sample
- */
+/** @typedef {{ t: number, length: number, visible: number, workers: number }} Sample */
 
 /** @import { AnyActor, Consumer, LeaseWorker } from './actors.js' */
-/** @import { Card, Fate, Inspected, Lane, Origin } from './cards.js' */
+/** @import { Fate, Inspected, Origin } from './cards.js' */
 /** @import { Moment } from './narrator.js' */
 /** @import { LogEntry, WireMessage } from './rest.js' */
 /** @import { Scenario } from './scenarios.js' */
@@ -68,46 +66,18 @@ export class Demo {
         const tag = this.receipts.current(id)?.tag;
         return tag && tag !== 'r0' ? tag : undefined;
       },
-      origin: (id) => this.#origins.get(id),
-      updates: (id) => this.#updates.get(id),
+      origin: (id) => this.memory.originOf(id),
+      updates: (id) => this.memory.updatesOf(id),
       fate: (id) => this.#fate(id),
     },
     notices: {
-      expired: (card) => this.#expired(card),
-      reappeared: (card) => this.#reappeared(card),
-      comeDue: (card) => {
-        this.#cameDue.add(card.messageId);
-        this.say(
-          `${card.label} “${card.text}” was scheduled; its delay is over and consumers can see it now.`,
-          'scheduled-visible',
-          {
-            label: card.label,
-            call: null,
-            facts: {
-              label: card.label,
-              messageId: card.messageId,
-              delayS: (card.nextVisibleOn - card.insertedOn) / 1000,
-            },
-          },
-        );
-      },
+      expired: (card) => expired(this, card),
+      reappeared: (card) => reappeared(this, card),
+      comeDue: (card) => cameDue(this, card),
     },
   });
-  /** @type {Map<string, Lease>} messageId → who was handed its receipt, and until when */
-  #leases = new Map();
-  /** @type {Map<string, { at: number, count: number }>} messageId → its Update Messages */
-  #updates = new Map();
-  /** @type {Map<string, string>} messageId → "#n" */
-  #labels = new Map();
-  /** @type {Map<string, Fate>} messageId → how it left, for messages this page moved */
-  #fates = new Map();
-  /** @type {Set<string>} messages that were scheduled and came due */
-  #cameDue = new Set();
-  /** @type {Map<string, Origin>} messageId → its original, for copies in the poison queue */
-  #origins = new Map();
-  #nextLabel = 1;
-  /** @type {string | undefined} */
-  #pendingLabel;
+  /** Labels, receipts handed out, fates: what only the page knows (message-memory.js). */
+  memory = new MessageMemory();
   /** @type {typeof QueueService} */
   #QueueService;
   /** @type {() => Promise<typeof QueueService>} */
@@ -171,7 +141,7 @@ export class Demo {
       onCall: (entry) => {
         if (changesQueues(entry)) this.#dirty = true;
         this.history.addCall(entry);
-        if (entry.via) this.#narrateRelayed(entry);
+        if (entry.via) relayed(this, entry);
         this.log.push(entry);
         this.logSeq = entry.seq;
         if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
@@ -214,13 +184,7 @@ export class Demo {
       this.history.clear();
       this.narrator.begin(scenario);
       this.cards.clear();
-      this.#leases.clear();
-      this.#updates.clear();
-      this.#labels.clear();
-      this.#fates.clear();
-      this.#origins.clear();
-      this.#cameDue.clear();
-      this.#nextLabel = 1;
+      this.memory.clear();
       this.#actorSeq = 0;
       await this.rest.createQueue('setup', this.queue);
       if (scenario.poisonThreshold) await this.rest.createQueue('setup', this.poisonQueue);
@@ -284,14 +248,14 @@ export class Demo {
    */
   async send(actor, text, options = {}, queue = this.queue) {
     const origin = options.origin;
-    this.#pendingLabel = origin ? this.label(origin.messageId) : undefined;
+    this.memory.pendingLabel = origin ? this.label(origin.messageId) : undefined;
     try {
       const r = await this.rest.sendMessage(actor, queue, text, options);
       if (r.ok) {
         const { messageId } = /** @type {WireMessage} a Put Message that succeeded */ (r.message);
         this.label(messageId);
         if (origin) {
-          this.#origins.set(messageId, origin);
+          this.memory.copied(messageId, origin);
           // The copy's story starts with its original's: each receive that led it here.
           this.history.adopt(messageId, origin.messageId, origin.from);
           this.history.add(messageId, {
@@ -305,7 +269,7 @@ export class Demo {
       }
       return r;
     } finally {
-      this.#pendingLabel = undefined;
+      this.memory.pendingLabel = undefined;
     }
   }
 
@@ -318,36 +282,6 @@ export class Demo {
   }
 
   /**
-   * The snippet's receipts at work: a stale one refused, or a late one still current.
-   * @param {LogEntry} e
-   */
-  #narrateRelayed(e) {
-    if (e.op !== 'Delete Message' && e.op !== 'Update Message') return;
-    const label = this.label(/** @type {string} Delete and Update name one */ (e.messageId));
-    const verb = e.op === 'Delete Message' ? 'delete' : 'update';
-    const { presented, current } = e.receipt;
-    if (e.status === 404 && presented && current && presented !== current) {
-      this.say(
-        `${e.actor}'s ${verb} of ${label} was refused (404 ${e.code}): it presented ${presented}, but the current receipt is ${current}.`,
-        'stale-delete',
-        {
-          actor: e.actor,
-          label,
-          call: e.seq,
-          facts: { actor: e.actor, label, presented, current, status: e.status, code: e.code },
-        },
-      );
-    } else if (e.status < 300 && verb === 'delete') {
-      this.say(`${e.actor} deleted ${label} with ${presented}, its current receipt.`, 'deleted', {
-        actor: e.actor,
-        label,
-        call: e.seq,
-        facts: { actor: e.actor, label, messageId: e.messageId, receipt: presented },
-      });
-    }
-  }
-
-  /**
    * An actor was handed a receipt (Get Messages or Update Message).
    * @param {string} messageId
    * @param {Consumer | LeaseWorker} holder
@@ -355,7 +289,7 @@ export class Demo {
    * @param {number} until
    */
   leased(messageId, holder, popReceipt, until) {
-    this.#leases.set(messageId, {
+    this.memory.lease(messageId, {
       holder,
       popReceipt,
       from: this.clock.now(),
@@ -372,7 +306,7 @@ export class Demo {
    * @param {string} why
    */
   released(messageId, holder, why) {
-    const lease = this.#leases.get(messageId);
+    const lease = this.memory.leaseOf(messageId);
     if (lease && lease.holder === holder) lease.released = why;
     this.#dirty = true;
   }
@@ -382,8 +316,7 @@ export class Demo {
    * @param {string} messageId
    */
   updated(messageId) {
-    const u = this.#updates.get(messageId) ?? { count: 0 };
-    this.#updates.set(messageId, { at: this.clock.now(), count: u.count + 1 });
+    this.memory.updated(messageId, this.clock.now());
   }
 
   /**
@@ -395,7 +328,7 @@ export class Demo {
    *   and receipt of the receive that moved it, and where it went
    */
   gone(messageId, kind, by, { dequeueCount, receipt, to } = {}) {
-    this.#fates.set(messageId, { kind, by, dequeueCount, receipt });
+    this.memory.leaves(messageId, { kind, by, dequeueCount, receipt });
     if (kind === 'poisoned')
       this.history.add(messageId, { at: this.clock.now(), kind, actor: by, dequeueCount, to });
   }
@@ -415,7 +348,7 @@ export class Demo {
    * @param {string} messageId
    */
   cameDue(messageId) {
-    return this.#cameDue.has(messageId);
+    return this.memory.cameDue(messageId);
   }
 
   /**
@@ -490,7 +423,7 @@ export class Demo {
    * @param {string} messageId
    */
   #leaseView(messageId) {
-    const lease = this.#leases.get(messageId);
+    const lease = this.memory.leaseOf(messageId);
     if (!lease) return undefined;
     const { holder } = lease;
     return {
@@ -512,59 +445,10 @@ export class Demo {
    * @returns {Fate | undefined}
    */
   #fate(messageId) {
-    const told = this.#fates.get(messageId);
-    this.#fates.delete(messageId);
+    const told = this.memory.takeFate(messageId);
     if (told) return told;
     const last = this.history.of(messageId).at(-1);
     return last?.kind === 'deleted' ? { kind: 'deleted', by: last.actor } : undefined;
-  }
-
-  /** @param {Card} card */
-  #expired(card) {
-    this.history.add(card.messageId, { at: this.clock.now(), kind: 'expired' });
-    this.say(
-      `${card.label} “${card.text}” reached its time-to-live and expired, unprocessed.`,
-      'expired',
-      {
-        label: card.label,
-        call: null,
-        facts: {
-          label: card.label,
-          ttlS: card.expiresOn ? (card.expiresOn - card.insertedOn) / 1000 : undefined,
-        },
-      },
-    );
-  }
-
-  /** @param {Card} card */
-  #reappeared(card) {
-    const lease = this.#leases.get(card.messageId);
-    const holder = lease?.holder.name;
-    const stillWorking = lease?.holder.holding?.messageId === card.messageId;
-    const receipt = this.receipts.current(card.messageId)?.tag;
-    const why = whyBack(
-      lease && { holder: lease.holder.name, released: lease.released, stillWorking, receipt },
-    );
-    this.history.add(card.messageId, { at: this.clock.now(), kind: 'reappeared', why });
-    this.say(
-      `${card.label} “${card.text}” is visible again: ${why}. DequeueCount is ${card.dequeueCount}; the next receive makes it ${card.dequeueCount + 1}.`,
-      'reappeared',
-      {
-        actor: holder,
-        label: card.label,
-        call: null,
-        facts: {
-          label: card.label,
-          messageId: card.messageId,
-          dequeueCount: card.dequeueCount,
-          text: card.text,
-          holder,
-          released: lease?.released,
-          stillWorking,
-          receipt,
-        },
-      },
-    );
   }
 
   #sample() {
@@ -584,11 +468,6 @@ export class Demo {
    * @param {string} messageId
    */
   label(messageId) {
-    let label = this.#labels.get(messageId);
-    if (!label) {
-      label = this.#pendingLabel ?? `#${this.#nextLabel++}`;
-      this.#labels.set(messageId, label);
-    }
-    return label;
+    return this.memory.label(messageId);
   }
 }

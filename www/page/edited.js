@@ -10,6 +10,7 @@ import { $, $input, setAttr } from './dom.js';
 /** @import { Demo } from './demo.js' */
 /** @import { Scenario } from './scenarios.js' */
 /** @import { Spec } from './scenario-format.js' */
+/** @import { FaultRuleSet } from '/pkg/web/azqueue.js' */
 
 export class Edited {
   /** @type {Scenario | null} */
@@ -37,18 +38,31 @@ export class Edited {
 
   /**
    * `?sc=…` opens the scenario it carries: `mode=play` with the editor hidden, `mode=edit` with
-   * the editor open on it. `fail` says why a link's scenario could not be opened.
+   * the editor open on it. A scenario that cannot be opened (the link is damaged, or the engine
+   * refuses one of its fault rules) is not listed: `fail` says why, and an edit link opens the
+   * editor on it with the reason, to fix it there.
    * @param {string} href
    * @param {Editor} editor
-   * @param {(why: string) => void} fail
+   * @param {{ fail: (why: string) => void,
+   *   refusal: (faults: FaultRuleSet) => Promise<string | undefined> }} o `refusal` says why the
+   *   engine refuses `faults`, or nothing when it takes them
    */
-  async openFromLink(href, editor, fail) {
+  async openFromLink(href, editor, { fail, refusal }) {
     const params = new URL(href).searchParams;
     const text = params.get('sc');
     if (!text) return;
     const mode = params.get('mode') === 'edit' ? 'edit' : 'play';
     const { spec, errors } = await decodeSpec(text);
-    if (!spec) return fail(`This link's scenario could not be opened: ${errors.join('; ')}`);
+    if (!spec) return fail(`This link's scenario could not be opened: ${errors.join('; ')}.`);
+    const faults = toScenario(spec).faults;
+    const refused = faults && (await refusal(faults));
+    if (refused) {
+      fail(
+        `This link's scenario “${spec.title}” could not be opened: the engine refuses one of its fault rules. ${refused}`,
+      );
+      if (mode === 'edit') editor.show(spec, `To fix: ${refused}`);
+      return;
+    }
     await this.set(spec, mode);
     document.body.dataset.mode = mode;
     if (mode === 'edit') editor.show(spec);
@@ -64,6 +78,7 @@ export function bindEditor({ demo, edited, load, toggle }) {
   const editor = new Editor(
     {
       box: $('editor'),
+      form: $('editor-form'),
       json: /** @type {HTMLTextAreaElement} */ ($('editor-json')),
       status: $('editor-status'),
       run: /** @type {HTMLButtonElement} */ ($('editor-run')),

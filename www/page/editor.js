@@ -1,10 +1,11 @@
-// The scenario editor: a scenario as JSON (scenario-format.js), checked as it is written, run on
-// the page's seeded engine, saved to a link (the scenario itself, deflated into the address: no
-// server) that opens it in play-only mode (editor hidden) or in edit mode, and exported to or
-// imported from a file. "Propose moments" fills the moments with the events the run on screen
-// has shown so far.
+// The scenario editor: a scenario in a form (scenario-form.js) and as JSON (scenario-format.js),
+// the two kept the same and checked as they are written, run on the page's seeded engine, saved
+// to a link (the scenario itself, deflated into the address: no server) that opens it in
+// play-only mode (editor hidden) or in edit mode, and exported to or imported from a file.
+// "Propose moments" fills the moments with the events the run on screen has shown so far.
 
-import { EVENTS, check, encodeSpec } from './scenario-format.js';
+import { EVENTS, check } from './scenario-format.js';
+import { ScenarioForm } from './scenario-form.js';
 import { setAttr, setText } from './dom.js';
 
 /** @import { Spec } from './scenario-format.js' */
@@ -13,6 +14,7 @@ import { setAttr, setText } from './dom.js';
 /**
  * @typedef {object} EditorElements
  * @property {HTMLElement} box the editor's panel
+ * @property {HTMLElement} form where the form is drawn
  * @property {HTMLTextAreaElement} json
  * @property {HTMLElement} status what is wrong, or what was done
  * @property {HTMLButtonElement} run
@@ -32,7 +34,14 @@ export class Editor {
   constructor(el, { run, link, demo }) {
     this.el = el;
     this.demo = demo;
-    el.json.addEventListener('input', () => this.#check());
+    this.form = new ScenarioForm(el.form, (spec) => {
+      el.json.value = JSON.stringify(spec, null, 2);
+      this.#check();
+    });
+    el.json.addEventListener('input', () => {
+      this.#check();
+      this.#syncForm();
+    });
     el.run.addEventListener('click', async () => {
       const spec = this.#check();
       if (!spec) return;
@@ -80,6 +89,7 @@ export class Editor {
       if (!file) return;
       this.el.json.value = await file.text();
       el.importJson.value = '';
+      this.#syncForm();
       if (this.#check()) this.#say(`Imported ${file.name}: Run to play it.`);
     });
     el.propose.addEventListener('click', () => this.#propose());
@@ -90,13 +100,17 @@ export class Editor {
   }
 
   /**
-   * Shows the editor with `spec` in it.
+   * Shows the editor with `spec` in it, and `problem`, what keeps it from running, if it has one
+   * the page's own check cannot see (a fault rule the engine refuses).
    * @param {Spec} spec
+   * @param {string} [problem]
    */
-  show(spec) {
+  show(spec, problem) {
     this.el.box.hidden = false;
     this.el.json.value = JSON.stringify(spec, null, 2);
+    this.form.show(spec);
     this.#check();
+    if (problem) this.#say(problem, true);
   }
 
   hide() {
@@ -126,6 +140,16 @@ export class Editor {
     return spec;
   }
 
+  /** The form follows the JSON, once the JSON reads as a scenario's shape (not while half typed). */
+  #syncForm() {
+    try {
+      const value = JSON.parse(this.el.json.value);
+      if (Array.isArray(value?.producers) && Array.isArray(value?.consumers)) this.form.show(value);
+    } catch {
+      // Half-typed JSON: the form keeps what it showed, and the status says what is wrong.
+    }
+  }
+
   /** Fills the moments with the events this run has shown so far, each once. */
   #propose() {
     let value;
@@ -140,6 +164,7 @@ export class Editor {
       text: EVENTS[/** @type {keyof typeof EVENTS} */ (on)],
     }));
     this.el.json.value = JSON.stringify(value, null, 2);
+    this.#syncForm();
     this.#check();
     this.#say(`Proposed ${seen.length} moment(s) from what this run showed.`);
   }

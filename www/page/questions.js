@@ -5,10 +5,12 @@
 // read from what that event reports, never written ahead, so a student who changed a setting is
 // judged on the run they watched. A question without `settle` is judged at once, from facts the
 // page holds but has not shown yet. The feedback names the evidence: a receipt, a count, a call.
+// A question about a card or a consumer takes them on screen as its choices: click to answer.
 
 import { formatElapsed } from './clock.js';
 import { STAGES, parseJob } from './jobs.js';
 import { BUSY_QUESTIONS } from './busy-questions.js';
+import { listed } from './retries.js';
 
 /** @import { Demo } from './demo.js' */
 /** @import { Facts } from './narrator.js' */
@@ -21,6 +23,8 @@ import { BUSY_QUESTIONS } from './busy-questions.js';
  * @property {string} topic what it teaches, for the summary (visibility timeout, receipts and 404, …)
  * @property {(w: Demo, f: Facts) => string} prompt
  * @property {(w: Demo, f: Facts) => Choice[]} choices
+ * @property {'card' | 'consumer'} [pick] the choices are the cards (by label) or the consumers (by
+ *   name) on screen, and clicking one answers (screen-pick.js)
  * @property {(w: Demo, f: Facts) => Facts} [subject] facts the question adds to its moment's
  *   (the message it is about, when the moment names none)
  * @property {string[]} [settle] the event kinds that may settle it; none: judged at once
@@ -48,6 +52,25 @@ const num = (n) => Number(n);
  */
 const around = (n) => [n, n + 1, n + 2].map((c) => ({ id: String(c), text: String(c) }));
 
+/**
+ * The cards in the queue's lane, as choices to click.
+ * @param {Demo} w
+ */
+const cardsOnScreen = (w) =>
+  w.view.main
+    .filter((c) => c.state !== 'expired')
+    .map((c) => ({ id: c.label, text: `${c.label} “${c.text}”` }));
+
+/**
+ * The consumers still running, as choices to click.
+ * @param {Demo} w
+ */
+const consumersOnScreen = (w) =>
+  w
+    .consumers()
+    .filter((c) => c.alive)
+    .map((c) => ({ id: c.name, text: c.name }));
+
 /** @type {Record<string, Question[]>} */
 export const QUESTIONS = {
   'slow-consumer': [
@@ -70,6 +93,23 @@ export const QUESTIONS = {
       answer: () => 'back',
       why: (a, s) =>
         `${s.label} became visible again with DequeueCount ${s.dequeueCount} while ${s.holder} still held ${s.receipt}: no call made it so, the visibility timeout ran out inside the queue.`,
+    },
+    {
+      id: 'twice',
+      ask: 'intro',
+      topic: TOPIC.visibility,
+      pick: 'card',
+      prompt: (w) => {
+        const inTurn = [...w.consumers()].sort((a, b) => a.startS - b.startS);
+        const slow = inTurn.find((c) => c.processingS > c.visibilityS);
+        const starts = listed(inTurn.map((c) => `${c.name} at ${formatElapsed(c.startS * 1000)}`));
+        return `The consumers start in turn (${starts}), each receiving the oldest visible order. ${slow ? `${slow.name} needs ${slow.processingS} s per order on a ${slow.visibilityS} s visibility timeout.` : 'Each finishes within its visibility timeout.'} Which order will be received a second time first?`;
+      },
+      choices: (w) => cardsOnScreen(w),
+      settle: ['redelivered'],
+      answer: (a, s) => String(s.label),
+      why: (a, s) =>
+        `${s.label} came back while its first consumer still worked on it, and ${s.actor}'s Get Messages returned it again: DequeueCount ${s.dequeueCount}, receipt ${s.receipt}, as its card and the HTTP log show.`,
     },
     {
       id: 'next-count',
@@ -104,6 +144,20 @@ export const QUESTIONS = {
         s.status === undefined
           ? `${s.actor}'s Delete Message with ${s.receipt} worked: nobody had received ${s.label} since.`
           : `${s.actor}'s Delete Message presented ${s.presented}, but the current receipt was ${s.current}: ${s.status} ${s.code}, as its row in the HTTP log says.`,
+    },
+    {
+      id: 'who-deletes',
+      ask: 'redelivered',
+      topic: TOPIC.receipts,
+      pick: 'consumer',
+      prompt: (w, f) =>
+        `Two consumers have now received ${f.label}, and each will try to delete it when done. Whose delete will remove it?`,
+      choices: (w) => consumersOnScreen(w),
+      settle: ['deleted', 'late-delete'],
+      about: (a, s) => s.label === a.label,
+      answer: (a, s) => String(s.actor),
+      why: (a, s) =>
+        `${s.actor} deleted ${s.label} with ${s.receipt}, the receipt the latest receive issued, as the Delete Message row shows: whoever holds an older receipt is refused, however long they worked.`,
     },
   ],
   lease: [

@@ -1,8 +1,10 @@
 // The questions in guided mode's banner: each asked question as a group of choice buttons, and
 // each settled one as feedback (right, not quite, or not answered) with the evidence. A choice
 // is a button, so Tab and Enter reach it; while a question is open the digits 1, 2, … pick too.
+// A question about a card or a consumer is answered on screen as well: clicking it (screen-pick.js).
 
 import { h } from './dom.js';
+import { ScreenPick } from './screen-pick.js';
 
 /** @import { Asked } from './questions.js' */
 
@@ -17,6 +19,7 @@ export class QuizView {
   constructor(el, { onAnswer }) {
     this.el = el;
     this.onAnswer = onAnswer;
+    this.screen = new ScreenPick(el.ownerDocument);
   }
 
   /** Whether a question waits for an answer. */
@@ -25,6 +28,7 @@ export class QuizView {
   }
 
   clear() {
+    this.screen.disarm();
     this.#open = [];
     this.el.replaceChildren();
     this.el.hidden = true;
@@ -43,6 +47,18 @@ export class QuizView {
     );
     this.el.hidden = settled.length + asked.length === 0;
     /** @type {HTMLElement | null} */ (this.el.querySelector('button'))?.focus();
+    this.#pointAt();
+  }
+
+  /** The first question still waiting that asks for a card or a consumer takes clicks on them. */
+  #pointAt() {
+    const a = this.#open.find((x) => x.chose === undefined && x.q.pick);
+    if (!a?.q.pick) return this.screen.disarm();
+    this.screen.arm(
+      a.q.pick,
+      a.choices.map((c) => c.id),
+      (id) => this.#answer(a, id),
+    );
   }
 
   /**
@@ -67,6 +83,7 @@ export class QuizView {
       button.disabled = true;
       button.setAttribute('aria-pressed', String(button.dataset.choice === id));
     }
+    this.#pointAt();
     this.onAnswer(a);
     // Judged at once (its facts were known when asked): say so here; else when it is seen.
     if (a.right !== undefined) group?.after(this.#feedback(a));
@@ -77,8 +94,21 @@ export class QuizView {
   #question(a) {
     return h(
       'fieldset',
-      { class: 'question', 'data-testid': 'question', 'data-question': a.q.id },
+      {
+        class: 'question',
+        'data-testid': 'question',
+        'data-question': a.q.id,
+        'data-pick': a.q.pick,
+      },
       h('legend', { text: a.prompt }),
+      ...(a.q.pick
+        ? [
+            h('p', {
+              class: 'quiz-point',
+              text: `Click the ${a.q.pick} on screen (or Tab to it and press Enter), or choose here:`,
+            }),
+          ]
+        : []),
       ...a.choices.map((c, i) =>
         h(
           'button',

@@ -56,8 +56,9 @@ const FAULT_WHEN = ['before', 'after'];
  *   (`workS` per stage, `visibilityS` its lease, extended with Update Message)
  * @typedef {{ on: string, text: string, guide?: string }} SpecMoment
  * @typedef {{ ask: string, prompt: string, choices: string[], answer: number, why: string,
- *   settle?: string }} SpecQuestion asked at the moment `ask`; judged at once, or when `settle`
- *   happens
+ *   settle?: string, pick?: 'card' | 'consumer' }} SpecQuestion asked at the moment `ask`; judged
+ *   at once, or when `settle` happens; with `pick`, its choices are cards' labels or consumers'
+ *   names, and clicking one on screen answers
  * @typedef {{ operation: string, status: number, code?: string, message?: string,
  *   when?: 'before' | 'after', skip?: number, times?: number, probability?: number }} SpecFault
  *   a fault rule (docs/faults.md)
@@ -197,6 +198,21 @@ export function check(value) {
       `${at}.answer: a choice's index`,
     );
     need(typeof q?.why === 'string', `${at}.why`);
+    need(
+      q?.pick === undefined || q.pick === 'card' || q.pick === 'consumer',
+      `${at}.pick: "card" or "consumer"`,
+    );
+    const consumers = new Set((Array.isArray(o.consumers) ? o.consumers : []).map((c) => c?.name));
+    if (q?.pick === 'card')
+      need(
+        q.choices?.every?.((/** @type {unknown} */ c) => /^#\d+$/.test(String(c))),
+        `${at}.choices: cards' labels (#1, #2, …), for a question answered by clicking a card`,
+      );
+    if (q?.pick === 'consumer')
+      need(
+        q.choices?.every?.((/** @type {unknown} */ c) => consumers.has(c)),
+        `${at}.choices: consumers' names, for a question answered by clicking a consumer`,
+      );
   }
   for (const [i, f] of (o.faults ?? []).entries()) {
     const at = `faults[${i}]`;
@@ -332,9 +348,11 @@ export function specQuestions(spec) {
     ask: q.ask,
     topic: 'your scenario',
     prompt: () => q.prompt,
-    choices: () => q.choices.map((text, j) => ({ id: String(j), text })),
+    // Clicked on screen, a choice is the card's label or the consumer's name itself.
+    choices: () => q.choices.map((text, j) => ({ id: q.pick ? text : String(j), text })),
+    pick: q.pick,
     settle: q.settle ? [q.settle] : undefined,
-    answer: () => String(q.answer),
+    answer: () => (q.pick ? q.choices[q.answer] : String(q.answer)),
     why: () => q.why,
   }));
 }
