@@ -17,19 +17,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { throughput, warmUp } from './node.mjs';
+import { CLIENTS, SIZES, throughput, warmUp } from './node.mjs';
 import { startAzqueue } from '../lib/bench-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BASELINE = process.env.BENCH_BASELINE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SIZES = /** @type {[string, number][]} */ ([
-  ['100 B', 100],
-  ['48 KiB', 48 * 1024],
-]).filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
-const CLIENTS = [1, 8, 32].filter(
-  (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
-);
 
 /** @typedef {Awaited<ReturnType<typeof throughput>>} Row */
 

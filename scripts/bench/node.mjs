@@ -32,11 +32,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1500);
 const MAX_DEPTH = Number(process.env.BENCH_MAX_DEPTH ?? 100_000);
 const FILL_S = Number(process.env.BENCH_FILL_S ?? 90);
-const SIZES = /** @type {[string, number][]} */ ([
+/** The message sizes and client counts measured, narrowed by BENCH_SIZE and BENCH_CLIENTS. */
+export const SIZES = /** @type {[string, number][]} */ ([
   ['100 B', 100],
   ['48 KiB', 48 * 1024],
 ]).filter(([l]) => !process.env.BENCH_SIZE || l === process.env.BENCH_SIZE);
-const CLIENTS = [1, 8, 32].filter(
+export const CLIENTS = [1, 8, 32].filter(
   (n) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(String(n)),
 );
 /** Limits of a warm-up put round (three per size and server). */
