@@ -1,4 +1,4 @@
-// The WAL sequence of `tests/idb_wal_sequence` through the shipped package: pkg/web's glue and
+// The WAL sequence of `tests/support/idb_wal_sequence.rs` through the shipped package: pkg/web's glue and
 // module as a page uses them, its
 // "indexeddb" store on fake-indexeddb, in JavaScriptCore alone (jsc-run). Each pass opens a
 // database of its own and does the test's 250 rounds (20 puts at once, so they share one
