@@ -2,8 +2,9 @@
 // on either port: the wasm service routes and guards the request and answers its head
 // (`text/event-stream`, and CORS for an opted-in origin); the host then hands the open
 // connection here, which writes one `data:` line of JSON per event (QueueService.subscribe,
-// after the change is durable; `clock` when the queues' clock is moved). The service is
-// subscribed to only while a stream is open.
+// after the change is durable; `clock` when the queues' clock is moved), or for a summarised
+// stream the service's summary of changes (QueueService.watchChanges and takeChanges). The
+// service is subscribed to, or keeps its summary, only while such a stream is open.
 
 /** @import { QueueService } from '../../pkg/node/azqueue.js' */
 
@@ -26,11 +27,6 @@ const FLUSH_MS = 20;
 // with an open inspector").
 const SUMMARY_GAP_MS = 250;
 
-// A summarised stream carries the injected faults of each write as they are, but only the
-// newest this many: the inspector lists a few recent faults and re-reads the rules' counts, so
-// a rule that fails every request of a burst costs it a few lines, not one per request.
-const FAULTS_PER_SUMMARY = 10;
-
 /**
  * Where a stream's lines go: a `node:http` response or a raw socket, closed by the client.
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
@@ -40,30 +36,29 @@ const FAULTS_PER_SUMMARY = 10;
  * Whether a stream asked for one event per changed queue (`GET /_azqueue/events?per=queue`):
  * it is then written, at most every SUMMARY_GAP_MS, per queue that changed since,
  * `{type: "changed", account, queue, events}` (how many of its events it stands for), every
- * `clock` event as it is, and the newest `fault` events (FAULTS_PER_SUMMARY; a fault changes no
- * queue by itself). A viewer that only re-reads what changed (the inspector) needs no more, and
+ * `clock` event as it is, and the newest ten `fault` events (a fault changes no queue by
+ * itself). A viewer that only re-reads what changed (the inspector) needs no more, and
  * a burst of 20,000 sends is then a few lines for it to read rather than 20,000.
  * @param {string} url the request's target
  */
 export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
 
 export class EventStreams {
-  /** @param {Pick<QueueService, 'subscribe'>} service */
+  /** @param {Pick<QueueService, 'subscribe' | 'watchChanges' | 'takeChanges'>} service */
   constructor(service) {
     this.service = service;
     /** @type {Set<Sink>} streams of every event */
     this.sinks = new Set();
     /** @type {Set<Sink>} streams of one event per changed queue (`perQueue`) */
     this.summarised = new Set();
-    /** @type {Map<string, { type: 'changed', account: string, queue: string, events: number }>} */
-    this.changed = new Map();
-    /** The clock events not yet written to the summarised streams, in order. */
-    this.clockLines = '';
-    /** The newest fault events not yet written to the summarised streams, oldest first. */
-    /** @type {string[]} */
-    this.faultLines = [];
-    /** @type {(() => void) | null} */
+    /** @type {(() => void) | null} the service's events, while a stream of every event is open */
     this.unsubscribe = null;
+    /**
+     * The service's summary of changes (`watchChanges`: a count per change, no JS object), kept
+     * while a summarised stream is open.
+     * @type {(() => void) | null}
+     */
+    this.unwatch = null;
     /** The lines not yet written, in order. */
     this.pending = '';
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -94,44 +89,20 @@ export class EventStreams {
   #writeSummary() {
     if (this.summaryTimer) clearTimeout(this.summaryTimer);
     this.summaryTimer = null;
-    let summary = this.clockLines;
-    for (const c of this.changed.values()) summary += `data: ${JSON.stringify(c)}\n\n`;
-    summary += this.faultLines.join('');
-    this.clockLines = '';
-    this.faultLines = [];
-    this.changed.clear();
+    if (!this.unwatch) return;
+    let summary = '';
+    for (const e of this.service.takeChanges()) summary += `data: ${JSON.stringify(e)}\n\n`;
     if (!summary) return;
     for (const s of this.summarised) s.write(summary);
     this.summaryAt = performance.now();
   }
 
   /**
-   * One of the service's events, for every open stream.
+   * One of the service's events, for the streams of every event.
    * @param {any} event
    */
   #take(event) {
-    const asItIs = event.type === 'clock' || event.type === 'fault';
-    if (this.sinks.size > 0 || asItIs) {
-      const line = `data: ${JSON.stringify(event)}\n\n`;
-      if (this.sinks.size > 0) this.pending += line;
-      if (event.type === 'clock' && this.summarised.size > 0) this.clockLines += line;
-      if (event.type === 'fault' && this.summarised.size > 0) {
-        this.faultLines.push(line);
-        if (this.faultLines.length > FAULTS_PER_SUMMARY) this.faultLines.shift();
-      }
-    }
-    if (!asItIs && this.summarised.size > 0) {
-      const key = `${event.account}/${event.queue}`;
-      const seen = this.changed.get(key);
-      if (seen) seen.events++;
-      else
-        this.changed.set(key, {
-          type: 'changed',
-          account: event.account,
-          queue: event.queue,
-          events: 1,
-        });
-    }
+    this.pending += `data: ${JSON.stringify(event)}\n\n`;
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
@@ -147,15 +118,23 @@ export class EventStreams {
     sink.write(': azqueue events\n\n');
     const set = summarised ? this.summarised : this.sinks;
     set.add(sink);
-    this.unsubscribe ??= this.service.subscribe((event) => this.#take(event));
+    if (summarised)
+      this.unwatch ??= this.service.watchChanges(() => {
+        this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+      });
+    else this.unsubscribe ??= this.service.subscribe((event) => this.#take(event));
     const keepalive = setInterval(() => sink.write(': keepalive\n\n'), KEEPALIVE_MS);
     sink.once('close', () => {
       clearInterval(keepalive);
       set.delete(sink);
-      if (this.sinks.size + this.summarised.size === 0 && this.unsubscribe) {
-        this.unsubscribe();
+      if (set.size > 0) return;
+      this.flush(true);
+      if (summarised) {
+        this.unwatch?.();
+        this.unwatch = null;
+      } else {
+        this.unsubscribe?.();
         this.unsubscribe = null;
-        this.flush(true);
       }
     });
   }

@@ -5,12 +5,17 @@
 // read from /proc/<pid>/stat around each phase, the page's work is what Chromium does in its own
 // processes (the machine's two cores are shared, as on a developer's laptop).
 //
-// Prints a markdown table (progress on stderr): producer throughput without and with the page,
-// their ratio, and server CPU per message.
+// A third side, `blank`, opens an empty page in the same Chromium: what Chromium costs producers
+// by itself, apart from what the inspector's page does.
+//
+// Prints a markdown table (progress on stderr): producer throughput with no page, a blank page
+// and the inspector, their ratios, server CPU per message, and Chromium's CPU per message by
+// process (browser, renderer, GPU, network and other utilities).
 //
 // Usage: node scripts/bench/inspector.mjs
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
-// BENCH_INSPECTOR_ROUNDS (default 5).
+// BENCH_INSPECTOR_ROUNDS (default 5), BENCH_INSPECTOR_SIDES (default `none,blank,open`),
+// BENCH_INSPECTOR_PROFILE (a directory: the server writes a CPU profile there as it exits).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,15 +81,62 @@ function descendantsCpuMs(root, skip) {
 }
 
 /**
- * CPU spent between two readings of `descendantsCpuMs`: a process gone by the second (a closed
- * page's renderer) counts nothing, one new in it counts all it spent.
+ * Which of Chromium's processes `pid` is: its `--type=` (renderer, gpu-process, zygote), the
+ * utility's service (`network`, `storage`, …) or `browser`.
+ * @param {number} pid
+ */
+function processKind(pid) {
+  try {
+    // Chromium rewrites its children's titles, so their arguments may be joined by spaces.
+    const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+    const type = args.find((a) => a.startsWith('--type='))?.slice(7);
+    if (!type) return 'browser';
+    if (type !== 'utility') return type;
+    const service = args.find((a) => a.startsWith('--utility-sub-type='))?.slice(19) ?? '';
+    return /network/i.test(service) ? 'network' : 'utility';
+  } catch {
+    return 'gone';
+  }
+}
+
+/** The kinds of process `spent` sums apart, in the order the table shows them. */
+const KINDS = ['browser', 'renderer', 'gpu-process', 'network', 'utility'];
+
+/**
+ * CPU spent between two readings of `descendantsCpuMs`, in all and by `processKind`: a process
+ * gone by the second (a closed page's renderer) counts nothing, one new in it counts all it spent.
  * @param {Map<number, number>} before
  * @param {Map<number, number>} after
  */
 function spent(before, after) {
+  /** @type {Record<string, number>} */
+  const kinds = {};
   let total = 0;
-  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
-  return total;
+  for (const [pid, ms] of after) {
+    const d = ms - (before.get(pid) ?? 0);
+    total += d;
+    const kind = processKind(pid);
+    kinds[kind] = (kinds[kind] ?? 0) + d;
+  }
+  return { total, kinds };
+}
+
+/**
+ * Waits until this run's Chromium is quiet (under 5 % of a core over 250 ms, twice running; at
+ * most 10 s): a page just opened is still settling, and Chromium starts a spare renderer
+ * process for the next navigation after each one, which by itself took 300–450 ms of CPU
+ * during a burst. What is measured is a page left open, not one being opened.
+ * @param {number[]} skip
+ */
+async function settle(skip) {
+  let before = descendantsCpuMs(process.pid, skip);
+  let quiet = 0;
+  for (const start = performance.now(); quiet < 2 && performance.now() - start < 10_000;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = descendantsCpuMs(process.pid, skip);
+    quiet = spent(before, now).total < 12.5 ? quiet + 1 : 0;
+    before = now;
+  }
 }
 
 /**
@@ -113,51 +165,70 @@ async function produce(port, queue) {
 }
 
 async function main() {
-  const server = await startServer({ args: ['--inMemoryPersistence'] });
+  const profile = process.env.BENCH_INSPECTOR_PROFILE;
+  const server = await startServer({
+    args: ['--inMemoryPersistence'],
+    env: profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {},
+  });
   const port = Number(new URL(server.queueUrl).port);
   const pid = /** @type {number} */ (server.child.pid);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  /** @type {Record<'none' | 'open', { ms: number[], cpu: number[], page: number[] }>} */
-  const runs = { none: { ms: [], cpu: [], page: [] }, open: { ms: [], cpu: [], page: [] } };
+  /** @typedef {'none' | 'blank' | 'open'} Mode */
+  /** @type {Mode[]} */
+  const MODES = /** @type {Mode[]} */ (
+    (process.env.BENCH_INSPECTOR_SIDES ?? 'none,blank,open').split(',')
+  );
+  /** @type {Record<Mode, { ms: number[], cpu: number[], page: number[], kinds: Record<string, number>[] }>} */
+  const runs = {
+    none: { ms: [], cpu: [], page: [], kinds: [] },
+    blank: { ms: [], cpu: [], page: [], kinds: [] },
+    open: { ms: [], cpu: [], page: [], kinds: [] },
+  };
   let serial = 0;
   try {
     for (let round = 0; round < ROUNDS + 1; round++) {
-      // Round 0 warms the server's JIT and Chromium up and is not counted.
-      /** @type {Array<'none' | 'open'>} */
-      const modes = round % 2 ? ['open', 'none'] : ['none', 'open'];
+      // Round 0 warms the server's JIT and Chromium up and is not counted. The sides take turns
+      // in going first.
+      const modes = MODES.map((_, i) => MODES[(i + round) % MODES.length]);
       for (const mode of modes) {
         const queue = `bench-inspector-${serial++}`;
         const setup = new Client(port, queue);
         await setup.createQueue();
         /** @type {import('playwright-core').Page | null} */
         let page = null;
-        if (mode === 'open') {
+        if (mode === 'blank') {
+          page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+          await page.goto('about:blank');
+        } else if (mode === 'open') {
           page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
           await page.goto(`${server.webUrl}?view=inspect&queue=${queue}`);
           await page.locator('[data-testid=live][data-live=true]').waitFor({ timeout: 10_000 });
         }
+        await settle([pid]);
         const cpu0 = cpuMs(pid);
         const page0 = descendantsCpuMs(process.pid, [pid]);
         const ms = await produce(port, queue);
         const cpu = cpuMs(pid) - cpu0;
         const pageCpu = spent(page0, descendantsCpuMs(process.pid, [pid]));
-        if (page) {
+        if (mode === 'open' && page) {
           // The page has caught up when it counts every message.
           await page
             .locator(`[data-testid=counts][data-total="${SENDS}"]`)
             .waitFor({ timeout: 60_000 });
-          await page.close();
         }
+        await page?.close();
         await setup.deleteQueue();
         setup.close();
         say(
           `round ${round} ${mode}: ${ms.toFixed(0)} ms, server CPU ${cpu.toFixed(0)} ms, ` +
-            `Chromium CPU ${pageCpu.toFixed(0)} ms`,
+            `Chromium CPU ${pageCpu.total.toFixed(0)} ms ` +
+            `(${KINDS.map((k) => `${k} ${(pageCpu.kinds[k] ?? 0).toFixed(0)}`).join(', ')})`,
         );
         if (round > 0) {
           runs[mode].ms.push(ms);
           runs[mode].cpu.push(cpu);
-          runs[mode].page.push(pageCpu);
+          runs[mode].page.push(pageCpu.total);
+          runs[mode].kinds.push(pageCpu.kinds);
         }
       }
     }
@@ -167,24 +238,31 @@ async function main() {
   }
   const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const rate = (/** @type {number} */ ms) => (SENDS / ms) * 1000;
-  const none = median(runs.none.ms);
-  const open = median(runs.open.ms);
+  const perPut = (/** @type {number} */ ms) => `${((ms / SENDS) * 1000).toFixed(1)} µs`;
+  const [load] = os.loadavg();
   console.log(
     `\n### Producers with an open inspector (${SENDS} puts of 100 B, ${CALLERS} callers, ` +
-      `median of ${ROUNDS}; ${os.cpus().length} cores)\n`,
+      `median of ${ROUNDS}; ${os.cpus().length} cores, load ${load.toFixed(1)} at the end)\n`,
   );
-  console.log('| page | time | puts/s | server CPU per put | Chromium CPU per put |');
-  console.log('|---|--:|--:|--:|--:|');
-  for (const mode of /** @type {const} */ (['none', 'open'])) {
-    const ms = median(runs[mode].ms);
-    const cpu = median(runs[mode].cpu);
+  console.log(
+    `| page | time | puts/s | server CPU per put | Chromium CPU per put | ${KINDS.join(' | ')} |`,
+  );
+  console.log(`|---|--:|--:|--:|--:|${KINDS.map(() => '--:').join('|')}|`);
+  /** @type {Record<Mode, string>} */
+  const names = { none: 'none', blank: 'a blank page', open: 'inspector open on the queue' };
+  for (const mode of MODES) {
+    const r = runs[mode];
     console.log(
-      `| ${mode === 'none' ? 'none' : 'inspector open on the queue'} | ${(ms / 1000).toFixed(2)} s | ` +
-        `${rate(ms).toFixed(0)} | ${((cpu / SENDS) * 1000).toFixed(0)} µs | ` +
-        `${((median(runs[mode].page) / SENDS) * 1000).toFixed(0)} µs |`,
+      `| ${names[mode]} | ${(median(r.ms) / 1000).toFixed(2)} s | ${rate(median(r.ms)).toFixed(0)} | ` +
+        `${perPut(median(r.cpu))} | ${perPut(median(r.page))} | ` +
+        `${KINDS.map((k) => perPut(median(r.kinds.map((x) => x[k] ?? 0)))).join(' | ')} |`,
     );
   }
-  console.log(`\nopen / none throughput: ${(rate(open) / rate(none)).toFixed(2)}`);
+  if (!MODES.includes('none')) return;
+  const none = rate(median(runs.none.ms));
+  console.log('');
+  for (const mode of MODES.filter((m) => m !== 'none'))
+    console.log(`${mode} / none throughput: ${(rate(median(runs[mode].ms)) / none).toFixed(2)}`);
 }
 
 main().catch((e) => {

@@ -8,6 +8,8 @@
 #[cfg(feature = "sql-host")]
 mod sql_transaction;
 mod subscribers;
+#[cfg(feature = "event-summary")]
+mod summary;
 
 use super::clock::{JsClock, ServiceClock};
 use super::error::coded;
@@ -50,6 +52,11 @@ pub(crate) struct Instance {
     account: String,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
     next_listener: Cell<u32>,
+    /// Whether the engine records events (while a listener or a summary hears of them).
+    recording: Cell<bool>,
+    /// What a host's summarised event streams are written from (`instance/summary.rs`).
+    #[cfg(feature = "event-summary")]
+    summary: RefCell<summary::Summary>,
     /// The host's SQL, when it keeps the messages (`open({ sql })`).
     sql: Option<SqlHost>,
     /// A statement failed: the tables' kept counts may no longer match what is stored (the
@@ -73,6 +80,9 @@ impl Instance {
             account,
             listeners: RefCell::new(Vec::new()),
             next_listener: Cell::new(0),
+            recording: Cell::new(false),
+            #[cfg(feature = "event-summary")]
+            summary: RefCell::default(),
             sql,
             needs_reopen: Cell::new(false),
         }
@@ -446,7 +456,13 @@ impl Instance {
             .await
             .map_err(|e| store_error_to_js(&e))?;
         let reading = self.clock.reading();
-        self.notify(&[events::clock_to_js(&reading)]);
+        let event = events::clock_to_js(&reading);
+        #[cfg(feature = "event-summary")]
+        {
+            let became_busy = self.summary.borrow_mut().note_clock(event.clone());
+            self.wake_watchers(became_busy);
+        }
+        self.notify(&[event]);
         Ok(reading.to_json())
     }
 }

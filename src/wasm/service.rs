@@ -321,6 +321,38 @@ impl QueueService {
         Ok(stop.into_js_value())
     }
 
+    /// Starts keeping a summary of changes, for a host that writes one line per changed queue
+    /// (the Node server's `/_azqueue/events?per=queue`): `wake` is called when the summary
+    /// stops being empty, and `takeChanges()` empties it. Nothing is built per change but a
+    /// count. Returns a function that stops it.
+    #[cfg(feature = "event-summary")]
+    #[wasm_bindgen(js_name = watchChanges, unchecked_return_type = "() => void")]
+    pub fn watch_changes(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "() => void")] wake: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let wake: js_sys::Function = wake
+            .dyn_into()
+            .map_err(|_| invalid_input("watchChanges() takes a function"))?;
+        let id = self.instance.watch(wake)?;
+        let instance = Rc::downgrade(&self.instance);
+        let stop = Closure::<dyn Fn()>::new(move || {
+            if let Some(instance) = instance.upgrade() {
+                instance.unwatch(id);
+            }
+        });
+        Ok(stop.into_js_value())
+    }
+
+    /// What changed since the last call, while `watchChanges` keeps a summary: every `clock`
+    /// event, `{ type: "changed", account, queue, events }` per queue that changed (`events`:
+    /// how many), then the newest ten `fault` events.
+    #[cfg(feature = "event-summary")]
+    #[wasm_bindgen(js_name = takeChanges, unchecked_return_type = "ChangedEvent[]")]
+    pub fn take_changes(&self) -> js_sys::Array {
+        self.instance.take_summary()
+    }
+
     /// Every account's queues and their messages in delivery order — invisible and
     /// expired-but-not-yet-purged messages included, each with its `state` at the service
     /// clock's now and its current pop receipt (the inspection model of

@@ -89,6 +89,13 @@ export type QueueEvent =
   | { type: "clock"; at: Date; offsetMs: number; paused: boolean }
   | FaultEvent;
 
+/** What `takeChanges()` answers: one line per changed queue (`events`: how many changes), every
+ *  `clock` event and the newest faults. */
+export type ChangedEvent =
+  | { type: "changed"; account: string; queue: string; events: number }
+  | Extract<QueueEvent, { type: "clock" }>
+  | FaultEvent;
+
 /** A fault a rule or a limit injected (docs/faults.md); `at` is the queues' clock. `status`,
  *  `code` and `message` are the error answered, absent when the operation's own answer was
  *  delayed or cut off. */

@@ -1,6 +1,6 @@
 //! The listeners of `QueueService.subscribe`: adding and removing them (the engine records
-//! events only while one listens), and handing them events and injected faults once the
-//! changes behind them are durable.
+//! events only while one listens, or a host keeps a summary: `summary.rs`), and handing them
+//! events and injected faults once the changes behind them are durable.
 
 use super::{Instance, busy};
 use crate::engine::Event;
@@ -13,27 +13,38 @@ impl Instance {
     pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
         let id = self.next_listener.get();
         self.next_listener.set(id.wrapping_add(1));
-        let mut listeners = self.listeners.borrow_mut();
-        if listeners.is_empty() {
-            self.service
-                .try_borrow_mut()
-                .map_err(|_| busy())?
-                .emulator_mut()
-                .record_events(true);
-        }
-        listeners.push((id, listener));
+        self.listeners.borrow_mut().push((id, listener));
+        self.record_while_heard()?;
         Ok(id)
     }
 
     pub(crate) fn unsubscribe(&self, id: u32) {
-        let mut listeners = self.listeners.borrow_mut();
-        listeners.retain(|(i, _)| *i != id);
-        if listeners.is_empty() {
-            // Stop recording so an unobserved service does not accumulate events.
-            if let Ok(mut service) = self.service.try_borrow_mut() {
-                service.emulator_mut().record_events(false);
-            }
+        self.listeners.borrow_mut().retain(|(i, _)| *i != id);
+        let _ = self.record_while_heard();
+    }
+
+    /// Whether anything hears of events: a listener, or a host keeping a summary.
+    fn heard(&self) -> bool {
+        #[cfg(feature = "event-summary")]
+        if self.summary.borrow().watched() {
+            return true;
         }
+        !self.listeners.borrow().is_empty()
+    }
+
+    /// Has the engine record events exactly while they are heard, so an unobserved service
+    /// does not accumulate them.
+    pub(super) fn record_while_heard(&self) -> Result<(), JsValue> {
+        let heard = self.heard();
+        if heard != self.recording.get() {
+            self.service
+                .try_borrow_mut()
+                .map_err(|_| busy())?
+                .emulator_mut()
+                .record_events(heard);
+            self.recording.set(heard);
+        }
+        Ok(())
     }
 
     /// Hands recorded events to every listener. Borrows are dropped before any listener runs,
@@ -43,6 +54,14 @@ impl Instance {
         if drained.is_empty() {
             return;
         }
+        #[cfg(feature = "event-summary")]
+        {
+            let became_busy = self.summary.borrow_mut().note_events(&drained);
+            self.wake_watchers(became_busy);
+        }
+        if self.listeners.borrow().is_empty() {
+            return;
+        }
         let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
         self.notify(&values);
     }
@@ -50,6 +69,14 @@ impl Instance {
     /// Hands each injected fault to every listener as a `fault` event.
     pub(super) fn deliver_faults(&self, injected: &[Injected]) {
         if !cfg!(feature = "faults") || injected.is_empty() {
+            return;
+        }
+        #[cfg(feature = "event-summary")]
+        {
+            let became_busy = self.summary.borrow_mut().note_faults(injected);
+            self.wake_watchers(became_busy);
+        }
+        if self.listeners.borrow().is_empty() {
             return;
         }
         let values: Vec<JsValue> = injected.iter().map(events::fault_to_js).collect();
