@@ -10,7 +10,7 @@
 /** @typedef {import('../../pkg/node/azqueue.js').QueueService} QueueService */
 /** @import { EventStreams } from './event-stream.mjs' */
 
-import { EVENT_STREAM, perQueue } from './event-stream.mjs';
+import { EVENT_STREAM, perQueue, withRequests } from './event-stream.mjs';
 
 const PREFIX = '/_azqueue/';
 
@@ -53,7 +53,8 @@ export function devPathsOnWebPort(service, streams, listening) {
     // The body runs until the client goes: no length, and nothing buffered on the way.
     res.writeHead(status, headers);
     res.flushHeaders();
-    streams.add(res, perQueue(/** @type {string} */ (req.url)));
+    const url = /** @type {string} */ (req.url);
+    streams.add(res, perQueue(url), withRequests(url));
   };
 
   return (req, res) => {

@@ -43,14 +43,27 @@ const SUMMARY_GAP_MS = 250;
  */
 export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
 
+/**
+ * Whether a summarised stream also asked for the request log (`&requests=1`): each of its
+ * writes then carries `{type: "requests", requests, leftOut}`, the newest Azure requests
+ * answered since the last write and how many older ones were left out (QueueService.logRequests;
+ * docs/inspector.md, "Request log"). The service records requests only while such a stream is
+ * open.
+ * @param {string} url the request's target
+ */
+export const withRequests = (url) =>
+  perQueue(url) && new URL(url, 'http://x').searchParams.get('requests') === '1';
+
 export class EventStreams {
-  /** @param {Pick<QueueService, 'subscribe' | 'watchChanges' | 'takeChanges'>} service */
+  /** @param {Pick<QueueService, 'subscribe' | 'watchChanges' | 'takeChanges' | 'logRequests'>} service */
   constructor(service) {
     this.service = service;
     /** @type {Set<Sink>} streams of every event */
     this.sinks = new Set();
     /** @type {Set<Sink>} streams of one event per changed queue (`perQueue`) */
     this.summarised = new Set();
+    /** @type {Set<Sink>} the summarised streams that asked for the request log (`withRequests`) */
+    this.logging = new Set();
     /** @type {(() => void) | null} the service's events, while a stream of every event is open */
     this.unsubscribe = null;
     /**
@@ -108,11 +121,13 @@ export class EventStreams {
 
   /**
    * Starts writing events to `sink`, whose head has been written, until it closes: every
-   * event, or with `summarised` one per changed queue (`perQueue`).
+   * event, or with `summarised` one per changed queue (`perQueue`), and with `requests` the
+   * request log as well (`withRequests`).
    * @param {Sink} sink
    * @param {boolean} [summarised]
+   * @param {boolean} [requests]
    */
-  add(sink, summarised = false) {
+  add(sink, summarised = false, requests = false) {
     // What happened before this stream opened is not its to see.
     this.flush(true);
     sink.write(': azqueue events\n\n');
@@ -123,10 +138,15 @@ export class EventStreams {
         this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
       });
     else this.unsubscribe ??= this.service.subscribe((event) => this.#take(event));
+    if (summarised && requests) {
+      if (this.logging.size === 0) this.service.logRequests(true);
+      this.logging.add(sink);
+    }
     const keepalive = setInterval(() => sink.write(': keepalive\n\n'), KEEPALIVE_MS);
     sink.once('close', () => {
       clearInterval(keepalive);
       set.delete(sink);
+      if (this.logging.delete(sink) && this.logging.size === 0) this.service.logRequests(false);
       if (set.size > 0) return;
       this.flush(true);
       if (summarised) {

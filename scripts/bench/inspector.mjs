@@ -168,7 +168,7 @@ async function main() {
   const profile = process.env.BENCH_INSPECTOR_PROFILE;
   const server = await startServer({
     args: ['--inMemoryPersistence'],
-    env: profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {},
+    env: profile ? { NODE_OPTIONS: `--import=${profile}`, PROF_DIR: process.env.PROF_DIR ?? "" } : {},
   });
   const port = Number(new URL(server.queueUrl).port);
   const pid = /** @type {number} */ (server.child.pid);

@@ -36,6 +36,8 @@ mod open_error;
 mod options;
 mod queue;
 mod raw;
+#[cfg(feature = "event-summary")]
+mod request_log;
 mod result_shapes;
 mod results;
 mod route;

@@ -23,6 +23,9 @@ pub(crate) async fn serve(
             let done = dev_host::answer(instance, work, req.body()).await;
             instance.read(|s| dev::host_answer(s.config(), req, done))
         }
+        #[cfg(feature = "event-summary")]
+        route => super::request_log::serve_logged(instance, req, route).await,
+        #[cfg(not(feature = "event-summary"))]
         route => instance.serve_rest(req, route).await,
     }
 }

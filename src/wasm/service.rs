@@ -353,6 +353,16 @@ impl QueueService {
         self.instance.take_summary()
     }
 
+    /// Starts (or with `false` stops) recording each Azure request into the summary that
+    /// `watchChanges` keeps, as `{ type: "requests", requests, leftOut }`: the newest twenty
+    /// since the last `takeChanges()` and how many older ones were left out (docs/inspector.md,
+    /// "Request log"). Only while changes are watched; stopping that stops this too.
+    #[cfg(feature = "event-summary")]
+    #[wasm_bindgen(js_name = logRequests)]
+    pub fn log_requests(&self, on: bool) {
+        self.instance.log_requests(on);
+    }
+
     /// Every account's queues and their messages in delivery order — invisible and
     /// expired-but-not-yet-purged messages included, each with its `state` at the service
     /// clock's now and its current pop receipt (the inspection model of

@@ -94,7 +94,14 @@ export type QueueEvent =
 export type ChangedEvent =
   | { type: "changed"; account: string; queue: string; events: number }
   | Extract<QueueEvent, { type: "clock" }>
-  | FaultEvent;
+  | FaultEvent
+  | { type: "requests"; requests: LoggedRequest[]; leftOut: number };
+
+/** One Azure request as the request log recorded it (`logRequests`); `at` is the wall clock. */
+export interface LoggedRequest {
+  at: Date; operation?: string; method: string; path: string; status: number; code?: string;
+  durationMs: number;
+}
 
 /** A fault a rule or a limit injected (docs/faults.md); `at` is the queues' clock. `status`,
  *  `code` and `message` are the error answered, absent when the operation's own answer was

@@ -33,6 +33,9 @@
  * @typedef {{ rules: FaultRule[], limits: Limits,
  *   throttled: { queueMessagesPerSecond: number, accountRequestsPerSecond: number },
  *   seed: number }} FaultsView
+ * @typedef {{ at: string, operation?: string, method: string, path: string, status: number,
+ *   code?: string, durationMs: number }} LoggedRequest one Azure request of the request log
+ *   (`requests=1`); `at` is the server's wall clock as JSON
  */
 
 /** A development path's refusal: its status, and its `error` in the server's own words. */
@@ -185,14 +188,17 @@ export class InspectorApi {
   }
 
   /**
-   * The server's change events, pushed (`GET /_azqueue/events`, server-sent events).
+   * The server's change events, pushed (`GET /_azqueue/events`, server-sent events); with
+   * `requests`, the request log's too (request-log.js).
    * @param {(event: Record<string, any>) => void} onEvent
    * @param {(open: boolean) => void} onState
+   * @param {boolean} [requests]
    */
-  events(onEvent, onState) {
+  events(onEvent, onState, requests = false) {
     // One event per changed queue where the server offers it (its page port): the page re-reads
     // what changed and needs no more.
-    const source = new EventSource(`${this.base}/_azqueue/events?per=queue`);
+    const asked = requests ? '&requests=1' : '';
+    const source = new EventSource(`${this.base}/_azqueue/events?per=queue${asked}`);
     source.onopen = () => onState(true);
     source.onerror = () => onState(false);
     source.onmessage = (e) => onEvent(JSON.parse(e.data));

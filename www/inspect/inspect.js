@@ -16,6 +16,7 @@ import { InspectorApi } from './api.js';
 import { showDetail } from './detail.js';
 import { faultPanel } from './faults-panel.js';
 import { layout } from './layout.js';
+import { requestLog } from './request-log.js';
 import { edgeNote, targetOf } from './target.js';
 
 export { targetOf };
@@ -129,6 +130,10 @@ export function startInspector({
   }
   const faults = faultPanel(api);
   ui.root.append(faults.root);
+  const requests = requestLog(new URL(location.href).searchParams.get('log') === '1', () =>
+    openEvents(),
+  );
+  ui.root.append(requests.root);
 
   /**
    * An edge runner (hosts/edge/dev.mjs) serves one queue at a time to a client of its own
@@ -139,6 +144,7 @@ export function startInspector({
   const showEdge = (why) => {
     stopped = true;
     closeEvents();
+    requests.root.hidden = true;
     ui.root.dataset.target = 'edge';
     ui.clock.hidden = true;
     ui.body.hidden = true;
@@ -422,32 +428,42 @@ export function startInspector({
     act(() => api.setClock({ paused: !clock.paused }).then(setClock)),
   );
 
-  const closeEvents = api.events(
-    (e) => {
-      faults.onEvent(e);
-      if (e.type === 'fault') return;
-      if (e.type === 'clock') {
-        // Moved by anyone (this page, a test through the queue port): countdowns and
-        // visibility follow the new reading.
-        setClock({ now: Date.parse(e.at), offsetMs: e.offsetMs, paused: e.paused });
-        refreshPage();
-        return;
-      }
-      if (e.account !== account) return;
+  /** @type {() => void} */
+  let closeEvents = () => {};
+  // Opened again when the request log is shown or hidden: the stream asks for requests only
+  // while the log is shown, and the server records them only then.
+  const openEvents = () => {
+    closeEvents();
+    closeEvents = api.events(onEvent, onLive, requests.shown);
+  };
+  /** @param {Record<string, any>} e */
+  const onEvent = (e) => {
+    requests.onEvent(e);
+    faults.onEvent(e);
+    if (e.type === 'fault' || e.type === 'requests') return;
+    if (e.type === 'clock') {
+      // Moved by anyone (this page, a test through the queue port): countdowns and
+      // visibility follow the new reading.
+      setClock({ now: Date.parse(e.at), offsetMs: e.offsetMs, paused: e.paused });
+      refreshPage();
+      return;
+    }
+    if (e.account !== account) return;
+    refreshQueues();
+    if (e.queue === state.queue) refreshPage();
+  };
+  /** @param {boolean} open */
+  const onLive = (open) => {
+    setText(ui.live, open ? '● live' : '○ reconnecting…');
+    setAttr(ui.live, 'data-live', String(open));
+    faults.onLive(open);
+    // Whatever happened while the stream was down is read once it is back.
+    if (open) {
       refreshQueues();
-      if (e.queue === state.queue) refreshPage();
-    },
-    (open) => {
-      setText(ui.live, open ? '● live' : '○ reconnecting…');
-      setAttr(ui.live, 'data-live', String(open));
-      faults.onLive(open);
-      // Whatever happened while the stream was down is read once it is back.
-      if (open) {
-        refreshQueues();
-        refreshPage();
-      }
-    },
-  );
+      refreshPage();
+    }
+  };
+  openEvents();
 
   // Drawn in the next frame when a read changed the cards, every frame while one leaves, and
   // otherwise a few times a second for the countdowns; no frame is asked for in between, so a

@@ -1,6 +1,7 @@
 //! The summary of changes a host writes to its summarised event streams
 //! (`GET /_azqueue/events?per=queue`, hosts/node/event-stream.mjs): which queues changed and
-//! by how many events, every `clock` event, and the newest injected faults. Kept here rather
+//! by how many events, every `clock` event, the newest injected faults, and the request log
+//! when a stream asked for it (`request_log.rs`). Kept here rather
 //! than built from `subscribe`'s events, so that a burst of producers with only such a stream
 //! open costs a count per event, not a JS object and a call into JS per event
 //! (BENCHMARKS.md, "Producers with an open inspector").
@@ -10,6 +11,7 @@ use crate::engine::Event;
 use crate::rest::faults::Injected;
 use crate::wasm::events;
 use crate::wasm::js_object::JsObject;
+use crate::wasm::request_log::RequestLog;
 use std::collections::{BTreeMap, VecDeque};
 use wasm_bindgen::JsValue;
 
@@ -26,6 +28,8 @@ pub(crate) struct Summary {
     changed: BTreeMap<String, BTreeMap<String, u32>>,
     clocks: Vec<JsValue>,
     faults: VecDeque<Injected>,
+    /// While a stream asked for requests (`QueueService.logRequests`).
+    requests: Option<RequestLog>,
 }
 
 impl Summary {
@@ -34,7 +38,10 @@ impl Summary {
     }
 
     fn is_empty(&self) -> bool {
-        self.changed.is_empty() && self.clocks.is_empty() && self.faults.is_empty()
+        self.changed.is_empty()
+            && self.clocks.is_empty()
+            && self.faults.is_empty()
+            && self.requests.as_ref().is_none_or(RequestLog::is_empty)
     }
 
     /// Counts `drained`; whether the summary was empty before (its watchers are to be woken).
@@ -76,7 +83,8 @@ impl Summary {
     }
 
     /// The summary as events, emptied: the `clock` events in order, one
-    /// `{ type: "changed", account, queue, events }` per changed queue, then the newest faults.
+    /// `{ type: "changed", account, queue, events }` per changed queue, the newest faults, then
+    /// the requests (`RequestLog::take`) if any.
     fn take(&mut self) -> js_sys::Array {
         let out = js_sys::Array::new();
         for clock in self.clocks.drain(..) {
@@ -94,6 +102,9 @@ impl Summary {
         }
         for fault in self.faults.drain(..) {
             out.push(&events::fault_to_js(&fault));
+        }
+        if let Some(log) = self.requests.as_mut().filter(|log| !log.is_empty()) {
+            out.push(&log.take());
         }
         out
     }
@@ -123,6 +134,33 @@ impl Instance {
     /// What changed since the last call (see [`Summary::take`]).
     pub(crate) fn take_summary(&self) -> js_sys::Array {
         self.summary.borrow_mut().take()
+    }
+
+    /// Starts (or stops) the request log, while the summary is kept.
+    pub(crate) fn log_requests(&self, on: bool) {
+        let mut summary = self.summary.borrow_mut();
+        if on && summary.watched() {
+            summary.requests.get_or_insert_with(RequestLog::default);
+        } else {
+            summary.requests = None;
+        }
+    }
+
+    /// Whether requests are recorded (`request_log.rs`).
+    pub(crate) fn logs_requests(&self) -> bool {
+        self.summary.borrow().requests.is_some()
+    }
+
+    /// Records a request with `note`, if the log is on.
+    pub(crate) fn note_request(&self, note: impl FnOnce(&mut RequestLog)) {
+        let mut summary = self.summary.borrow_mut();
+        let was_empty = summary.is_empty();
+        let Some(log) = summary.requests.as_mut() else {
+            return;
+        };
+        note(log);
+        drop(summary);
+        self.wake_watchers(was_empty);
     }
 
     /// Calls the watchers' `wake`s when `became_busy` (a note found the summary empty).
