@@ -1,21 +1,24 @@
 // What an open inspector costs producers: 20,000 Put Messages from 16 concurrent callers (raw
-// keep-alive clients, scripts/lib/raw-queue-client.mjs) against `node hosts/node/server.mjs`, once with
-// no page open and once with the inspector (`/?view=inspect&queue=<q>`, a real headless Chromium)
-// open on the very queue they fill, alternated round by round in one run. The server's CPU is
-// read from /proc/<pid>/stat around each phase, the page's work is what Chromium does in its own
-// processes (the machine's two cores are shared, as on a developer's laptop).
+// keep-alive clients, scripts/lib/raw-queue-client.mjs) against `node hosts/node/server.mjs`, with
+// each side in turn, alternated round by round in one run:
+// - `none`: no page open;
+// - `blank`: an empty page in the same headless Chromium (what Chromium costs by itself);
+// - `open`: the inspector (`/?view=inspect&queue=<q>`) open on the very queue they fill;
+// - `log`: the same with its request log shown (`&log=1`: the server then records each request;
+//   docs/inspector.md, "Request log").
+// Before each burst Chromium is let settle: what is measured is a page left open, not one being
+// opened. The server's CPU is read from /proc/<pid>/stat around each burst, Chromium's from its
+// processes' (the machine's cores are shared, as on a developer's laptop).
 //
-// A third side, `blank`, opens an empty page in the same Chromium: what Chromium costs producers
-// by itself, apart from what the inspector's page does.
-//
-// Prints a markdown table (progress on stderr): producer throughput with no page, a blank page
-// and the inspector, their ratios, server CPU per message, and Chromium's CPU per message by
-// process (browser, renderer, GPU, network and other utilities).
+// Prints a markdown table (progress on stderr): producer throughput per side, server CPU per
+// message, Chromium's CPU per message in all and by process, and each side's throughput over
+// `none`'s.
 //
 // Usage: node scripts/bench/inspector.mjs
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
-// BENCH_INSPECTOR_ROUNDS (default 5), BENCH_INSPECTOR_SIDES (default `none,blank,open`),
-// BENCH_INSPECTOR_PROFILE (a directory: the server writes a CPU profile there as it exits).
+// BENCH_INSPECTOR_ROUNDS (default 5), BENCH_INSPECTOR_SIDES (default `none,blank,open,log`),
+// BENCH_INSPECTOR_PROFILE (a module the server imports first, e.g. one that starts a CPU
+// profile; node refuses --cpu-prof in NODE_OPTIONS).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -168,20 +171,23 @@ async function main() {
   const profile = process.env.BENCH_INSPECTOR_PROFILE;
   const server = await startServer({
     args: ['--inMemoryPersistence'],
-    env: profile ? { NODE_OPTIONS: `--import=${profile}`, PROF_DIR: process.env.PROF_DIR ?? "" } : {},
+    env: profile
+      ? { NODE_OPTIONS: `--import=${profile}`, PROF_DIR: process.env.PROF_DIR ?? '' }
+      : {},
   });
   const port = Number(new URL(server.queueUrl).port);
   const pid = /** @type {number} */ (server.child.pid);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  /** @typedef {'none' | 'blank' | 'open'} Mode */
+  /** @typedef {'none' | 'blank' | 'open' | 'log'} Mode */
   /** @type {Mode[]} */
   const MODES = /** @type {Mode[]} */ (
-    (process.env.BENCH_INSPECTOR_SIDES ?? 'none,blank,open').split(',')
+    (process.env.BENCH_INSPECTOR_SIDES ?? 'none,blank,open,log').split(',')
   );
   /** @type {Record<Mode, { ms: number[], cpu: number[], page: number[], kinds: Record<string, number>[] }>} */
   const runs = {
     none: { ms: [], cpu: [], page: [], kinds: [] },
     blank: { ms: [], cpu: [], page: [], kinds: [] },
+    log: { ms: [], cpu: [], page: [], kinds: [] },
     open: { ms: [], cpu: [], page: [], kinds: [] },
   };
   let serial = 0;
@@ -199,9 +205,10 @@ async function main() {
         if (mode === 'blank') {
           page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
           await page.goto('about:blank');
-        } else if (mode === 'open') {
+        } else if (mode === 'open' || mode === 'log') {
           page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-          await page.goto(`${server.webUrl}?view=inspect&queue=${queue}`);
+          const log = mode === 'log' ? '&log=1' : '';
+          await page.goto(`${server.webUrl}?view=inspect&queue=${queue}${log}`);
           await page.locator('[data-testid=live][data-live=true]').waitFor({ timeout: 10_000 });
         }
         await settle([pid]);
@@ -210,7 +217,7 @@ async function main() {
         const ms = await produce(port, queue);
         const cpu = cpuMs(pid) - cpu0;
         const pageCpu = spent(page0, descendantsCpuMs(process.pid, [pid]));
-        if (mode === 'open' && page) {
+        if ((mode === 'open' || mode === 'log') && page) {
           // The page has caught up when it counts every message.
           await page
             .locator(`[data-testid=counts][data-total="${SENDS}"]`)
@@ -249,7 +256,12 @@ async function main() {
   );
   console.log(`|---|--:|--:|--:|--:|${KINDS.map(() => '--:').join('|')}|`);
   /** @type {Record<Mode, string>} */
-  const names = { none: 'none', blank: 'a blank page', open: 'inspector open on the queue' };
+  const names = {
+    none: 'none',
+    blank: 'a blank page',
+    open: 'inspector open on the queue',
+    log: 'the same, its request log shown',
+  };
   for (const mode of MODES) {
     const r = runs[mode];
     console.log(

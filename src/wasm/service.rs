@@ -312,13 +312,18 @@ impl QueueService {
             .dyn_into()
             .map_err(|_| invalid_input("subscribe() takes a function"))?;
         let id = self.instance.subscribe(listener)?;
+        Ok(self.stopper(move |instance| instance.unsubscribe(id)))
+    }
+
+    /// A JS function that calls `stop` on the instance, if it is still there.
+    fn stopper(&self, stop: impl Fn(&Instance) + 'static) -> JsValue {
         let instance = Rc::downgrade(&self.instance);
-        let stop = Closure::<dyn Fn()>::new(move || {
+        Closure::<dyn Fn()>::new(move || {
             if let Some(instance) = instance.upgrade() {
-                instance.unsubscribe(id);
+                stop(&instance);
             }
-        });
-        Ok(stop.into_js_value())
+        })
+        .into_js_value()
     }
 
     /// Starts keeping a summary of changes, for a host that writes one line per changed queue
@@ -335,13 +340,7 @@ impl QueueService {
             .dyn_into()
             .map_err(|_| invalid_input("watchChanges() takes a function"))?;
         let id = self.instance.watch(wake)?;
-        let instance = Rc::downgrade(&self.instance);
-        let stop = Closure::<dyn Fn()>::new(move || {
-            if let Some(instance) = instance.upgrade() {
-                instance.unwatch(id);
-            }
-        });
-        Ok(stop.into_js_value())
+        Ok(self.stopper(move |instance| instance.unwatch(id)))
     }
 
     /// What changed since the last call, while `watchChanges` keeps a summary: every `clock`
