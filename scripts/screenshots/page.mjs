@@ -5,7 +5,9 @@
 // - docs/page-question.png: the stop where #2 comes back, with the answer to the question asked
 //   at the start and the next question asked, over the cards it is about;
 // - docs/page-results.png: the summary of answers a student copies out;
-// - docs/page-editor.png: the scenario editor open on the scenario it starts from.
+// - docs/page-editor.png: the scenario editor open on the scenario it starts from;
+// - docs/page-link.png: the same scenario as JSON, with the buttons that copy its links and
+//   export it, after its play-only link was copied.
 //
 //   node scripts/screenshots/page.mjs [out-dir]    (default: docs/)
 //
@@ -25,6 +27,7 @@ export const PICTURES = {
   'page-question.png': { width: 1280, height: 780 },
   'page-results.png': { width: 430, height: 330 },
   'page-editor.png': { width: 1280, height: 560 },
+  'page-link.png': { width: 1280, height: 400 },
 };
 const VIEWPORT = { width: 1280, height: 800 };
 /** Tall enough that every part pictured lies in the window at the top of the page. */
@@ -185,6 +188,21 @@ export async function screenshotPage(dir) {
       path.join(dir, 'page-editor.png'),
       { x: 0, y: Math.max(0, editor.y - 8) },
       PICTURES['page-editor.png'],
+    );
+
+    await page.click('[data-testid=editor-play-link]');
+    await page.waitForSelector('[data-testid=editor-status][data-link]');
+    // The JSON's heading right under the docked controls, which stay at the top of the window.
+    const dock = await page.locator('.dock').evaluate((el) => el.getBoundingClientRect().height);
+    const heading = page.locator('.editor-json-h');
+    const top = await heading.evaluate((el) => el.getBoundingClientRect().top + scrollY);
+    await page.evaluate((y) => scrollTo(0, y), top - dock - 16);
+    const json = await heading.evaluate((el) => el.getBoundingClientRect().toJSON());
+    await picture(
+      page,
+      path.join(dir, 'page-link.png'),
+      { x: 0, y: json.y - 4 },
+      PICTURES['page-link.png'],
     );
     assert.deepEqual(errors, [], 'the page threw');
   } finally {
