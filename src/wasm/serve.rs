@@ -23,9 +23,9 @@ pub(crate) async fn serve(
             let done = dev_host::answer(instance, work, req.body()).await;
             instance.read(|s| dev::host_answer(s.config(), req, done))
         }
+        // The request log lists Azure requests, not the tools' own under `/_azqueue/`.
         #[cfg(feature = "event-summary")]
-        route => super::request_log::serve_logged(instance, req, route).await,
-        #[cfg(not(feature = "event-summary"))]
+        route @ Route::Azure(_) => super::request_log::serve_logged(instance, req, route).await,
         route => instance.serve_rest(req, route).await,
     }
 }
