@@ -104,9 +104,18 @@ export class EventStreams {
     this.summaryTimer = null;
     if (!this.unwatch) return;
     let summary = '';
-    for (const e of this.service.takeChanges()) summary += `data: ${JSON.stringify(e)}\n\n`;
-    if (!summary) return;
-    for (const s of this.summarised) s.write(summary);
+    // Only the streams that asked for the request log get it.
+    let requests = '';
+    for (const e of this.service.takeChanges()) {
+      const line = `data: ${JSON.stringify(e)}\n\n`;
+      if (e.type === 'requests') requests += line;
+      else summary += line;
+    }
+    if (!summary && !requests) return;
+    for (const s of this.summarised) {
+      const text = this.logging.has(s) ? summary + requests : summary;
+      if (text) s.write(text);
+    }
     this.summaryAt = performance.now();
   }
 

@@ -2,7 +2,8 @@
 // every event, one `data:` line each; or, with `?per=queue` (the inspector's), one `changed`
 // line per queue that changed in each flush, counting the events it stands for, with every
 // clock event as it is and the newest fault events of each write (EventStreams over a real
-// in-process service with fault rules).
+// in-process service with fault rules); with `&requests=1` as well, the request log: the newest
+// 20 Azure requests of each write and how many were left out, and nothing on the other streams.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -143,4 +144,48 @@ test('per=queue: a write carries its newest fault events as they are, and no cha
   every.close();
   summary.close();
   service.free();
+});
+
+test('per=queue&requests=1: the newest Azure requests of each write, the rest counted', async () => {
+  const [every, summary, logged] = await Promise.all([
+    listen('/_azqueue/events'),
+    listen('/_azqueue/events?per=queue'),
+    listen('/_azqueue/events?per=queue&requests=1'),
+  ]);
+  const port = Number(new URL(server.queueUrl).port);
+  const clients = Array.from({ length: 4 }, () => new Client(port, 'logged'));
+  await clients[0].createQueue();
+  await Promise.all(
+    clients.map(async (c) => {
+      for (let i = 0; i < 25; i++)
+        await c.put('<QueueMessage><MessageText>x</MessageText></QueueMessage>');
+    }),
+  );
+  const missing = new Client(port, 'no-such-queue');
+  await missing.put('<QueueMessage><MessageText>x</MessageText></QueueMessage>');
+  const writes = () => logged.events().filter((e) => e.type === 'requests');
+  const seen = () => writes().reduce((n, e) => n + e.requests.length + e.leftOut, 0);
+  // The queue's creation, its 100 puts and the refused one.
+  await until(() => seen() === 102);
+  assert.ok(writes().every((e) => e.requests.length <= 20));
+  const last = writes().at(-1).requests.at(-1);
+  assert.equal(last.operation, 'Put Message');
+  assert.equal(last.method, 'POST');
+  assert.equal(last.path, '/devstoreaccount1/no-such-queue/messages');
+  assert.equal(last.status, 404);
+  assert.equal(last.code, 'QueueNotFound');
+  assert.ok(last.durationMs >= 0 && Number.isFinite(Date.parse(last.at)));
+  assert.ok(
+    writes()
+      .flatMap((e) => e.requests)
+      .every((r) => ['Create Queue', 'Put Message'].includes(r.operation)),
+    'Azure requests only, never the development paths',
+  );
+  // Only the stream that asked carries them.
+  assert.ok(!every.events().some((e) => e.type === 'requests'));
+  assert.ok(!summary.events().some((e) => e.type === 'requests'));
+  for (const c of [...clients, missing]) c.close();
+  every.close();
+  summary.close();
+  logged.close();
 });
