@@ -16,11 +16,17 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// A write of the stream carries at most this many requests, the newest; the others are counted.
 const KEPT: usize = 20;
 
+/// Azure's error code header, named once rather than parsed per request.
+const ERROR_CODE: http::HeaderName = http::HeaderName::from_static("x-ms-error-code");
+
 #[wasm_bindgen]
 extern "C" {
     /// A monotonic clock in ms with sub-ms precision, in every host the server runs in.
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     fn performance_now() -> f64;
+    /// When `performance.now()` was 0, in ms since the epoch.
+    #[wasm_bindgen(js_namespace = performance, js_name = timeOrigin, thread_local_v2)]
+    static TIME_ORIGIN: f64;
 }
 
 /// One answered request.
@@ -29,7 +35,8 @@ struct Logged {
     /// The wall clock when it arrived, ms since the epoch.
     at: f64,
     operation: Option<&'static str>,
-    method: String,
+    /// A standard method is a constant: cloning it allocates nothing.
+    method: http::Method,
     /// The path only: a query may hold a SAS signature.
     path: String,
     status: u16,
@@ -45,12 +52,37 @@ pub(crate) struct RequestLog {
 }
 
 impl RequestLog {
-    fn push(&mut self, entry: Logged) {
+    /// Records a request; a full ring drops its oldest and reuses its path's buffer, so a burst
+    /// allocates nothing once the ring is full.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        at: f64,
+        operation: Option<&'static str>,
+        method: &http::Method,
+        path: &str,
+        status: u16,
+        code: Option<String>,
+        duration_ms: f64,
+    ) {
+        let mut reused = String::new();
         if self.kept.len() == KEPT {
-            self.kept.pop_front();
+            if let Some(oldest) = self.kept.pop_front() {
+                reused = oldest.path;
+            }
             self.left_out = self.left_out.saturating_add(1);
         }
-        self.kept.push_back(entry);
+        reused.clear();
+        reused.push_str(path);
+        self.kept.push_back(Logged {
+            at,
+            operation,
+            method: method.clone(),
+            path: reused,
+            status,
+            code,
+            duration_ms,
+        });
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -65,7 +97,7 @@ impl RequestLog {
             let entry = JsObject::new()
                 .set("at", JsValue::from(js_sys::Date::new(&r.at.into())))
                 .set_opt("operation", r.operation)
-                .set("method", r.method)
+                .set("method", r.method.as_str())
                 .set("path", r.path)
                 .set("status", u32::from(r.status))
                 .set_opt("code", r.code)
@@ -90,25 +122,28 @@ pub(crate) async fn serve_logged(
     if !instance.logs_requests() {
         return instance.serve_rest(req, route).await;
     }
-    let at = js_sys::Date::now();
     let start = performance_now();
     let operation = route.operation().map(|(_, op)| op.name());
     let response = instance.serve_rest(req, route).await?;
-    let code = response
-        .headers()
-        .get("x-ms-error-code")
+    let took = performance_now() - start;
+    let status = response.status();
+    // Only an error answer carries a code.
+    let code = (status.is_client_error() || status.is_server_error())
+        .then(|| response.headers().get(ERROR_CODE))
+        .flatten()
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
+    let at = TIME_ORIGIN.with(|origin| origin + start);
     instance.note_request(|log| {
-        log.push(Logged {
+        log.push(
             at,
             operation,
-            method: req.method().as_str().to_owned(),
-            path: req.uri().path().to_owned(),
-            status: response.status().as_u16(),
+            req.method(),
+            req.uri().path(),
+            status.as_u16(),
             code,
-            duration_ms: performance_now() - start,
-        })
+            took,
+        )
     });
     Ok(response)
 }

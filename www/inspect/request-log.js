@@ -12,9 +12,17 @@ import { h, setAttr, setText } from '../page/dom.js';
 /** The rows kept on the page, newest first. */
 const ROWS = 100;
 
-/** `12:03:04.567` in the viewer's time zone. @param {Date} at */
+/** @param {number} n @param {number} width */
+const digits = (n, width) => String(n).padStart(width, '0');
+
+/**
+ * `12:03:04.567` in the viewer's time zone, by hand: `toLocaleTimeString` builds a formatter
+ * per call, for every row of a burst.
+ * @param {Date} at
+ */
 const clockTime = (at) =>
-  `${at.toLocaleTimeString([], { hour12: false })}.${String(at.getMilliseconds()).padStart(3, '0')}`;
+  `${digits(at.getHours(), 2)}:${digits(at.getMinutes(), 2)}:${digits(at.getSeconds(), 2)}.` +
+  digits(at.getMilliseconds(), 3);
 
 /** @param {number} ms */
 const duration = (ms) => (ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
