@@ -18,8 +18,8 @@
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
 // BENCH_INSPECTOR_ROUNDS (default 5), BENCH_INSPECTOR_SIDES (default `none,blank,open,log`),
 // BENCH_INSPECTOR_PREFILL (messages in the queue before the page opens; default 0),
-// BENCH_INSPECTOR_PROFILE (a module the server imports first, e.g. one that starts a CPU
-// profile; node refuses --cpu-prof in NODE_OPTIONS).
+// BENCH_INSPECTOR_PROFILE (a directory: the server writes a CPU profile of its whole run there,
+// scripts/lib/cpu-profile.mjs; with BENCH_INSPECTOR_SIDES=open, then none, the two compare).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -173,11 +173,10 @@ async function produce(port, queue) {
 
 async function main() {
   const profile = process.env.BENCH_INSPECTOR_PROFILE;
+  const preload = new URL('../lib/cpu-profile.mjs', import.meta.url).pathname;
   const server = await startServer({
     args: ['--inMemoryPersistence'],
-    env: profile
-      ? { NODE_OPTIONS: `--import=${profile}`, PROF_DIR: process.env.PROF_DIR ?? '' }
-      : {},
+    env: profile ? { NODE_OPTIONS: `--import=${preload}`, CPU_PROFILE_DIR: profile } : {},
   });
   const port = Number(new URL(server.queueUrl).port);
   const pid = /** @type {number} */ (server.child.pid);
