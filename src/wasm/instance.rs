@@ -52,8 +52,6 @@ pub(crate) struct Instance {
     account: String,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
     next_listener: Cell<u32>,
-    /// Whether the engine records events (while a listener or a summary hears of them).
-    recording: Cell<bool>,
     /// What a host's summarised event streams are written from (`instance/summary.rs`).
     #[cfg(feature = "event-summary")]
     summary: RefCell<summary::Summary>,
@@ -80,7 +78,6 @@ impl Instance {
             account,
             listeners: RefCell::new(Vec::new()),
             next_listener: Cell::new(0),
-            recording: Cell::new(false),
             #[cfg(feature = "event-summary")]
             summary: RefCell::default(),
             sql,

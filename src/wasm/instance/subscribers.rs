@@ -13,18 +13,23 @@ impl Instance {
     pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
         let id = self.next_listener.get();
         self.next_listener.set(id.wrapping_add(1));
+        if !self.heard() {
+            self.record_events(true)?;
+        }
         self.listeners.borrow_mut().push((id, listener));
-        self.record_while_heard()?;
         Ok(id)
     }
 
     pub(crate) fn unsubscribe(&self, id: u32) {
         self.listeners.borrow_mut().retain(|(i, _)| *i != id);
-        let _ = self.record_while_heard();
+        if !self.heard() {
+            // Stop recording so an unobserved service does not accumulate events.
+            let _ = self.record_events(false);
+        }
     }
 
     /// Whether anything hears of events: a listener, or a host keeping a summary.
-    fn heard(&self) -> bool {
+    pub(super) fn heard(&self) -> bool {
         #[cfg(feature = "event-summary")]
         if self.summary.borrow().watched() {
             return true;
@@ -32,18 +37,14 @@ impl Instance {
         !self.listeners.borrow().is_empty()
     }
 
-    /// Has the engine record events exactly while they are heard, so an unobserved service
-    /// does not accumulate them.
-    pub(super) fn record_while_heard(&self) -> Result<(), JsValue> {
-        let heard = self.heard();
-        if heard != self.recording.get() {
-            self.service
-                .try_borrow_mut()
-                .map_err(|_| busy())?
-                .emulator_mut()
-                .record_events(heard);
-            self.recording.set(heard);
-        }
+    /// Starts or stops the engine's recording of events: started only when nothing heard of
+    /// them yet (starting again would drop what is recorded), stopped once nothing does.
+    pub(super) fn record_events(&self, on: bool) -> Result<(), JsValue> {
+        self.service
+            .try_borrow_mut()
+            .map_err(|_| busy())?
+            .emulator_mut()
+            .record_events(on);
         Ok(())
     }
 
@@ -54,13 +55,14 @@ impl Instance {
         if drained.is_empty() {
             return;
         }
+        // Events are recorded for the summary too: with no listener, no JS object is built.
         #[cfg(feature = "event-summary")]
         {
             let became_busy = self.summary.borrow_mut().note_events(&drained);
             self.wake_watchers(became_busy);
-        }
-        if self.listeners.borrow().is_empty() {
-            return;
+            if self.listeners.borrow().is_empty() {
+                return;
+            }
         }
         let values: Vec<JsValue> = drained.iter().map(events::to_js).collect();
         self.notify(&values);
@@ -75,9 +77,9 @@ impl Instance {
         {
             let became_busy = self.summary.borrow_mut().note_faults(injected);
             self.wake_watchers(became_busy);
-        }
-        if self.listeners.borrow().is_empty() {
-            return;
+            if self.listeners.borrow().is_empty() {
+                return;
+            }
         }
         let values: Vec<JsValue> = injected.iter().map(events::fault_to_js).collect();
         self.notify(&values);

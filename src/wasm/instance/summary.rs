@@ -116,8 +116,10 @@ impl Instance {
     pub(crate) fn watch(&self, wake: js_sys::Function) -> Result<u32, JsValue> {
         let id = self.next_listener.get();
         self.next_listener.set(id.wrapping_add(1));
+        if !self.heard() {
+            self.record_events(true)?;
+        }
         self.summary.borrow_mut().wakes.push((id, wake));
-        self.record_while_heard()?;
         Ok(id)
     }
 
@@ -128,7 +130,9 @@ impl Instance {
             *summary = Summary::default();
         }
         drop(summary);
-        let _ = self.record_while_heard();
+        if !self.heard() {
+            let _ = self.record_events(false);
+        }
     }
 
     /// What changed since the last call (see [`Summary::take`]).
