@@ -9,7 +9,7 @@
 #   and keeps its function names for stack traces: at "z" the server spent about 1.5× the CPU
 #   per request.
 # - pkg/edge runs in Workers, which are billed by CPU, so it is built for speed too (`release`):
-#   a Put cost workerd about 0.93–0.96× the CPU of the "z" build, for about 118 KiB more
+#   a Put cost workerd about 0.96–0.98× the CPU of the "z" build, for about 118 KiB more
 #   gzipped (BENCHMARKS.md, "CPU per Put against a bare Durable Object").
 # BENCHMARKS.md, "Build size", has the figures; research/benchmarks/notes.md, the same section,
 # what each choice measured.
