@@ -5,8 +5,9 @@
 //!
 //! `PROPTEST_CASES=5000` runs deeper.
 
-mod engine_support;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::*;
 
 use azqueue::engine::capacity::message_cost;
 use azqueue::engine::{

@@ -4,8 +4,9 @@
 //! when a bound refuses any step, nothing changes, no queue appears, nothing is recorded.
 #![cfg(feature = "inspector")]
 
-mod engine_support;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::*;
 
 use azqueue::engine::{ActionError, Capacity, Emulator, EventKind, QueueError};
 

@@ -15,8 +15,9 @@ use azqueue::engine::{
     Metadata, NEVER, PopReceipt, QueueError, QueueName, QueueRecord, QueueSnapshot, Snapshot,
     TimeToLive, Timestamp, VisibilityTimeout,
 };
-mod engine_support;
-use engine_support::{emulator, proptest_cases, recounted_charge};
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::{emulator, proptest_cases, recounted_charge};
 
 use proptest::prelude::*;
 use proptest::sample::Index;

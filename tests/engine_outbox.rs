@@ -11,8 +11,9 @@ use azqueue::engine::{
 };
 use std::collections::{BTreeMap, HashMap};
 
-mod engine_support;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::*;
 
 /// Every put below lives an hour, so expiry can be tested.
 fn put(emu: &mut Emulator, now: Timestamp, name: &QueueName, body: &str) -> MessageRecord {

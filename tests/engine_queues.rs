@@ -6,8 +6,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-mod engine_support;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::*;
 
 use azqueue::engine::{
     AccessPolicy, Change, CorsRule, Created, Emulator, Metadata, QueueError, ServiceProperties,

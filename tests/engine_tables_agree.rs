@@ -6,8 +6,9 @@
 //! each step.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod engine_support;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::*;
 
 use azqueue::engine::{
     Emulator, MESSAGE_OVERHEAD_BYTES, MessageId, Metadata, PopReceipt, QueueName, SeededEntropy,
@@ -390,6 +391,6 @@ fn a_put_is_a_row_of_the_queues_sqlite_table() {
     assert_eq!((id, text.as_str()), (m.id.to_string(), "in a row"));
     assert!(
         !over_sql(),
-        "engine_support here is this binary's own, compiled for memory"
+        "engine_harness here is this binary's own, compiled for memory"
     );
 }

@@ -2,9 +2,10 @@
 //! need `x-azqueue-dev` and an origin that is the server's own or CORS-allowed; behind a
 //! socket host, the `Host` must name the address the server listens on (DNS rebinding).
 
-mod common;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 use azqueue::rest::Listening;
-use common::*;
+use rest_harness::*;
 
 /// A request to `path` as the Node server's connection hands it over: listening on
 /// 127.0.0.1:10001, with the given `Host` header.

@@ -4,10 +4,11 @@
 //! travel to the host as a `Delivery`, and requests refused on their own (credentials, a
 //! preflight) are never faulted.
 
-mod common;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 use azqueue::rest::faults::{Delivery, DropMode, Source};
 use azqueue::rest::{Operation, ServiceConfig};
-use common::*;
+use rest_harness::*;
 
 fn rules(h: &mut Harness, body: &str) {
     h.service

@@ -1,10 +1,11 @@
 //! Arbitrary method, path, query, headers and body bytes into the REST handler: it never
 //! panics, every answer is a well-formed Azure response, and an error changes nothing.
 
-mod common;
-use common::*;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
+use rest_harness::*;
 
 fn method() -> impl Strategy<Value = String> {
     prop_oneof![

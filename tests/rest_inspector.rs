@@ -2,8 +2,9 @@
 //! and the per-message and per-queue actions, each checked through the REST API a client uses.
 //! Bad input is refused with a JSON error and changes nothing.
 
-mod common;
-use common::*;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
+use rest_harness::*;
 
 const DEV: &[(&str, &str)] = &[("x-azqueue-dev", "1")];
 

@@ -1,10 +1,11 @@
 //! The capacity bounds (`engine::capacity`): past them a client gets `503 ServerBusy` and
 //! nothing changes, while reads, receives, deletes and other accounts' requests are served.
 
-mod common;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 use azqueue::engine::{Capacity, capacity::message_cost};
 use azqueue::rest::{AccountConfig, ServiceConfig};
-use common::*;
+use rest_harness::*;
 
 #[test]
 fn queues_past_the_per_account_bound_are_refused_and_other_accounts_are_served() {

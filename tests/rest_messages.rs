@@ -1,7 +1,8 @@
 //! Put, Get, Peek, Delete, Update and Clear over the REST surface, one behaviour per test.
 
-mod common;
-use common::*;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
+use rest_harness::*;
 
 const XML: &str = r#"<?xml version="1.0" encoding="utf-8"?>"#;
 const T0_RFC: &str = "Tue, 14 Nov 2023 22:13:20 GMT";

@@ -2,12 +2,13 @@
 //! pass, and each refusal with Azure's status, code, detail and challenge. The same through
 //! `@azure/storage-queue` over real TLS is tests/e2e/tls/oauth.suite.mjs.
 
-mod common;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 
 use azqueue::rest::{OAuth, SecureTransport, ServiceConfig};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use common::{Harness, Reply, T0, request};
+use rest_harness::{Harness, Reply, T0, request};
 use serde_json::json;
 
 const NOW: i64 = T0.as_secs() as i64;

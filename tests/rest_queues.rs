@@ -1,7 +1,8 @@
 //! Queue operations over the REST surface: create, delete, list, metadata, ACL.
 
-mod common;
-use common::*;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
+use rest_harness::*;
 
 const XML: &str = r#"<?xml version="1.0" encoding="utf-8"?>"#;
 

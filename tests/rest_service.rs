@@ -1,8 +1,9 @@
 //! Service-level behaviour: properties, stats, versions, common headers, addressing, verbs.
 
-mod common;
+#[path = "support/rest_harness.rs"]
+mod rest_harness;
 use azqueue::rest::ServiceConfig;
-use common::*;
+use rest_harness::*;
 
 #[test]
 fn default_service_properties_match_a_fresh_account() {

@@ -5,9 +5,10 @@
 //! Queue drops the table itself.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod engine_support;
-use engine_support::sqlite::Sqlite;
-use engine_support::*;
+#[path = "support/engine_harness/mod.rs"]
+mod engine_harness;
+use engine_harness::sqlite::Sqlite;
+use engine_harness::*;
 
 use azqueue::engine::{Emulator, SeededEntropy};
 use azqueue::store::sql::{SharedSql, SqlExecutor, SqlTables, SqlValue};

@@ -2,6 +2,7 @@
 //! own `Request`/`Response`, `Date` and crypto must behave as Node's do.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/wasm_scenarios/mod.rs"]
 mod wasm_scenarios;
 
 use wasm_bindgen::{JsCast, JsValue};

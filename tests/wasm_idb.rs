@@ -4,9 +4,13 @@
 //! a reopen of 100k messages.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/idb_js.rs"]
 mod idb_js;
+#[path = "support/idb_trace/mod.rs"]
 mod idb_trace;
+#[path = "support/idb_wal_sequence.rs"]
 mod idb_wal_sequence;
+#[path = "support/wasm_scenarios/mod.rs"]
 mod wasm_scenarios;
 
 use azqueue::engine::{

@@ -1,6 +1,7 @@
 //! The JS faces under Node (`wasm-pack test --node`): bindings, error mapping, fetch handler.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/wasm_scenarios/mod.rs"]
 mod wasm_scenarios;
 
 use wasm_bindgen_test::wasm_bindgen_test;

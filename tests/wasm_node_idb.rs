@@ -4,14 +4,17 @@
 //! sequence failed in WebKitGTK only; here it runs in V8 on a fourth IndexedDB.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/idb_js.rs"]
 mod idb_js;
+#[path = "support/idb_trace/mod.rs"]
 mod idb_trace;
+#[path = "support/idb_wal_sequence.rs"]
 mod idb_wal_sequence;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-#[wasm_bindgen(module = "/tests/fake_indexeddb/install.js")]
+#[wasm_bindgen(module = "/tests/support/fake_indexeddb.js")]
 extern "C" {
     #[wasm_bindgen(js_name = installFakeIndexedDb)]
     fn install_fake_indexeddb(crate_dir: &str) -> bool;

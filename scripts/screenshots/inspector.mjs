@@ -1,9 +1,12 @@
 // Draws docs/inspector.png, the inspector's picture in the README and docs/inspector.md, from a
 // real scene: `node hosts/node/server.mjs` on free ports, filled through the official JS SDK
 // (@azure/storage-queue), its clock moved an hour ahead over POST /_azqueue/clock, and the page
-// `/?view=inspect` with `orders` open and its received message selected, in Debian's Chromium (never a downloaded browser).
+// `/?view=inspect` with `orders` open and its received message selected, in Debian's Chromium
+// (never a downloaded browser); then the same scene in presentation mode (P) beside it,
+// docs/inspector-present.png.
 //
-//   node scripts/screenshots/inspector.mjs [out.png]    (default: docs/inspector.png)
+//   node scripts/screenshots/inspector.mjs [out.png]    (default: docs/inspector.png; the
+//                                                        presentation beside it, out-present.png)
 //
 // tests/page/screenshot.test.mjs runs it to a temporary file, so the command cannot rot.
 
@@ -71,8 +74,16 @@ async function fillScene(connectionString, origin) {
 }
 
 /**
- * Starts the server, fills the scene, and writes the inspector's PNG to `out`. The server and
- * the browser are stopped whether or not it succeeds.
+ * Where the picture of presentation mode goes: beside `out`, named after it
+ * (`inspector.png` → `inspector-present.png`).
+ * @param {string} out
+ */
+export const presentingOut = (out) => out.replace(/(\.png)?$/i, '-present.png');
+
+/**
+ * Starts the server, fills the scene, and writes the inspector's PNG to `out`, and the same
+ * scene in presentation mode beside it (presentingOut). The server and the browser are stopped
+ * whether or not it succeeds.
  * @param {string} out
  */
 export async function screenshotInspector(out) {
@@ -116,6 +127,19 @@ export async function screenshotInspector(out) {
       animations: 'disabled',
       caret: 'hide',
     });
+    // The same scene in presentation mode (P), for a room.
+    await page.keyboard.press('p');
+    await shows('body.presenting');
+    await page.waitForFunction(() =>
+      [...document.styleSheets].some((s) => s.href?.endsWith('/inspect/present.css')),
+    );
+    assert.deepEqual(errors, [], 'the page threw');
+    await page.screenshot({
+      path: presentingOut(out),
+      clip: { x: 0, y: 0, ...PICTURE },
+      animations: 'disabled',
+      caret: 'hide',
+    });
   } finally {
     await browser?.close();
     await server.stop();
@@ -125,5 +149,6 @@ export async function screenshotInspector(out) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = path.resolve(process.argv[2] ?? path.join(ROOT, 'docs', 'inspector.png'));
   await screenshotInspector(out);
-  console.log(`wrote ${path.relative(process.cwd(), out) || out}`);
+  for (const file of [out, presentingOut(out)])
+    console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
 }

@@ -3,13 +3,13 @@
 //! optimizing tier (docs/webkit.md), storing wrong records with no error. A page can run it at
 //! start and refuse to keep data if it comes out wrong.
 //!
-//! The sequence is `tests/idb_wal_sequence`'s, all in memory: rounds of 20 puts, a receive of 5
-//! and 3 deletes, each round's changes turned into record operations, written as a log value
-//! ([`wal::encode`]), read back ([`wal::decode`]) and applied to a map of records, which is then
-//! decoded as a load does and compared with the engine's state. Two answers are checked: the
-//! records decode to exactly the engine's state, and a digest of every log value written equals
-//! the one this code gives natively for the same seed and rounds ([`KNOWN_DIGEST`], checked by
-//! this module's test).
+//! The sequence is `tests/support/idb_wal_sequence.rs`'s, all in memory: rounds of 20 puts, a
+//! receive of 5 and 3 deletes, each round's changes turned into record operations, written as a log
+//! value ([`wal::encode`]), read back ([`wal::decode`]) and applied to a map of records, which is
+//! then decoded as a load does and compared with the engine's state. Two answers are checked: the
+//! records decode to exactly the engine's state, and a digest of every log value written equals the
+//! one this code gives natively for the same seed and rounds ([`KNOWN_DIGEST`], checked by this
+//! module's test).
 
 use super::key_value;
 use super::layout::{RecordOp, ops_of_changes};

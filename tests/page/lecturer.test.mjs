@@ -345,20 +345,35 @@ describe('keys for a presenter', () => {
     await page.keyboard.press('g');
     assert.equal(await page.isChecked('[data-testid=guided]'), !guided);
     await page.keyboard.press('g');
+    // A card can be replaced between a query and a read (the render loop redraws it), and a
+    // detached element has no computed style: read the sizes in one evaluation, once they exist.
+    const sizes = () =>
+      page
+        .waitForFunction(() => {
+          const px = (/** @type {string} */ selector, /** @type {'fontSize' | 'width'} */ what) => {
+            const e = document.querySelector(selector);
+            return e?.isConnected ? parseFloat(getComputedStyle(e)[what]) : NaN;
+          };
+          const got = {
+            card: px('[data-testid=message] .text', 'fontSize'),
+            ring: px('[data-testid=message] .ring', 'width'),
+            count: px('[data-testid=counter-visible] dd', 'fontSize'),
+          };
+          return Object.values(got).some(Number.isNaN) ? null : got;
+        })
+        .then(
+          (h) =>
+            /** @type {Promise<{ card: number, ring: number, count: number }>} */ (h.jsonValue()),
+        );
+    const normal = await sizes();
     await page.keyboard.press('p');
     assert.equal(await page.getAttribute('[data-testid=present]', 'aria-pressed'), 'true');
     for (const hidden of ['#send-form', '.legend', '#snippet-panel', '.log-panel'])
       assert.equal(await page.isHidden(hidden), true, `${hidden} hidden`);
-    // A card can be replaced between a query and a read (the render loop redraws it), and a
-    // detached element has no computed style: read the size in one evaluation, once it exists.
-    const size = await page
-      .waitForFunction(() => {
-        const e = document.querySelector('[data-testid=message] .text');
-        const px = e?.isConnected ? parseFloat(getComputedStyle(e).fontSize) : NaN;
-        return Number.isNaN(px) ? null : px;
-      })
-      .then((h) => /** @type {Promise<number>} */ (h.jsonValue()));
-    assert.ok(size >= 16, `cards enlarged (${size} px)`);
+    const big = await sizes();
+    assert.ok(big.card >= 16 && big.card > normal.card, `cards enlarged (${big.card} px)`);
+    assert.ok(big.ring > normal.ring, `rings enlarged (${normal.ring} → ${big.ring} px)`);
+    assert.ok(big.count > normal.count, `counts enlarged (${normal.count} → ${big.count} px)`);
     await page.keyboard.press('p');
     assert.equal(await page.isHidden('.log-panel'), false);
   });

@@ -1,7 +1,7 @@
 // The commands docs/inspector.md and docs/page.md give for redrawing their pictures, `node
 // scripts/screenshots/inspector.mjs` and `node scripts/screenshots/page.mjs`, run as written to a
 // temporary place: each must exit 0 (it fails when the page does not show the scene) and leave
-// PNGs of the documented sizes.
+// PNGs of the documented sizes (the inspector's: the scene, then the scene presenting).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runNode } from '../../scripts/lib/run-node.mjs';
-import { PICTURE } from '../../scripts/screenshots/inspector.mjs';
+import { PICTURE, presentingOut } from '../../scripts/screenshots/inspector.mjs';
 import { PICTURES } from '../../scripts/screenshots/page.mjs';
 import { ROOT } from './harness.mjs';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-test('scripts/screenshots/inspector.mjs writes a PNG of the picture’s size', async (t) => {
+test('scripts/screenshots/inspector.mjs writes its two PNGs (plain and presenting) of the picture’s size', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'azqueue-shot-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'inspector.png');
@@ -24,6 +24,7 @@ test('scripts/screenshots/inspector.mjs writes a PNG of the picture’s size', a
   });
   assert.equal(run.code, 0, `exit ${run.code} ${run.signal ?? ''}\n${run.stdout}\n${run.stderr}`);
   assertPng(out, PICTURE);
+  assertPng(presentingOut(out), PICTURE);
 });
 
 test('scripts/screenshots/page.mjs writes the page’s PNGs of their sizes', async (t) => {

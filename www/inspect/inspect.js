@@ -16,6 +16,7 @@ import { InspectorApi } from './api.js';
 import { showDetail } from './detail.js';
 import { faultPanel } from './faults-panel.js';
 import { layout } from './layout.js';
+import { presentationMode } from './present.js';
 import { edgeNote, targetOf } from './target.js';
 
 export { targetOf };
@@ -69,6 +70,7 @@ export function startInspector({
 
   const ui = layout(account, remote ? base : null);
   document.body.replaceChildren(ui.root);
+  presentationMode(ui.present);
   document.title = remote ? `azqueue · inspector · ${base}` : 'azqueue · inspector';
   ui.serverForm.addEventListener('submit', (e) => {
     e.preventDefault();

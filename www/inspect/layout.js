@@ -47,6 +47,8 @@ export function layout(account, remote) {
     }),
     status: h('p', { class: 'inspect-status', 'data-testid': 'status', role: 'status' }),
     targetNote: h('section', { class: 'target-note', 'data-testid': 'target-note', hidden: true }),
+    /** Filled by present.js: the presentation mode's button and the key list's. */
+    present: h('span', { class: 'present-tools' }),
     clock: h('section', { class: 'controls', 'aria-label': 'Server clock' }),
     offset: h('output', { 'data-testid': 'clock-offset', text: '+0 s' }),
     pause: button('clock-pause', 'Pause'),
@@ -196,6 +198,7 @@ export function layout(account, remote) {
       ),
       ui.live,
       ui.serverForm,
+      ui.present,
       h('a', {
         href: '/',
         class: 'view-switch',

@@ -13,7 +13,7 @@
 
 /** Fields whose keys are the typist's. */
 const TYPING =
-  'input:not([type]), input[type=text], input[type=number], input[type=search], textarea, [contenteditable]';
+  'input:not([type]), input[type=text], input[type=number], input[type=search], input[type=url], textarea, [contenteditable]';
 
 /**
  * @param {{ bindings: Binding[], sheet: HTMLDialogElement, list: HTMLElement }} o

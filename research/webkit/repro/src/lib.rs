@@ -1,9 +1,9 @@
-//! The CPU half of `tests/idb_wal_sequence` (issue 23, research/webkit/investigation.md) as a bare wasm module:
-//! the same engine operations, record operations, write-ahead-log values (`wal::encode`, then
-//! `wal::decode` as a reopen reads them) and record values (`key_value::apply`, then decoded as
-//! a load does), all in wasm memory, no IndexedDB, no JavaScript glue. `run(seed)` returns 0
-//! when the records decode to exactly the engine's state, else the length of a message
-//! written at `message()`; a panic traps (`unreachable`).
+//! The CPU half of `tests/support/idb_wal_sequence.rs` (issue 23, research/webkit/investigation.md)
+//! as a bare wasm module: the same engine operations, record operations, write-ahead-log values
+//! (`wal::encode`, then `wal::decode` as a reopen reads them) and record values
+//! (`key_value::apply`, then decoded as a load does), all in wasm memory, no IndexedDB, no
+//! JavaScript glue. `run(seed)` returns 0 when the records decode to exactly the engine's state,
+//! else the length of a message written at `message()`; a panic traps (`unreachable`).
 
 use azqueue::engine::{
     Emulator, MessageCount, MessageText, Metadata, QueueName, SeededEntropy, Snapshot, TimeToLive,

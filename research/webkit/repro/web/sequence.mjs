@@ -1,11 +1,10 @@
-// The WAL sequence of `tests/idb_wal_sequence` through the shipped package: pkg/web's glue and
-// module as a page uses them, its
-// "indexeddb" store on fake-indexeddb, in JavaScriptCore alone (jsc-run). Each pass opens a
-// database of its own and does the test's 250 rounds (20 puts at once, so they share one
-// commit; a receive of 5; 3 deletes at once), checking every receive against a model of the
-// queue; then, with the service still open (as a crash leaves the database: the log not
-// folded), opens a second service on the same database and compares its snapshot with the
-// first's. `passes` comes from jsc-run; the result is in `__result` ("ok: N passes" or what
+// The WAL sequence of `tests/support/idb_wal_sequence.rs` through the shipped package: pkg/web's
+// glue and module as a page uses them, its "indexeddb" store on fake-indexeddb, in JavaScriptCore
+// alone (jsc-run). Each pass opens a database of its own and does the test's 250 rounds (20 puts at
+// once, so they share one commit; a receive of 5; 3 deletes at once), checking every receive
+// against a model of the queue; then, with the service still open (as a crash leaves the database:
+// the log not folded), opens a second service on the same database and compares its snapshot with
+// the first's. `passes` comes from jsc-run; the result is in `__result` ("ok: N passes" or what
 // went wrong at which pass) once `__tick()` has run every task.
 import './globals.mjs';
 import 'fake-indexeddb/auto';

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/tests/idb_trace/trace.js")]
+#[wasm_bindgen(module = "/tests/support/idb_trace/trace.js")]
 extern "C" {
     /// Starts tracing the database `name` (empty so far).
     #[wasm_bindgen(js_name = traceDatabase)]
