@@ -86,15 +86,15 @@ export async function serveRest(service, request, url = request.url) {
  * @param {string} method
  */
 function toResponse(r, method) {
+  // Each of `r`'s fields is a call into the wasm (and a string decoded or bytes copied), so
+  // each is read once.
+  const { status } = r;
+  const joined = r.headers;
   const headers = new Headers();
-  const parts = r.headers ? r.headers.split('\n') : [];
+  const parts = joined ? joined.split('\n') : [];
   for (let i = 0; i + 1 < parts.length; i += 2) headers.append(parts[i], parts[i + 1]);
-  const nullBody = method === 'HEAD' || [101, 103, 204, 205, 304].includes(r.status);
-  return new Response(nullBody ? null : r.body, {
-    status: r.status,
-    statusText: r.statusText,
-    headers,
-  });
+  const nullBody = method === 'HEAD' || [101, 103, 204, 205, 304].includes(status);
+  return new Response(nullBody ? null : r.body, { status, statusText: r.statusText, headers });
 }
 
 /**
