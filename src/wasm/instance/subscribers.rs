@@ -11,12 +11,19 @@ use wasm_bindgen::JsValue;
 impl Instance {
     /// Adds a listener for engine events; returns its id for [`Instance::unsubscribe`].
     pub(crate) fn subscribe(&self, listener: js_sys::Function) -> Result<u32, JsValue> {
+        let id = self.new_hearer()?;
+        self.listeners.borrow_mut().push((id, listener));
+        Ok(id)
+    }
+
+    /// The id of a new listener or summary watcher, the engine's recording started if nothing
+    /// heard of events yet (starting it again would drop what is recorded).
+    pub(super) fn new_hearer(&self) -> Result<u32, JsValue> {
         let id = self.next_listener.get();
         self.next_listener.set(id.wrapping_add(1));
         if !self.heard() {
             self.record_events(true)?;
         }
-        self.listeners.borrow_mut().push((id, listener));
         Ok(id)
     }
 
@@ -37,8 +44,7 @@ impl Instance {
         !self.listeners.borrow().is_empty()
     }
 
-    /// Starts or stops the engine's recording of events: started only when nothing heard of
-    /// them yet (starting again would drop what is recorded), stopped once nothing does.
+    /// Starts or stops the engine's recording of events (see [`Instance::new_hearer`]).
     pub(super) fn record_events(&self, on: bool) -> Result<(), JsValue> {
         self.service
             .try_borrow_mut()

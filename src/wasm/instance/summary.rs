@@ -114,11 +114,7 @@ impl Instance {
     /// Starts keeping the summary; `wake` is called when it stops being empty. Returns an id for
     /// [`Instance::unwatch`].
     pub(crate) fn watch(&self, wake: js_sys::Function) -> Result<u32, JsValue> {
-        let id = self.next_listener.get();
-        self.next_listener.set(id.wrapping_add(1));
-        if !self.heard() {
-            self.record_events(true)?;
-        }
+        let id = self.new_hearer()?;
         self.summary.borrow_mut().wakes.push((id, wake));
         Ok(id)
     }
