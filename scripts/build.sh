@@ -1,16 +1,13 @@
 #!/usr/bin/env bash
 # Builds the wasm package three times: `pkg/web` (--target web: browsers, service workers,
 # workerd, Deno, Bun), `pkg/node` (--target nodejs: the Node server and tests) and
-# `pkg/edge` (--target web with the `sql-host` feature: the edge Worker, whose queue objects keep
+# `pkg/edge` (pkg/web with the `sql-host` feature: the edge Worker, whose queue objects keep
 # their messages in the object's SQLite; browsers need none of it, so pkg/web's size stays put).
 # - pkg/web is downloaded by every page and worker, so it is built for size: the `web` profile
 #   (opt-level "z") and no name section.
 # - pkg/node is read from disk by Node, so it is built for speed (`release`, opt-level 3)
 #   and keeps its function names for stack traces: at "z" the server spent about 1.5× the CPU
 #   per request.
-# - pkg/edge runs in Workers, which are billed by CPU, so it is built for speed too (`release`):
-#   a Put cost workerd about 0.96–0.98× the CPU of the "z" build, for about 118 KiB more
-#   gzipped (BENCHMARKS.md, "CPU per Put against a bare Durable Object").
 # BENCHMARKS.md, "Build size", has the figures; research/benchmarks/notes.md, the same section,
 # what each choice measured.
 # Calls the wasm-bindgen CLI directly rather than wasm-pack, so no step can try to download
@@ -21,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 # Without `server-clock` (Cargo.toml): a server feature, and pkg/web has a size ceiling.
 cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features
+cargo build --lib --release --target wasm32-unknown-unknown
 # Ask cargo where it put the output (CARGO_TARGET_DIR or a config may move it from target/).
 target_dir=$(cargo metadata --format-version 1 --no-deps --offline \
   | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
@@ -35,15 +33,13 @@ node_modules/.bin/wasm-opt -O1 --converge --enable-bulk-memory --enable-multival
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types \
   --enable-sign-ext pkg/web/azqueue_bg.wasm -o pkg/web/azqueue_bg.wasm
 # pkg/edge: no `server-clock` either (the edge answers `/_azqueue/clock` 404, as pkg/web would);
-# `faults` for its AZQUEUE_FAULTS variable (docs/faults.md). It shares `release`'s output file
-# with pkg/node, so each is taken by wasm-bindgen before the next build replaces it.
-cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --features sql-host,faults
+# `faults` for its AZQUEUE_FAULTS variable (docs/faults.md).
+cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features --features sql-host,faults
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg/edge \
-  "$target_dir/wasm32-unknown-unknown/release/azqueue.wasm"
+  "$target_dir/wasm32-unknown-unknown/web/azqueue.wasm"
 node_modules/.bin/wasm-opt -O1 --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
   --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
   pkg/edge/azqueue_bg.wasm -o pkg/edge/azqueue_bg.wasm
-cargo build --lib --release --target wasm32-unknown-unknown
 wasm-bindgen --target nodejs --out-dir pkg/node "$target_dir/wasm32-unknown-unknown/release/azqueue.wasm"
 # The nodejs glue is CommonJS, but the repository's package.json says "type": "module"; a nested
 # package.json scopes the directory back to CommonJS so `require()` and `createRequire` load it.
