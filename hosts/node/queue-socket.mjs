@@ -156,8 +156,9 @@ export function queueConnectionListener(
         return;
       }
       if (conn.streaming && events && !peerEnded) {
-        // The socket now carries the service's events, until the client closes it.
-        events.add(socket);
+        // The socket now carries the service's events, until the client closes it: every event,
+        // or the summary and request log the stream asked for (`?per=queue&requests=1`).
+        events.add(socket, conn.streamSummarised, conn.streamRequests);
         return;
       }
       if (conn.closing || (peerEnded && pending === 0)) socket.end();

@@ -69,6 +69,9 @@ struct Inner {
     closing: Cell<bool>,
     /// The last answer is an event stream's head: the host writes the rest.
     streaming: Cell<bool>,
+    /// What that stream asked for (`per=queue`, `requests=1`).
+    #[cfg(feature = "inspector")]
+    stream: Cell<dev::EventStream>,
     /// A fault rule's `drop: "reset"`: reset the connection once the bytes before are written.
     reset: Cell<bool>,
     log: LogLevel,
@@ -161,6 +164,8 @@ impl Connection {
                 out: RefCell::new(Vec::new()),
                 closing: Cell::new(false),
                 streaming: Cell::new(false),
+                #[cfg(feature = "inspector")]
+                stream: Cell::new(dev::EventStream::default()),
                 reset: Cell::new(false),
                 log,
                 entries: RefCell::new(Vec::new()),
@@ -256,6 +261,20 @@ impl Connection {
     #[wasm_bindgen(getter)]
     pub fn streaming(&self) -> bool {
         self.inner.streaming.get()
+    }
+
+    /// Whether that stream asked for one event per changed queue (`?per=queue`).
+    #[cfg(feature = "inspector")]
+    #[wasm_bindgen(getter, js_name = streamSummarised)]
+    pub fn stream_summarised(&self) -> bool {
+        self.inner.stream.get().summarised
+    }
+
+    /// Whether that stream asked for the request log as well (`?per=queue&requests=1`).
+    #[cfg(feature = "inspector")]
+    #[wasm_bindgen(getter, js_name = streamRequests)]
+    pub fn stream_requests(&self) -> bool {
+        self.inner.stream.get().requests
     }
 
     /// Whether a fault rule (`drop: "reset"`, docs/faults.md) asks for the connection to be
@@ -407,6 +426,10 @@ impl Inner {
             reply.framing.open_body = true;
             reply.framing.keep_alive = false;
             self.streaming.set(true);
+            #[cfg(feature = "inspector")]
+            if let Some(stream) = response.extensions().get::<dev::EventStream>() {
+                self.stream.set(*stream);
+            }
         }
         match response.extensions().get::<Delivery>().and_then(|d| d.drop) {
             None => http1::encode(

@@ -26,12 +26,14 @@ after(async () => {
 });
 
 /**
- * Opens the event stream at `path` on the page port; `events()` is what came so far, parsed.
+ * Opens the event stream at `path` on the page port (or `base`); `events()` is what came so far,
+ * parsed.
  * @param {string} path
+ * @param {string} [base]
  * @returns {Promise<{ events: () => any[], close: () => void }>}
  */
-function listen(path) {
-  const url = new URL(path, server.webUrl);
+function listen(path, base = server.webUrl) {
+  const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = request(url, (res) => {
       assert.equal(res.statusCode, 200);
@@ -187,5 +189,35 @@ test('per=queue&requests=1: the newest Azure requests of each write, the rest co
   for (const c of [...clients, missing]) c.close();
   every.close();
   summary.close();
+  logged.close();
+});
+
+test('the queue port writes the stream that was asked for: every event, or the summary and the request log', async () => {
+  const [every, logged] = await Promise.all([
+    listen('/_azqueue/events', server.queueUrl),
+    listen('/_azqueue/events?per=queue&requests=1', server.queueUrl),
+  ]);
+  const port = Number(new URL(server.queueUrl).port);
+  const client = new Client(port, 'on-the-queue-port');
+  await client.createQueue();
+  for (let i = 0; i < 3; i++)
+    await client.put('<QueueMessage><MessageText>x</MessageText></QueueMessage>');
+  const ours = (/** @type {any} */ e) => e.queue === 'on-the-queue-port';
+  const changed = () =>
+    logged
+      .events()
+      .filter((e) => e.type === 'changed' && ours(e))
+      .reduce((n, e) => n + e.events, 0);
+  const logged4 = () =>
+    logged
+      .events()
+      .filter((e) => e.type === 'requests')
+      .flatMap((e) => e.requests)
+      .filter((r) => r.path.startsWith('/devstoreaccount1/on-the-queue-port')).length;
+  await until(() => every.events().filter(ours).length === 4 && changed() === 4 && logged4() === 4);
+  assert.ok(!logged.events().some((e) => ours(e) && e.type !== 'changed'), 'one line per change');
+  assert.ok(!every.events().some((e) => e.type === 'changed' || e.type === 'requests'));
+  client.close();
+  every.close();
   logged.close();
 });

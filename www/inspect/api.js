@@ -195,8 +195,8 @@ export class InspectorApi {
    * @param {boolean} [requests]
    */
   events(onEvent, onState, requests = false) {
-    // One event per changed queue where the server offers it (its page port): the page re-reads
-    // what changed and needs no more.
+    // One event per changed queue (either port of a Node server): the page re-reads what
+    // changed and needs no more.
     const asked = requests ? '&requests=1' : '';
     const source = new EventSource(`${this.base}/_azqueue/events?per=queue${asked}`);
     source.onopen = () => onState(true);

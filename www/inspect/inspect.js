@@ -436,6 +436,9 @@ export function startInspector({
   // while the log is shown, and the server records them only then.
   const openEvents = () => {
     closeEvents();
+    // Not live until the new stream is open: a request sent before then is not in the log.
+    setText(ui.live, '○ connecting…');
+    setAttr(ui.live, 'data-live', 'false');
     closeEvents = api.events(onEvent, onLive, requests.shown);
   };
   /** @param {Record<string, any>} e */

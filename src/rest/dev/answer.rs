@@ -69,8 +69,9 @@ fn from_service(serving: Serving<'_>, path: DevPath, body: &[u8]) -> Response<Ve
             action,
         } => super::act::act(emu, now, &account, &queue, &action),
         #[cfg(feature = "inspector")]
-        DevPath::Events => {
+        DevPath::Events(stream) => {
             let mut head = super::json::json(200, String::new());
+            head.extensions_mut().insert(stream);
             let h = head.headers_mut();
             h.insert(
                 http::header::CONTENT_TYPE,

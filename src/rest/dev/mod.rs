@@ -70,6 +70,8 @@ pub use cors::parse_origin;
 pub use guard::{DEV_HEADER, Listening};
 pub use host::{HostDone, HostWork, StoreInfo};
 #[cfg(feature = "inspector")]
+pub use path::EventStream;
+#[cfg(feature = "inspector")]
 pub use path::{Action, MAX_PAGE, Page};
 pub use path::{DevPath, Unrouted};
 pub use route::{PREFIX, route};

@@ -27,7 +27,7 @@ pub enum DevPath {
     },
     /// `GET /_azqueue/events`: answered with the stream's head; the host writes the events.
     #[cfg(feature = "inspector")]
-    Events,
+    Events(EventStream),
     /// `/_azqueue/faults[/<id>]`: the fault rules (`faults.rs`; the `faults` feature's).
     #[cfg(feature = "faults")]
     Faults(FaultsRequest),
@@ -92,5 +92,35 @@ impl Unrouted {
         } else {
             Err(Unrouted::Method)
         }
+    }
+}
+
+/// What a `GET /_azqueue/events` asked of its stream (docs/inspector.md), carried on the answer's
+/// head as an extension so a host that only sees the answer (the socket server) writes the
+/// stream that was asked for.
+#[cfg(feature = "inspector")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventStream {
+    /// `per=queue`: one event per changed queue, at most every few hundred ms.
+    pub summarised: bool,
+    /// `requests=1` with `per=queue`: the request log as well.
+    pub requests: bool,
+}
+
+#[cfg(feature = "inspector")]
+impl EventStream {
+    /// Reads a request's query; other parameters are left alone, as Azure leaves unknown ones.
+    pub(super) fn parse(query: Option<&str>) -> Self {
+        let mut stream = EventStream::default();
+        let mut requests = false;
+        for (name, value) in crate::rest::query::Query::parse(query).pairs() {
+            match name.as_str() {
+                "per" => stream.summarised = value == "queue",
+                "requests" => requests = value == "1",
+                _ => {}
+            }
+        }
+        stream.requests = stream.summarised && requests;
+        stream
     }
 }

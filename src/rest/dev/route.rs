@@ -82,7 +82,7 @@ fn read(parts: &[&str], method: &str, req: &Request<Vec<u8>>) -> Result<DevPath,
         #[cfg(feature = "inspector")]
         ["events"] => {
             Unrouted::unless(method, "GET")?;
-            DevPath::Events
+            DevPath::Events(super::path::EventStream::parse(req.uri().query()))
         }
         ["snapshot"] => match method {
             "GET" => DevPath::Host(HostWork::ExportSnapshot),
