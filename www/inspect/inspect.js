@@ -17,6 +17,7 @@ import { showDetail } from './detail.js';
 import { faultPanel } from './faults-panel.js';
 import { layout } from './layout.js';
 import { presentationMode } from './present.js';
+import { drawQueueList } from './queue-list.js';
 import { requestLog } from './request-log.js';
 import { edgeNote, targetOf } from './target.js';
 
@@ -31,6 +32,11 @@ const PAGE_SIZE = 50;
 const REFRESH_GAP_MS = 500;
 /** How often the cards' countdowns are redrawn when nothing else changes. */
 const TICK_MS = 250;
+/**
+ * The furthest ahead a draw is set for a card that changes by itself later (its time-to-live
+ * line appearing); that draw sets the next (a timer waits at most 2^31 − 1 ms).
+ */
+const MAX_WAIT_MS = 3_600_000;
 /** A message id as the server writes it (a GUID); anything else typed in Find is text. */
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The clock's steps: a label and milliseconds. @type {Array<[string, number]>} */
@@ -170,27 +176,8 @@ export function startInspector({
   const refreshQueues = throttled(REFRESH_GAP_MS, report, async () => {
     if (stopped) return;
     const view = await api.account(account);
-    const items = view.queues.map((q) =>
-      h(
-        'li',
-        {},
-        h(
-          'button',
-          {
-            type: 'button',
-            'data-testid': 'queue',
-            'data-name': q.name,
-            'data-count': String(q.messageCount),
-            'aria-current': q.name === state.queue ? 'true' : undefined,
-            onclick: () => openQueue(q.name),
-          },
-          h('span', { class: 'queue-name', text: q.name }),
-          h('span', { class: 'queue-count', text: String(q.messageCount) }),
-        ),
-      ),
-    );
-    ui.queues.replaceChildren(...items);
-    ui.noQueues.hidden = items.length > 0;
+    drawQueueList(ui.queues, view.queues, state.queue, openQueue);
+    ui.noQueues.hidden = view.queues.length > 0;
   });
 
   const refreshPage = throttled(REFRESH_GAP_MS, report, async () => {
@@ -314,6 +301,8 @@ export function startInspector({
   const select = (id) => {
     state.message = id;
     showMessage();
+    // Its distances in time count down while it is shown.
+    requestDraw();
   };
 
   const showMessage = () => {
@@ -470,12 +459,12 @@ export function startInspector({
   };
   openEvents();
 
-  // Drawn in the next frame when a read changed the cards, every frame while one leaves, and
-  // otherwise a few times a second for the countdowns; no frame is asked for in between, so a
-  // page left open beside busy producers does not take the CPU they run on (BENCHMARKS.md,
-  // "Producers with an open inspector").
+  // Drawn in the next frame when a read changed the cards, every frame while one leaves, a few
+  // times a second while a card or the selected message counts down, and otherwise not until a
+  // card would look different by itself: a page left open beside busy producers does not take
+  // the CPU they run on (BENCHMARKS.md, "Producers with an open inspector").
   let framePending = false;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  /** The next draw for the countdowns. @type {ReturnType<typeof setTimeout> | undefined} */
   let tick;
   const requestDraw = () => {
     if (framePending) return;
@@ -484,14 +473,16 @@ export function startInspector({
   };
   const draw = () => {
     framePending = false;
-    lane.render(model.view.main, serverNow(), model.departures);
+    const now = serverNow();
+    lane.render(model.view.main, now, model.departures);
     if (state.message) showMessage();
-    if (lane.leaving) requestDraw();
-    else if (tick === undefined)
-      tick = setTimeout(() => {
-        tick = undefined;
-        requestDraw();
-      }, TICK_MS);
+    if (lane.leaving) return requestDraw();
+    const wait = state.message ? TICK_MS : lane.changesAt - now;
+    clearTimeout(tick);
+    tick =
+      wait === Infinity
+        ? undefined
+        : setTimeout(requestDraw, Math.min(MAX_WAIT_MS, Math.max(TICK_MS, wait)));
   };
   requestDraw();
 
