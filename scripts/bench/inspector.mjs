@@ -10,9 +10,12 @@
 // opened. The server's CPU is read from /proc/<pid>/stat around each burst, Chromium's from its
 // processes' (the machine's cores are shared, as on a developer's laptop).
 //
+// Once the page has caught up, Chromium's CPU is read again over IDLE_MS with nothing happening:
+// what a page left open on a still queue costs.
+//
 // Prints a markdown table (progress on stderr): producer throughput per side, server CPU per
-// message, Chromium's CPU per message in all and by process, and each side's throughput over
-// `none`'s.
+// message, Chromium's CPU per message in all and by process, Chromium's CPU while idle, and each
+// side's throughput over `none`'s (of the medians, and the median of each round's own ratio).
 //
 // Usage: node scripts/bench/inspector.mjs
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
@@ -35,6 +38,8 @@ const TEXT = 'job '.padEnd(100, '.');
 // Messages put before the page opens: with a page's worth (50) the page's first cards are drawn
 // before the burst, which then changes only the counts on screen.
 const PREFILL = Number(process.env.BENCH_INSPECTOR_PREFILL ?? 0);
+/** How long a page is watched with nothing happening, after a second to finish what it drew. */
+const IDLE_MS = 3000;
 
 /** @param {string} line */
 const say = (line) => process.stderr.write(`${line}\n`);
@@ -186,12 +191,12 @@ async function main() {
   const MODES = /** @type {Mode[]} */ (
     (process.env.BENCH_INSPECTOR_SIDES ?? 'none,blank,open,log').split(',')
   );
-  /** @type {Record<Mode, { ms: number[], cpu: number[], page: number[], kinds: Record<string, number>[] }>} */
+  /** @type {Record<Mode, { ms: number[], cpu: number[], page: number[], kinds: Record<string, number>[], idle: number[] }>} */
   const runs = {
-    none: { ms: [], cpu: [], page: [], kinds: [] },
-    blank: { ms: [], cpu: [], page: [], kinds: [] },
-    log: { ms: [], cpu: [], page: [], kinds: [] },
-    open: { ms: [], cpu: [], page: [], kinds: [] },
+    none: { ms: [], cpu: [], page: [], kinds: [], idle: [] },
+    blank: { ms: [], cpu: [], page: [], kinds: [], idle: [] },
+    log: { ms: [], cpu: [], page: [], kinds: [], idle: [] },
+    open: { ms: [], cpu: [], page: [], kinds: [], idle: [] },
   };
   let serial = 0;
   try {
@@ -228,19 +233,29 @@ async function main() {
             .locator(`[data-testid=counts][data-total="${SENDS + PREFILL}"]`)
             .waitFor({ timeout: 60_000 });
         }
+        // Chromium's CPU per second while the page shows a still queue.
+        let idle = 0;
+        if (page) {
+          await new Promise((r) => setTimeout(r, 1000));
+          const idle0 = descendantsCpuMs(process.pid, [pid]);
+          await new Promise((r) => setTimeout(r, IDLE_MS));
+          idle = (spent(idle0, descendantsCpuMs(process.pid, [pid])).total * 1000) / IDLE_MS;
+        }
         await page?.close();
         await setup.deleteQueue();
         setup.close();
         say(
           `round ${round} ${mode}: ${ms.toFixed(0)} ms, server CPU ${cpu.toFixed(0)} ms, ` +
             `Chromium CPU ${pageCpu.total.toFixed(0)} ms ` +
-            `(${KINDS.map((k) => `${k} ${(pageCpu.kinds[k] ?? 0).toFixed(0)}`).join(', ')})`,
+            `(${KINDS.map((k) => `${k} ${(pageCpu.kinds[k] ?? 0).toFixed(0)}`).join(', ')})` +
+            (page ? `, idle ${idle.toFixed(0)} ms/s` : ''),
         );
         if (round > 0) {
           runs[mode].ms.push(ms);
           runs[mode].cpu.push(cpu);
           runs[mode].page.push(pageCpu.total);
           runs[mode].kinds.push(pageCpu.kinds);
+          runs[mode].idle.push(idle);
         }
       }
     }
@@ -257,9 +272,9 @@ async function main() {
       `${PREFILL ? `${PREFILL} put before, ` : ''}median of ${ROUNDS}; ${os.cpus().length} cores, load ${load.toFixed(1)} at the end)\n`,
   );
   console.log(
-    `| page | time | puts/s | server CPU per put | Chromium CPU per put | ${KINDS.join(' | ')} |`,
+    `| page | time | puts/s | server CPU per put | Chromium CPU per put | ${KINDS.join(' | ')} | Chromium idle |`,
   );
-  console.log(`|---|--:|--:|--:|--:|${KINDS.map(() => '--:').join('|')}|`);
+  console.log(`|---|--:|--:|--:|--:|${KINDS.map(() => '--:').join('|')}|--:|`);
   /** @type {Record<Mode, string>} */
   const names = {
     none: 'none',
@@ -272,14 +287,23 @@ async function main() {
     console.log(
       `| ${names[mode]} | ${(median(r.ms) / 1000).toFixed(2)} s | ${rate(median(r.ms)).toFixed(0)} | ` +
         `${perPut(median(r.cpu))} | ${perPut(median(r.page))} | ` +
-        `${KINDS.map((k) => perPut(median(r.kinds.map((x) => x[k] ?? 0)))).join(' | ')} |`,
+        `${KINDS.map((k) => perPut(median(r.kinds.map((x) => x[k] ?? 0)))).join(' | ')} | ` +
+        `${mode === 'none' ? '—' : `${median(r.idle).toFixed(1)} ms/s`} |`,
     );
   }
   if (!MODES.includes('none')) return;
   const none = rate(median(runs.none.ms));
   console.log('');
-  for (const mode of MODES.filter((m) => m !== 'none'))
-    console.log(`${mode} / none throughput: ${(rate(median(runs[mode].ms)) / none).toFixed(2)}`);
+  // A round's bursts run seconds apart: their ratio is less moved by the
+  // machine's other load than the ratio of the medians.
+  for (const mode of MODES.filter((m) => m !== 'none')) {
+    const paired = runs[mode].ms.map((ms, i) => runs.none.ms[i] / ms).sort((a, b) => a - b);
+    console.log(
+      `${mode} / none throughput: ${(rate(median(runs[mode].ms)) / none).toFixed(2)} ` +
+        `(round by round: median ${median(paired).toFixed(2)}, ` +
+        `${paired[0].toFixed(2)}–${paired[paired.length - 1].toFixed(2)})`,
+    );
+  }
 }
 
 main().catch((e) => {
