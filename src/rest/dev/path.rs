@@ -96,8 +96,9 @@ impl Unrouted {
 }
 
 /// What a `GET /_azqueue/events` asked of its stream (docs/inspector.md), carried on the answer's
-/// head as an extension so a host that only sees the answer (the socket server) writes the
-/// stream that was asked for.
+/// head as an extension so a host that only sees the answer (the Node server's queue port through
+/// `Connection`, its page port through `handleRaw`) writes the stream that was asked for: the
+/// query is read here and nowhere else.
 #[cfg(feature = "inspector")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventStream {
