@@ -3,14 +3,13 @@
 // with the page port's address, so the service's own router and guard (rest::dev::route,
 // rest::dev::guard: the Host check, the x-azqueue-dev header, the origin) decide, as on the
 // queue port. An admitted `GET /_azqueue/events` is answered with the stream's head and then
-// kept open for the service's events (event-stream.mjs).
+// kept open for the service's events (event-stream.mjs): the stream the route read from the
+// query (`per=queue`, `requests=1`), which the answer carries.
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {import('../../pkg/node/azqueue.js').QueueService} QueueService */
 /** @import { EventStreams } from './event-stream.mjs' */
-
-import { EVENT_STREAM, perQueue, withRequests } from './event-stream.mjs';
 
 const PREFIX = '/_azqueue/';
 
@@ -38,23 +37,17 @@ export function devPathsOnWebPort(service, streams, listening) {
       listening(),
     );
     const headers = r.headers.split('\n');
-    const stream =
-      r.status === 200 &&
-      headers.some(
-        (v, i) => i % 2 === 1 && headers[i - 1] === 'content-type' && v === EVENT_STREAM,
-      );
     const answer = Buffer.from(r.body);
-    const status = r.status;
+    const { status, streaming, streamSummarised, streamRequests } = r;
     r.free();
-    if (!stream) {
+    if (!streaming) {
       res.writeHead(status, headers).end(answer);
       return;
     }
     // The body runs until the client goes: no length, and nothing buffered on the way.
     res.writeHead(status, headers);
     res.flushHeaders();
-    const url = /** @type {string} */ (req.url);
-    streams.add(res, perQueue(url), withRequests(url));
+    streams.add(res, streamSummarised, streamRequests);
   };
 
   return (req, res) => {

@@ -8,9 +8,6 @@
 
 /** @import { QueueService } from '../../pkg/node/azqueue.js' */
 
-/** The content type of the stream's head, as the service answers it (rest::dev::EVENT_STREAM). */
-export const EVENT_STREAM = 'text/event-stream';
-
 // A comment line now and then keeps proxies and idle timers from closing a quiet stream.
 const KEEPALIVE_MS = 15_000;
 
@@ -32,37 +29,15 @@ const SUMMARY_GAP_MS = 250;
  * @typedef {{ write(chunk: string): unknown, once(event: 'close', listener: () => void): unknown }} Sink
  */
 
-/**
- * Whether a stream asked for one event per changed queue (`GET /_azqueue/events?per=queue`):
- * it is then written, at most every SUMMARY_GAP_MS, per queue that changed since,
- * `{type: "changed", account, queue, events}` (how many of its events it stands for), every
- * `clock` event as it is, and the newest ten `fault` events (a fault changes no queue by
- * itself). A viewer that only re-reads what changed (the inspector) needs no more, and
- * a burst of 20,000 sends is then a few lines for it to read rather than 20,000.
- * @param {string} url the request's target
- */
-export const perQueue = (url) => new URL(url, 'http://x').searchParams.get('per') === 'queue';
-
-/**
- * Whether a summarised stream also asked for the request log (`&requests=1`): each of its
- * writes then carries `{type: "requests", requests, leftOut}`, the newest Azure requests
- * answered since the last write and how many older ones were left out (QueueService.logRequests;
- * docs/inspector.md, "Request log"). The service records requests only while such a stream is
- * open.
- * @param {string} url the request's target
- */
-export const withRequests = (url) =>
-  perQueue(url) && new URL(url, 'http://x').searchParams.get('requests') === '1';
-
 export class EventStreams {
   /** @param {Pick<QueueService, 'subscribe' | 'watchChanges' | 'takeChanges' | 'logRequests'>} service */
   constructor(service) {
     this.service = service;
     /** @type {Set<Sink>} streams of every event */
     this.sinks = new Set();
-    /** @type {Set<Sink>} streams of one event per changed queue (`perQueue`) */
+    /** @type {Set<Sink>} streams of one event per changed queue (`summarised`) */
     this.summarised = new Set();
-    /** @type {Set<Sink>} the summarised streams that asked for the request log (`withRequests`) */
+    /** @type {Set<Sink>} the summarised streams that asked for the request log (`requests`) */
     this.logging = new Set();
     /** @type {(() => void) | null} the service's events, while a stream of every event is open */
     this.unsubscribe = null;
@@ -130,8 +105,17 @@ export class EventStreams {
 
   /**
    * Starts writing events to `sink`, whose head has been written, until it closes: every
-   * event, or with `summarised` one per changed queue (`perQueue`), and with `requests` the
-   * request log as well (`withRequests`).
+   * event, or what the stream asked for, as the service's route read it from the query
+   * (rest::dev::EventStream; the answer's `streamSummarised` and `streamRequests`).
+   * - `summarised` (`?per=queue`): at most every SUMMARY_GAP_MS, per queue that changed since,
+   *   `{type: "changed", account, queue, events}` (how many of its events it stands for), every
+   *   `clock` event as it is, and the newest ten `fault` events (a fault changes no queue by
+   *   itself). A viewer that only re-reads what changed (the inspector) needs no more, and a
+   *   burst of 20,000 sends is then a few lines for it to read rather than 20,000.
+   * - `requests` (`&requests=1`, with `per=queue`): each write also carries
+   *   `{type: "requests", requests, leftOut}`, the newest Azure requests answered since the last
+   *   write and how many older ones were left out (QueueService.logRequests; docs/inspector.md,
+   *   "Request log"). The service records requests only while such a stream is open.
    * @param {Sink} sink
    * @param {boolean} [summarised]
    * @param {boolean} [requests]

@@ -67,11 +67,9 @@ struct Inner {
     out: RefCell<Vec<u8>>,
     /// The last answer has been produced: close after writing it.
     closing: Cell<bool>,
-    /// The last answer is an event stream's head: the host writes the rest.
-    streaming: Cell<bool>,
-    /// What that stream asked for (`per=queue`, `requests=1`).
-    #[cfg(feature = "inspector")]
-    stream: Cell<dev::EventStream>,
+    /// The stream whose head the last answer is, as the route read it (`per=queue`,
+    /// `requests=1`): the host writes the rest.
+    stream: Cell<Option<dev::EventStream>>,
     /// A fault rule's `drop: "reset"`: reset the connection once the bytes before are written.
     reset: Cell<bool>,
     log: LogLevel,
@@ -163,9 +161,7 @@ impl Connection {
                 busy: Cell::new(false),
                 out: RefCell::new(Vec::new()),
                 closing: Cell::new(false),
-                streaming: Cell::new(false),
-                #[cfg(feature = "inspector")]
-                stream: Cell::new(dev::EventStream::default()),
+                stream: Cell::new(None),
                 reset: Cell::new(false),
                 log,
                 entries: RefCell::new(Vec::new()),
@@ -260,21 +256,19 @@ impl Connection {
     /// to it, until the client closes it. Nothing more is read from it.
     #[wasm_bindgen(getter)]
     pub fn streaming(&self) -> bool {
-        self.inner.streaming.get()
+        self.inner.stream.get().is_some()
     }
 
     /// Whether that stream asked for one event per changed queue (`?per=queue`).
-    #[cfg(feature = "inspector")]
     #[wasm_bindgen(getter, js_name = streamSummarised)]
     pub fn stream_summarised(&self) -> bool {
-        self.inner.stream.get().summarised
+        self.inner.stream.get().is_some_and(|s| s.summarised)
     }
 
     /// Whether that stream asked for the request log as well (`?per=queue&requests=1`).
-    #[cfg(feature = "inspector")]
     #[wasm_bindgen(getter, js_name = streamRequests)]
     pub fn stream_requests(&self) -> bool {
-        self.inner.stream.get().requests
+        self.inner.stream.get().is_some_and(|s| s.requests)
     }
 
     /// Whether a fault rule (`drop: "reset"`, docs/faults.md) asks for the connection to be
@@ -420,16 +414,13 @@ impl Inner {
     /// an Azure error, which is a response) is answered `500`.
     fn write(&self, response: Result<http::Response<Vec<u8>>, JsValue>, mut reply: Reply) {
         let response = response.unwrap_or_else(|_| super::fetch::internal_error());
-        if is_event_stream(&response) {
+        // Only the head of `GET /_azqueue/events` carries the stream the route read.
+        if let Some(stream) = response.extensions().get::<dev::EventStream>() {
             // The host writes the events after this head, until the client goes: the
             // connection carries nothing else.
             reply.framing.open_body = true;
             reply.framing.keep_alive = false;
-            self.streaming.set(true);
-            #[cfg(feature = "inspector")]
-            if let Some(stream) = response.extensions().get::<dev::EventStream>() {
-                self.stream.set(*stream);
-            }
+            self.stream.set(Some(*stream));
         }
         match response.extensions().get::<Delivery>().and_then(|d| d.drop) {
             None => http1::encode(
@@ -509,13 +500,4 @@ fn partial_length(encoded: &[u8]) -> usize {
         .position(|w| w == b"\r\n\r\n")
         .map_or(encoded.len(), |at| at + 4);
     head + (encoded.len() - head) / 2
-}
-
-/// Whether `response` is the head of the development paths' event stream.
-fn is_event_stream(response: &http::Response<Vec<u8>>) -> bool {
-    response.status() == http::StatusCode::OK
-        && response
-            .headers()
-            .get(http::header::CONTENT_TYPE)
-            .is_some_and(|v| v == dev::EVENT_STREAM)
 }

@@ -35,6 +35,9 @@ pub struct RawResponse {
     status_text: &'static str,
     headers: String,
     body: Vec<u8>,
+    /// The event stream whose head this is (`GET /_azqueue/events`), as the route read it.
+    #[cfg(feature = "inspector")]
+    stream: Option<crate::rest::dev::EventStream>,
 }
 
 #[wasm_bindgen]
@@ -76,6 +79,29 @@ impl RawResponse {
             }
         }
         None
+    }
+
+    /// Whether this is the head of `GET /_azqueue/events` (the service's change events,
+    /// `rest::dev`): write it with no length and keep the response open for the events, until
+    /// the client goes.
+    #[cfg(feature = "inspector")]
+    #[wasm_bindgen(getter)]
+    pub fn streaming(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    /// Whether that stream asked for one event per changed queue (`?per=queue`).
+    #[cfg(feature = "inspector")]
+    #[wasm_bindgen(getter, js_name = streamSummarised)]
+    pub fn stream_summarised(&self) -> bool {
+        self.stream.is_some_and(|s| s.summarised)
+    }
+
+    /// Whether that stream asked for the request log as well (`?per=queue&requests=1`).
+    #[cfg(feature = "inspector")]
+    #[wasm_bindgen(getter, js_name = streamRequests)]
+    pub fn stream_requests(&self) -> bool {
+        self.stream.is_some_and(|s| s.requests)
     }
 }
 
@@ -192,6 +218,11 @@ pub(super) fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
         headers.push(SEPARATOR);
         headers.push_str(&latin1_string(value.as_bytes()));
     }
+    #[cfg(feature = "inspector")]
+    let stream = response
+        .extensions()
+        .get::<crate::rest::dev::EventStream>()
+        .copied();
     let null_body = matches!(status, 101 | 103 | 204 | 205 | 304);
     let body = if null_body {
         Vec::new()
@@ -203,5 +234,7 @@ pub(super) fn from_http(response: http::Response<Vec<u8>>) -> RawResponse {
         status_text,
         headers,
         body,
+        #[cfg(feature = "inspector")]
+        stream,
     }
 }

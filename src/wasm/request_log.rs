@@ -29,16 +29,17 @@ extern "C" {
     static TIME_ORIGIN: f64;
 }
 
-/// One answered request.
+/// One answered request: its path borrowed from the request as it is recorded
+/// (`Logged<&str>`), the ring's own once kept.
 #[derive(Debug)]
-struct Logged {
+struct Logged<Path = String> {
     /// The wall clock when it arrived, ms since the epoch.
     at: f64,
     operation: Option<&'static str>,
     /// A standard method is a constant: cloning it allocates nothing.
     method: http::Method,
     /// The path only: a query may hold a SAS signature.
-    path: String,
+    path: Path,
     status: u16,
     code: Option<String>,
     duration_ms: f64,
@@ -54,31 +55,30 @@ pub(crate) struct RequestLog {
 impl RequestLog {
     /// Records a request; a full ring drops its oldest and reuses its path's buffer, so a burst
     /// allocates nothing once the ring is full.
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        at: f64,
-        operation: Option<&'static str>,
-        method: &http::Method,
-        path: &str,
-        status: u16,
-        code: Option<String>,
-        duration_ms: f64,
-    ) {
-        let mut reused = String::new();
+    fn push(&mut self, answered: Logged<&str>) {
+        let mut path = String::new();
         if self.kept.len() == KEPT {
             if let Some(oldest) = self.kept.pop_front() {
-                reused = oldest.path;
+                path = oldest.path;
             }
             self.left_out = self.left_out.saturating_add(1);
         }
-        reused.clear();
-        reused.push_str(path);
+        path.clear();
+        path.push_str(answered.path);
+        let Logged {
+            at,
+            operation,
+            method,
+            status,
+            code,
+            duration_ms,
+            ..
+        } = answered;
         self.kept.push_back(Logged {
             at,
             operation,
-            method: method.clone(),
-            path: reused,
+            method,
+            path,
             status,
             code,
             duration_ms,
@@ -135,15 +135,15 @@ pub(crate) async fn serve_logged(
         .map(str::to_owned);
     let at = TIME_ORIGIN.with(|origin| origin + start);
     instance.note_request(|log| {
-        log.push(
+        log.push(Logged {
             at,
             operation,
-            req.method(),
-            req.uri().path(),
-            status.as_u16(),
+            method: req.method().clone(),
+            path: req.uri().path(),
+            status: status.as_u16(),
             code,
-            took,
-        )
+            duration_ms: took,
+        })
     });
     Ok(response)
 }

@@ -1,4 +1,4 @@
-// `GET /_azqueue/events` on the page port of `node hosts/node/server.mjs` (hosts/node/event-stream.mjs):
+// `GET /_azqueue/events` on both ports of `node hosts/node/server.mjs` (hosts/node/event-stream.mjs):
 // every event, one `data:` line each; or, with `?per=queue` (the inspector's), one `changed`
 // line per queue that changed in each flush, counting the events it stands for, with every
 // clock event as it is and the newest fault events of each write (EventStreams over a real

@@ -12,9 +12,10 @@ use crate::rest::config::ServiceConfig;
 use crate::rest::faults::Faults;
 use http::{Request, Response};
 
-/// The content type of the event stream's answer: a host that sees it on a 200 keeps the
-/// connection open and writes the events.
-pub const EVENT_STREAM: &str = "text/event-stream";
+/// The content type of the event stream's head. A host knows that head by the
+/// [`EventStream`](super::path::EventStream) it carries, not by this.
+#[cfg(feature = "inspector")]
+const EVENT_STREAM: &str = "text/event-stream";
 
 /// What the service answers a development request from: its configuration and engine, at the
 /// queues' clock's reading.

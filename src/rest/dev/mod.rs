@@ -64,14 +64,12 @@ mod path;
 mod route;
 mod views;
 
-pub use answer::{EVENT_STREAM, Serving, answer, host_answer};
+pub use answer::{Serving, answer, host_answer};
 #[cfg(feature = "inspector")]
 pub use cors::parse_origin;
 pub use guard::{DEV_HEADER, Listening};
 pub use host::{HostDone, HostWork, StoreInfo};
 #[cfg(feature = "inspector")]
-pub use path::EventStream;
-#[cfg(feature = "inspector")]
 pub use path::{Action, MAX_PAGE, Page};
-pub use path::{DevPath, Unrouted};
+pub use path::{DevPath, EventStream, Unrouted};
 pub use route::{PREFIX, route};

@@ -96,9 +96,10 @@ impl Unrouted {
 }
 
 /// What a `GET /_azqueue/events` asked of its stream (docs/inspector.md), carried on the answer's
-/// head as an extension so a host that only sees the answer (the socket server) writes the
-/// stream that was asked for.
-#[cfg(feature = "inspector")]
+/// head as an extension so a host that only sees the answer (the Node server's queue port through
+/// `Connection`, its page port through `handleRaw`) writes the stream that was asked for: the
+/// query is read here and nowhere else. Only the `inspector` feature's route makes one; the type
+/// is there without it so a host's "is this a stream's head" needs no feature of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventStream {
     /// `per=queue`: one event per changed queue, at most every few hundred ms.
