@@ -21,6 +21,8 @@
 // Environment: BENCH_INSPECTOR_SENDS (default 20000), BENCH_INSPECTOR_CALLERS (default 16),
 // BENCH_INSPECTOR_ROUNDS (default 5), BENCH_INSPECTOR_SIDES (default `none,blank,open,log`),
 // BENCH_INSPECTOR_PREFILL (messages in the queue before the page opens; default 0),
+// BENCH_INSPECTOR_CLIENT (`raw`, the default, or `sdk`: each caller a `QueueClient` of the JS SDK,
+// as the issue that asked for this bench measured it: 3,000 sends from 16 callers),
 // BENCH_INSPECTOR_PROFILE (a directory: the server writes a CPU profile of its whole run there,
 // scripts/lib/cpu-profile.mjs; with BENCH_INSPECTOR_SIDES=open, then none, the two compare).
 
@@ -30,6 +32,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { startServer } from '../lib/azqueue-server.mjs';
 import { Client } from '../lib/raw-queue-client.mjs';
+import { QueueClient } from '@azure/storage-queue';
 
 const SENDS = Number(process.env.BENCH_INSPECTOR_SENDS ?? 20000);
 const CALLERS = Number(process.env.BENCH_INSPECTOR_CALLERS ?? 16);
@@ -38,6 +41,7 @@ const TEXT = 'job '.padEnd(100, '.');
 // Messages put before the page opens: with a page's worth (50) the page's first cards are drawn
 // before the burst, which then changes only the counts on screen.
 const PREFILL = Number(process.env.BENCH_INSPECTOR_PREFILL ?? 0);
+const SDK = process.env.BENCH_INSPECTOR_CLIENT === 'sdk';
 /** How long a page is watched with nothing happening, after a second to finish what it drew. */
 const IDLE_MS = 3000;
 
@@ -156,8 +160,10 @@ async function settle(skip) {
  * with the wall time in ms.
  * @param {number} port
  * @param {string} queue
+ * @param {string} connectionString
  */
-async function produce(port, queue) {
+async function produce(port, queue, connectionString) {
+  if (SDK) return produceWithSdk(connectionString, queue);
   const clients = Array.from({ length: CALLERS }, () => new Client(port, queue));
   let left = SENDS;
   const start = performance.now();
@@ -174,6 +180,26 @@ async function produce(port, queue) {
   for (const c of clients) c.close();
   if (errors) throw new Error(`${errors} puts failed: ${clients.find((c) => c.errors)?.lastError}`);
   return ms;
+}
+
+/**
+ * `produce` with CALLERS clients of the JS SDK (its own HTTP agent, retries and parsing).
+ * @param {string} connectionString
+ * @param {string} queue
+ */
+async function produceWithSdk(connectionString, queue) {
+  const clients = Array.from({ length: CALLERS }, () => new QueueClient(connectionString, queue));
+  let left = SENDS;
+  const start = performance.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (left > 0) {
+        left--;
+        await c.sendMessage(TEXT);
+      }
+    }),
+  );
+  return performance.now() - start;
 }
 
 async function main() {
@@ -224,7 +250,7 @@ async function main() {
         await settle([pid]);
         const cpu0 = cpuMs(pid);
         const page0 = descendantsCpuMs(process.pid, [pid]);
-        const ms = await produce(port, queue);
+        const ms = await produce(port, queue, server.connectionString);
         const cpu = cpuMs(pid) - cpu0;
         const pageCpu = spent(page0, descendantsCpuMs(process.pid, [pid]));
         if ((mode === 'open' || mode === 'log') && page) {
@@ -268,7 +294,7 @@ async function main() {
   const perPut = (/** @type {number} */ ms) => `${((ms / SENDS) * 1000).toFixed(1)} µs`;
   const [load] = os.loadavg();
   console.log(
-    `\n### Producers with an open inspector (${SENDS} puts of 100 B, ${CALLERS} callers, ` +
+    `\n### Producers with an open inspector (${SENDS} puts of 100 B, ${CALLERS} ${SDK ? 'JS SDK' : 'raw'} callers, ` +
       `${PREFILL ? `${PREFILL} put before, ` : ''}median of ${ROUNDS}; ${os.cpus().length} cores, load ${load.toFixed(1)} at the end)\n`,
   );
   console.log(
