@@ -156,50 +156,39 @@ async function settle(skip) {
 }
 
 /**
- * Sends SENDS messages to `queue` from CALLERS clients, each on its own connection; resolves
- * with the wall time in ms.
+ * Sends SENDS messages to `queue` from CALLERS clients, each on its own connection (raw clients,
+ * or with BENCH_INSPECTOR_CLIENT=sdk the JS SDK's, with its own HTTP agent, retries and
+ * parsing); resolves with the wall time in ms.
  * @param {number} port
  * @param {string} queue
  * @param {string} connectionString
  */
 async function produce(port, queue, connectionString) {
-  if (SDK) return produceWithSdk(connectionString, queue);
-  const clients = Array.from({ length: CALLERS }, () => new Client(port, queue));
+  const raw = SDK ? [] : Array.from({ length: CALLERS }, () => new Client(port, queue));
+  /** @type {Array<() => Promise<unknown>>} */
+  const senders = SDK
+    ? Array.from({ length: CALLERS }, () => {
+        const client = new QueueClient(connectionString, queue);
+        return () => client.sendMessage(TEXT);
+      })
+    : raw.map(
+        (c) => () => c.put(`<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`),
+      );
   let left = SENDS;
   const start = performance.now();
   await Promise.all(
-    clients.map(async (c) => {
+    senders.map(async (send) => {
       while (left > 0) {
         left--;
-        await c.put(`<QueueMessage><MessageText>${TEXT}</MessageText></QueueMessage>`);
+        await send();
       }
     }),
   );
   const ms = performance.now() - start;
-  const errors = clients.reduce((n, c) => n + c.errors, 0);
-  for (const c of clients) c.close();
-  if (errors) throw new Error(`${errors} puts failed: ${clients.find((c) => c.errors)?.lastError}`);
+  const errors = raw.reduce((n, c) => n + c.errors, 0);
+  for (const c of raw) c.close();
+  if (errors) throw new Error(`${errors} puts failed: ${raw.find((c) => c.errors)?.lastError}`);
   return ms;
-}
-
-/**
- * `produce` with CALLERS clients of the JS SDK (its own HTTP agent, retries and parsing).
- * @param {string} connectionString
- * @param {string} queue
- */
-async function produceWithSdk(connectionString, queue) {
-  const clients = Array.from({ length: CALLERS }, () => new QueueClient(connectionString, queue));
-  let left = SENDS;
-  const start = performance.now();
-  await Promise.all(
-    clients.map(async (c) => {
-      while (left > 0) {
-        left--;
-        await c.sendMessage(TEXT);
-      }
-    }),
-  );
-  return performance.now() - start;
 }
 
 async function main() {
