@@ -17,7 +17,7 @@ import { showDetail } from './detail.js';
 import { faultPanel } from './faults-panel.js';
 import { layout } from './layout.js';
 import { presentationMode } from './present.js';
-import { drawQueueList } from './queue-list.js';
+import { countQueue, drawQueueList } from './queue-list.js';
 import { requestLog } from './request-log.js';
 import { edgeNote, targetOf } from './target.js';
 
@@ -192,7 +192,10 @@ export function startInspector({
         text: state.text,
       });
     } catch (e) {
-      if (String(e).startsWith('Error: 404')) return closeQueue();
+      if (String(e).startsWith('Error: 404')) {
+        closeQueue();
+        return refreshQueues();
+      }
       throw e;
     }
     if (queue !== state.queue) return;
@@ -222,6 +225,7 @@ export function startInspector({
     model.update({ main: normalize(page.messages), poison: [], extra: [] }, page.now);
     requestDraw();
     const c = page.counts;
+    if (!countQueue(ui.queues, queue, c.total)) refreshQueues();
     const scheduled = c.scheduled === undefined ? '' : ` (${c.scheduled} scheduled)`;
     setText(
       ui.counts,
@@ -443,8 +447,9 @@ export function startInspector({
       return;
     }
     if (e.account !== account) return;
-    refreshQueues();
+    // The open queue's count in the list comes with the read of its page.
     if (e.queue === state.queue) refreshPage();
+    else refreshQueues();
   };
   /** @param {boolean} open */
   const onLive = (open) => {

@@ -50,3 +50,20 @@ export function drawQueueList(list, queues, current, open) {
     setText(/** @type {Element} */ (button.lastElementChild), q.messageCount);
   });
 }
+
+/**
+ * Sets the count of queue `name` in `list`, as read with its page; false when the list has no
+ * such queue (it is to be read again).
+ * @param {HTMLElement} list
+ * @param {string} name
+ * @param {number} count
+ */
+export function countQueue(list, name, count) {
+  const button = [...list.querySelectorAll('[data-testid=queue]')].find(
+    (b) => /** @type {HTMLElement} */ (b).dataset.name === name,
+  );
+  if (!button) return false;
+  setAttr(button, 'data-count', count);
+  setText(/** @type {Element} */ (button.lastElementChild), count);
+  return true;
+}
