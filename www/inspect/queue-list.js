@@ -1,6 +1,6 @@
 // The account's queues as the inspector lists them: a button per queue with its message count.
-// Read again after every change while producers run, so it is drawn in place: only the counts
-// change unless the queues themselves did, and an unchanged list costs no layout.
+// Read again as producers change other queues, so it is drawn in place: only the counts change
+// unless the queues themselves did. The open queue's count comes with the read of its page.
 
 import { h, setAttr, setText } from '../page/dom.js';
 
