@@ -1,6 +1,7 @@
 // What the inspector tests share: the Python SDK as they drive it (tests/page/inspector_sdk.py in
 // a subprocess outside the browser, one JSON command per line in, one JSON answer per line out, in
-// order), and the wait for the page to show a change within the issue's second.
+// order), a page whose errors are kept, and the wait for the page to show a change within the
+// issue's second.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -73,4 +74,20 @@ export async function shown(page, selector, what = selector) {
     .catch((e) => {
       throw new Error(`the page did not show ${what} within ${WITHIN_MS} ms: ${e.message}`);
     });
+}
+
+/**
+ * A new page of `browser` whose uncaught errors and console errors go into `errors` (a test
+ * ends by asserting there were none).
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ width: number, height: number }} viewport
+ * @param {string[]} errors
+ */
+export async function watchedPage(browser, viewport, errors) {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return page;
 }

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { ROOT } from './harness.mjs';
-import { WITHIN_MS, shown, startSdk } from './inspector-harness.mjs';
+import { WITHIN_MS, shown, startSdk, watchedPage } from './inspector-harness.mjs';
 
 /** @type {{ web: string, connection: string, close: () => void }} */
 let server;
@@ -80,11 +80,7 @@ before(async () => {
   ({ sdk, stop: stopSdk } = startSdk(server.connection));
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
+  page = await watchedPage(browser, { width: 1200, height: 800 }, pageErrors);
 });
 
 after(async () => {

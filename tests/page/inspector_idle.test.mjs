@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { launchChromium } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/azqueue-server.mjs';
+import { watchedPage } from './inspector-harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -48,11 +49,7 @@ before(async () => {
   server = await startServer({ args: ['--inMemoryPersistence'] });
   sdk = QueueServiceClient.fromConnectionString(server.connectionString);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
+  page = await watchedPage(browser, { width: 1400, height: 900 }, pageErrors);
   // Every frame the page asks for is counted as it runs.
   await page.addInitScript(() => {
     const w = /** @type {any} */ (window);

@@ -11,6 +11,7 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { launchChromium } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/azqueue-server.mjs';
 import { Client } from '../../scripts/lib/raw-queue-client.mjs';
+import { watchedPage } from './inspector-harness.mjs';
 
 const DEEP = 100_000;
 const ACCOUNT = 'devstoreaccount1';
@@ -79,11 +80,7 @@ before(async () => {
   server = await startServer({ args: ['--inMemoryPersistence'] });
   sdk = QueueServiceClient.fromConnectionString(server.connectionString);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
+  page = await watchedPage(browser, { width: 1400, height: 900 }, pageErrors);
   await fill('deep', DEEP);
 });
 
